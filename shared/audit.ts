@@ -1,0 +1,22 @@
+import type { ErasureAction } from './users';
+import type { ErrorCode } from './errors';
+
+/** One irreversible act, as written to the audit trail before and after it is attempted. */
+export interface AuditEntry {
+  /** ISO 8601. */
+  at: string;
+  action: ErasureAction | 'logout';
+  uid: string;
+  profileId: string;
+  profileName: string;
+  baseUrl: string;
+  /** Ticket or request number the operator gave. */
+  reference?: string;
+  /** 'attempted' is written before the request; 'succeeded' or 'failed' after. */
+  outcome: 'attempted' | 'succeeded' | 'failed';
+  status?: number;
+  requestId?: string;
+  errorCode?: ErrorCode;
+  /** Where the act was started from. */
+  via: 'app' | 'cli';
+}

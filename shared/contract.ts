@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { profileIdSchema } from './profile';
+import { ERASURE_ACTIONS, listUsersInputSchema, type ErasureResult, type UserPage } from './users';
+import { logoutOptionsSchema, type BuiltLogoutToken, type LogoutResult, type TokenVerification } from './logout';
+import type { AuditEntry } from './audit';
+import type { ErrorInfo } from './errors';
+
+/**
+ * The bridge contract: every method the renderer may call, with a zod schema
+ * for its input (parsed in the main process before any handler runs) and the
+ * type of its output. Both transports (Electron IPC, the loopback web host)
+ * carry exactly these methods and nothing else.
+ */
+
+export interface ProfileView {
+  id: string;
+  name: string;
+  baseUrl: string;
+  applicationName: string;
+  /** Loopback address: the sandbox or a local test server, never live data. */
+  isLocal: boolean;
+  hasCredentials: boolean;
+  /** Where the credentials are kept: the OS keychain, or memory for this session only. */
+  credentialStorage: 'keychain' | 'session' | 'none';
+  /** The API key's last four characters, so the operator can tell keys apart. Never the secret. */
+  apiKeyHint?: string;
+}
+
+export interface AppInfo {
+  version: string;
+  locale: string;
+  keychain: { available: boolean; problem?: string };
+  /** Set when the bundled sandbox was started for this run. */
+  sandboxUrl?: string;
+}
+
+export interface ConnectionCheck {
+  step: 'token-authentication' | 'token-public' | 'list-users';
+  ok: boolean;
+  error?: ErrorInfo;
+  /** e.g. "scope authentication, expires in 2 h" or "3 users on page 1 of 50". */
+  detail?: string;
+}
+
+export interface SandboxUserState {
+  exists: boolean;
+  anonymized: boolean;
+  sessionCount: number;
+  messagesCount: number;
+  votesCount: number;
+}
+
+const uidInput = z.string();
+const saveProfileInput = z.object({
+  id: profileIdSchema.optional(),
+  name: z.string(),
+  baseUrl: z.string(),
+  applicationName: z.string(),
+  /** Omitted on edit: keep the stored key. */
+  apiKey: z.string().optional(),
+  /** Write-only. Omitted on edit: keep the stored secret. */
+  apiSecret: z.string().optional(),
+});
+
+export const bridgeContract = {
+  'app.info': { input: z.object({}), output: {} as AppInfo },
+  'profiles.list': { input: z.object({}), output: {} as { profiles: ProfileView[]; activeId: string | null } },
+  'profiles.save': { input: saveProfileInput, output: {} as ProfileView },
+  'profiles.remove': { input: z.object({ id: profileIdSchema, confirmName: z.string() }), output: {} as { removed: true } },
+  'profiles.setActive': { input: z.object({ id: profileIdSchema }), output: {} as { activeId: string } },
+  'profiles.testConnection': { input: z.object({ id: profileIdSchema }), output: {} as { checks: ConnectionCheck[] } },
+  'users.list': { input: listUsersInputSchema.extend({ profileId: profileIdSchema }), output: {} as UserPage },
+  'users.erase': {
+    input: z.object({
+      profileId: profileIdSchema,
+      action: z.enum(ERASURE_ACTIONS),
+      uid: uidInput,
+      /** Must equal uid exactly: the typed confirmation. */
+      confirmUid: z.string(),
+      reference: z.string().max(200).optional(),
+    }),
+    output: {} as ErasureResult,
+  },
+  'logout.preview': { input: z.object({ profileId: profileIdSchema, uid: uidInput, options: logoutOptionsSchema }), output: {} as BuiltLogoutToken },
+  'logout.send': { input: z.object({ profileId: profileIdSchema, uid: uidInput, options: logoutOptionsSchema }), output: {} as LogoutResult },
+  'logout.verify': { input: z.object({ profileId: profileIdSchema, token: z.string() }), output: {} as TokenVerification },
+  'sandbox.userState': { input: z.object({ profileId: profileIdSchema, uid: uidInput }), output: {} as SandboxUserState | null },
+  'audit.list': { input: z.object({ limit: z.number().int().min(1).max(1000).default(200) }), output: {} as { entries: AuditEntry[] } },
+} as const;
+
+export type BridgeContract = typeof bridgeContract;
+export type BridgeMethod = keyof BridgeContract;
+export type BridgeInput<M extends BridgeMethod> = z.input<BridgeContract[M]['input']>;
+export type BridgeParsedInput<M extends BridgeMethod> = z.output<BridgeContract[M]['input']>;
+export type BridgeOutput<M extends BridgeMethod> = BridgeContract[M]['output'];
+export const BRIDGE_METHODS = Object.keys(bridgeContract) as BridgeMethod[];
+
+/** What every transport returns: never a thrown error across the bridge. */
+export type BridgeResponse<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo };
+
+/** The renderer's whole view of the main process. */
+export type BridgeClient = { [M in BridgeMethod]: (input: BridgeInput<M>) => Promise<BridgeOutput<M>> };

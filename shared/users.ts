@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+export const PER_PAGE_CHOICES = [10, 25, 50, 100] as const;
+export const MAX_PER_PAGE = 100;
+
+export const listUsersInputSchema = z.object({
+  page: z.number().int().min(1).default(1),
+  perPage: z.number().int().min(1).max(MAX_PER_PAGE).default(10),
+});
+export type ListUsersInput = z.input<typeof listUsersInputSchema>;
+
+/**
+ * One user as Privacy Desk shows it. The service's record varies (Part B):
+ * the named fields are normalised for the table; `fields` keeps every field
+ * exactly as the service sent it, for the detail panel and `--json`.
+ */
+export interface UserRecord {
+  uid: string | null;
+  fullName: string | null;
+  email: string | null;
+  createdAt: string | null;
+  messagesCount: number | null;
+  votesCount: number | null;
+  fields: Record<string, unknown>;
+}
+
+export interface UserPage {
+  users: UserRecord[];
+  page: number;
+  perPage: number;
+  total?: number;
+  totalPages?: number;
+  hasNext: boolean;
+}
+
+export const ERASURE_ACTIONS = ['anonymize', 'delete'] as const;
+export type ErasureAction = (typeof ERASURE_ACTIONS)[number];
+
+export interface ErasureResult {
+  action: ErasureAction;
+  uid: string;
+  status: number;
+  requestId?: string;
+  /** ISO 8601 time the service answered. */
+  completedAt: string;
+}
