@@ -4,6 +4,7 @@ import { ERASURE_ACTIONS, listUsersInputSchema, type ErasureResult, type UserPag
 import { logoutOptionsSchema, type BuiltLogoutToken, type LogoutResult, type TokenVerification } from './logout';
 import type { AuditEntry } from './audit';
 import type { ErrorInfo } from './errors';
+import type { BridgeMethodName } from './bridge-methods';
 
 /**
  * The bridge contract: every method the renderer may call, with a zod schema
@@ -100,3 +101,9 @@ export type BridgeResponse<T> = { ok: true; value: T } | { ok: false; error: Err
 
 /** The renderer's whole view of the main process. */
 export type BridgeClient = { [M in BridgeMethod]: (input: BridgeInput<M>) => Promise<BridgeOutput<M>> };
+
+// Compile-time check: the preload's name list (shared/bridge-methods.ts) and this contract
+// must name exactly the same methods. A missing or extra name fails `tsc` here.
+type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type AssertTrue<T extends true> = T;
+export type BridgeMethodNamesMatchContract = AssertTrue<SameNames<BridgeMethodName, BridgeMethod>>;
