@@ -1,0 +1,34 @@
+import { existsSync } from 'node:fs';
+import { defineConfig } from '@playwright/test';
+
+// Playwright's own browser download is unreachable on our machines: use
+// Debian's Chromium when it is there, Playwright's browser otherwise.
+const systemChromium = '/usr/bin/chromium';
+const executablePath = existsSync(systemChromium) ? systemChromium : undefined;
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results/e2e',
+  fullyParallel: true,
+  forbidOnly: true,
+  workers: 2,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    viewport: { width: 1360, height: 860 },
+    locale: 'en-GB',
+    launchOptions: {
+      executablePath,
+      args: ['--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'],
+      chromiumSandbox: false,
+    },
+  },
+  projects: [
+    { name: 'web', testIgnore: /electron\.spec\.ts$/ },
+    { name: 'electron', testMatch: /electron\.spec\.ts$/ },
+  ],
+});
