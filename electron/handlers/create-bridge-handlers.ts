@@ -1,0 +1,17 @@
+import { appHandlers } from './app-handlers';
+import { auditHandlers } from './audit-handlers';
+import { logoutHandlers } from './logout-handlers';
+import { profileHandlers } from './profile-handlers';
+import { userHandlers } from './user-handlers';
+import type { BridgeHandlers, HandlerContext } from './types';
+
+/** Every bridge method over the Desk facade. Both transports (IPC, loopback web host) use this one set. */
+export function createBridgeHandlers(ctx: HandlerContext): BridgeHandlers {
+  return {
+    ...appHandlers(ctx),
+    ...profileHandlers(ctx),
+    ...userHandlers(ctx),
+    ...logoutHandlers(ctx),
+    ...auditHandlers(ctx),
+  };
+}

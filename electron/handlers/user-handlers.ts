@@ -1,0 +1,13 @@
+import type { AreaHandlers, HandlerContext } from './types';
+
+type UserMethods = 'users.list' | 'users.erase' | 'sandbox.userState';
+
+export function userHandlers({ desk }: HandlerContext): AreaHandlers<UserMethods> {
+  return {
+    'users.list': ({ profileId, page, perPage }) => desk.listUsers(profileId, { page, perPage }),
+    // The erasure gate inside Desk checks confirmUid and writes the audit trail; via is fixed to 'app' there.
+    'users.erase': ({ profileId, action, uid, confirmUid, reference }) =>
+      desk.erase({ profileId, action, uid, confirmUid, ...(reference !== undefined ? { reference } : {}) }),
+    'sandbox.userState': ({ profileId, uid }) => desk.sandboxUserState(profileId, uid),
+  };
+}

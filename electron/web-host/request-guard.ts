@@ -1,0 +1,68 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/** Header names as Node gives them (lower case). */
+export type RequestHeaders = Record<string, string | string[] | undefined>;
+
+export const TOKEN_HEADER = 'x-privacy-desk-token';
+
+export interface Refusal {
+  status: 401 | 403 | 415;
+  code: 'UNAUTHORIZED' | 'INVALID_INPUT';
+  message: string;
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * DNS-rebinding guard: a page on evil.example whose name now resolves to
+ * 127.0.0.1 still sends `Host: evil.example`. Only our own loopback names pass.
+ */
+export function isAllowedHost(host: string | undefined, port: number): boolean {
+  if (!host) return false;
+  const normalized = host.toLowerCase();
+  return normalized === `127.0.0.1:${port}` || normalized === `localhost:${port}`;
+}
+
+/** The origins our own page can have: the two allowed Host names. */
+export function ownOrigins(port: number): string[] {
+  return [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
+}
+
+/** Constant-time comparison; hashing first makes the lengths equal so length leaks nothing either. */
+export function tokensMatch(given: string | undefined, expected: string): boolean {
+  if (typeof given !== 'string' || given.length === 0) return false;
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+/**
+ * Everything a bridge call must satisfy besides the Host header: not a
+ * cross-site request, our own Origin when one is sent, the per-launch token,
+ * and a JSON body (a form post cannot carry it, so no CSRF through forms).
+ * Returns null when the call may proceed.
+ */
+export function bridgeRequestRefusal(headers: RequestHeaders, port: number, token: string): Refusal | null {
+  const fetchSite = single(headers['sec-fetch-site'])?.toLowerCase();
+  if (fetchSite === 'cross-site') {
+    return { status: 403, code: 'UNAUTHORIZED', message: 'Refused: this request came from another site.' };
+  }
+  const origin = single(headers.origin);
+  if (origin !== undefined) {
+    const host = single(headers.host)?.toLowerCase();
+    // The Origin must be the very address the page was loaded from.
+    if (!host || origin.toLowerCase() !== `http://${host}` || !ownOrigins(port).includes(origin.toLowerCase())) {
+      return { status: 403, code: 'UNAUTHORIZED', message: 'Refused: this request came from a page that is not Privacy Desk.' };
+    }
+  }
+  if (!tokensMatch(single(headers[TOKEN_HEADER]), token)) {
+    return { status: 401, code: 'UNAUTHORIZED', message: 'This page is not connected to Privacy Desk: open the address printed by `npm run web`.' };
+  }
+  const contentType = single(headers['content-type'])?.toLowerCase() ?? '';
+  if (contentType.split(';')[0]?.trim() !== 'application/json') {
+    return { status: 415, code: 'INVALID_INPUT', message: 'Bridge calls must send a JSON body (Content-Type: application/json).' };
+  }
+  return null;
+}
