@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import type { SandboxContext } from './context';
+import { registerFaults } from './faults';
+import { requestLine } from './request-log';
+import { registerInspectRoutes } from './routes/inspect';
+import { registerLogoutRoute } from './routes/logout';
+import { registerTokenRoute } from './routes/token';
+import { registerUserRoutes } from './routes/users';
+import { MAX_UID_LENGTH } from '../shared/uid';
+
+export interface AppOptions {
+  /** One line per request; undefined = quiet. */
+  log?: (line: string) => void;
+}
+
+/** The Fastify app of the sandbox, not listening yet. */
+export async function buildApp(ctx: SandboxContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    genReqId: () => randomUUID(),
+    // Keep-alive connections must not keep close() waiting.
+    forceCloseConnections: true,
+    // A 1 024-character uid can be 9 times longer once percent-encoded.
+    routerOptions: { maxParamLength: MAX_UID_LENGTH * 12 },
+  });
+
+  // The service's clients send Content-Type: application/json on every request, bodiless DELETEs
+  // included: an empty JSON body is "no body", not an error.
+  const jsonParser = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    jsonParser(request, text, done);
+  });
+  await app.register(formbody);
+  // Any other content type is accepted and ignored, as Rails does.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, _body, done) => done(null, undefined));
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const log = options.log;
+  if (log) {
+    app.addHook('onResponse', async (request, reply) => {
+      log(requestLine(request.method, request.raw.url ?? request.url, reply.statusCode, reply.elapsedTime));
+    });
+  }
+  registerFaults(app, ctx, (request) => log?.(requestLine(request.method, request.raw.url ?? request.url, 'dropped', 0)));
+
+  registerTokenRoute(app, ctx);
+  registerUserRoutes(app, ctx);
+  registerLogoutRoute(app, ctx);
+  registerInspectRoutes(app, ctx);
+
+  app.setNotFoundHandler(async (request, reply) =>
+    reply.code(404).send({ success: false, error: `No route for ${request.method} ${request.url.split('?')[0]}` }),
+  );
+  app.setErrorHandler(async (error, _request, reply) => {
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      return reply.code(status).send({ success: false, error: (error as Error).message });
+    }
+    // Never echo internals (or anything a request carried) in a 500.
+    return reply.code(500).send({ success: false, error: 'Internal error in the sandbox.' });
+  });
+  return app;
+}

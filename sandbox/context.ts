@@ -1,0 +1,18 @@
+import type { SandboxConfig } from './config';
+import type { SandboxState } from './state';
+import type { SandboxCredentials, SandboxStats } from './types';
+
+/** What every route handler needs; built once per running sandbox. */
+export interface SandboxContext {
+  state: SandboxState;
+  config: SandboxConfig;
+  credentials: SandboxCredentials;
+  tokenTtlSeconds: number;
+  stats: SandboxStats;
+  /** Users back to the seed, stats cleared, faults and variants as at start. */
+  reset(): void;
+}
+
+export function emptyStats(): SandboxStats {
+  return { tokenRequests: { authentication: 0, public: 0, failed: 0 }, apiRequests: 0, logoutRequests: 0 };
+}

@@ -1,0 +1,110 @@
+/** Public types of the sandbox. `server.ts` re-exports them; other parts import from there. */
+
+export interface SandboxFaults {
+  /** Added to every answer of the API routes, in milliseconds. */
+  latencyMs: number;
+  /** Share (0..1) of API requests answered 500/502/503. */
+  errorRate: number;
+  /** Share (0..1) of API requests whose connection is cut without an answer. */
+  dropRate: number;
+  /** 0 = off; more than N API requests within one second get 429. */
+  rateLimit: number;
+}
+
+export interface SandboxVariants {
+  listBody: 'success-data' | 'bare-array' | 'users-key' | 'data-meta';
+  paginationHeaders: boolean;
+  perPageCap: number;
+  tokenCreatedAt: boolean;
+  erasureResponse: 'json' | 'empty-200' | '204';
+  notFoundBody: 'json' | 'empty';
+  unauthorizedBody: 'empty' | 'json';
+  logoutErrorStatus: 400 | 422;
+  logoutSuccessBody: 'json' | 'empty';
+  retryAfter: 'seconds' | 'http-date' | 'none';
+}
+
+export interface SandboxOptions {
+  /** 0 or undefined = a free port. */
+  port?: number;
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Seeded users, default 500. */
+  users?: number;
+  /** Default 1; the same seed gives the same users. */
+  seed?: number;
+  /** Default 7200. */
+  tokenTtlSeconds?: number;
+  /** Keeps state across restarts (atomic writes: temp file + rename). */
+  dataFile?: string;
+  apiKey?: string;
+  apiSecret?: string;
+  applicationName?: string;
+  faults?: Partial<SandboxFaults>;
+  variants?: Partial<SandboxVariants>;
+  /** No request logging; default true for startSandbox. */
+  quiet?: boolean;
+  /** Where request log lines go when not quiet; default console.log. */
+  log?: (line: string) => void;
+}
+
+export interface SandboxCredentials {
+  apiKey: string;
+  apiSecret: string;
+  applicationName: string;
+}
+
+export interface SandboxStats {
+  tokenRequests: { authentication: number; public: number; failed: number };
+  apiRequests: number;
+  logoutRequests: number;
+}
+
+export interface RunningSandbox {
+  url: string;
+  credentials: SandboxCredentials;
+  stats(): SandboxStats;
+  setFaults(f: Partial<SandboxFaults>): void;
+  setVariants(v: Partial<SandboxVariants>): void;
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A user exactly as the service's list returns it (Part B fields). */
+export interface ServiceUser {
+  id: number;
+  uid: string | null;
+  hash_id: string;
+  slug: string;
+  full_name: string | null;
+  email: string | null;
+  image_url: string | null;
+  description: string | null;
+  level: { id: number; name: string; icon_url: string };
+  score: number;
+  points: number;
+  created_at: string;
+  last_activity: string | null;
+  messages_count: number;
+  votes_count: number;
+  age: number | null;
+  city: string | null;
+  occupation: string | null;
+  interests: string | null;
+}
+
+export interface SandboxSession {
+  id: string;
+  createdAt: string;
+}
+
+/** A user with what the service keeps beside the public record. */
+export interface StoredUser {
+  record: ServiceUser;
+  state: 'active' | 'anonymized';
+  messageIds: number[];
+  voteIds: number[];
+  sessions: SandboxSession[];
+}
+
+export type UserLifecycleState = 'active' | 'anonymized' | 'deleted';
