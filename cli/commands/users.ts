@@ -1,0 +1,104 @@
+import { Command } from 'commander';
+import type { UserPage, UserRecord } from '../../shared/users';
+import type { Desk } from '../../electron/core/desk';
+import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
+import { formatTable, printJson, printLine } from '../output';
+import { parseWholeNumber } from '../parse';
+
+// A runaway guard for --all: a service that always says "next" must not loop forever.
+const MAX_PAGES = 100_000;
+
+export function usersCommand(): Command {
+  const users = new Command('users').description('list, anonymise and delete users');
+
+  addConnectionOptions(
+    users
+      .command('list')
+      .description('list users, one page or (--all) every page')
+      .option('--page <n>', 'page number', '1')
+      .option('--per-page <n>', 'users per page (1-100)', '10')
+      .option('--all', 'walk every page and print all users')
+      .option('--json', 'print JSON on stdout'),
+  ).action(async (opts: ConnectionOptions & { page: string; perPage: string; all?: boolean; json?: boolean }) => {
+    const page = parseWholeNumber(opts.page, '--page');
+    const perPage = parseWholeNumber(opts.perPage, '--per-page', { max: 100 });
+    const { desk, profileId } = await resolveConnection(opts);
+    if (opts.all) {
+      const all = await listAll(desk, profileId, perPage);
+      if (opts.json) printJson({ users: all.map((u) => u.fields), page: 1, perPage, total: all.length, totalPages: 1, hasNext: false });
+      else printUsers(all, `all pages, ${all.length} users`);
+      return;
+    }
+    const result = await desk.listUsers(profileId, { page, perPage });
+    if (opts.json) printJson(pageJson(result));
+    else printUsers(result.users, pageFooter(result));
+  });
+
+  for (const action of ['anonymize', 'delete'] as const) {
+    const what = action === 'anonymize' ? 'anonymise a user: erase name, e-mail, uid and image; keep contributions' : 'delete a user and all their contributions';
+    addConnectionOptions(
+      users
+        .command(`${action} <uid>`)
+        .description(`${what} (irreversible)`)
+        .requiredOption('--confirm <uid>', 'repeat the uid exactly, to confirm')
+        .option('--reference <ref>', 'ticket or request number, kept in the audit trail')
+        .option('--json', 'print the result as JSON on stdout'),
+    ).action(async (uid: string, opts: ConnectionOptions & { confirm: string; reference?: string; json?: boolean }) => {
+      const { desk, profileId } = await resolveConnection(opts);
+      const profile = await desk.getProfile(profileId);
+      const result = await desk.erase({ profileId, action, uid, confirmUid: opts.confirm, reference: opts.reference });
+      if (opts.json) return printJson(result);
+      const done = action === 'anonymize' ? 'Anonymised' : 'Deleted';
+      printLine(`${done} user “${uid}” in ${profile.name} (status ${result.status}${result.requestId ? `, request id ${result.requestId}` : ''}).`);
+    });
+  }
+  return users;
+}
+
+async function listAll(desk: Desk, profileId: string, perPage: number): Promise<UserRecord[]> {
+  const all: UserRecord[] = [];
+  const progress = process.stderr.isTTY === true;
+  for (let page = 1; page <= MAX_PAGES; page += 1) {
+    const result = await desk.listUsers(profileId, { page, perPage });
+    all.push(...result.users);
+    if (progress) process.stderr.write(`\rpage ${page}${result.totalPages ? ` of ${result.totalPages}` : ''}, ${all.length} users`);
+    if (!result.hasNext || result.users.length === 0) break;
+  }
+  if (progress) process.stderr.write('\n');
+  return all;
+}
+
+function pageJson(result: UserPage) {
+  return {
+    users: result.users.map((u) => u.fields),
+    page: result.page,
+    perPage: result.perPage,
+    total: result.total ?? null,
+    totalPages: result.totalPages ?? null,
+    hasNext: result.hasNext,
+  };
+}
+
+function pageFooter(result: UserPage): string {
+  const of = result.totalPages !== undefined ? ` of ${result.totalPages}` : '';
+  const count = result.total !== undefined ? `${result.total} users` : `${result.users.length} users on this page${result.hasNext ? ', more follow' : ''}`;
+  return `page ${result.page}${of}, ${count}`;
+}
+
+function printUsers(users: UserRecord[], footer: string): void {
+  if (users.length > 0) {
+    printLine(
+      formatTable(users, [
+        { title: 'UID', value: (u) => u.uid ?? '(erased)', maxWidth: 48 },
+        { title: 'FULL NAME', value: (u) => u.fullName ?? '', maxWidth: 32 },
+        { title: 'EMAIL', value: (u) => u.email ?? '', maxWidth: 40 },
+        { title: 'CREATED', value: (u) => (u.createdAt ?? '').slice(0, 10) },
+        { title: 'MESSAGES', value: (u) => String(u.messagesCount ?? ''), align: 'right' },
+        { title: 'VOTES', value: (u) => String(u.votesCount ?? ''), align: 'right' },
+      ]),
+    );
+  } else {
+    printLine('No users on this page.');
+  }
+  printLine(footer);
+}

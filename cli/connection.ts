@@ -1,0 +1,70 @@
+import { Command, Option } from 'commander';
+import { PrivacyDeskError, invalidInput } from '../shared/errors';
+import type { Credentials } from '../shared/profile';
+import { createSessionCredentialStore } from '../electron/core/credential-store';
+import { ensureDataDir, resolveDataDir } from '../electron/core/data-dir';
+import { createDesk, type Desk } from '../electron/core/desk';
+import { openCredentialStore } from '../electron/core/keytar-credential-store';
+
+export const API_KEY_ENV = 'PRIVACY_DESK_API_KEY';
+export const API_SECRET_ENV = 'PRIVACY_DESK_API_SECRET';
+
+export interface ConnectionOptions {
+  profile?: string;
+  baseUrl?: string;
+  app?: string;
+}
+
+/** The same three options on every command that talks to the service. There is deliberately no option for a secret. */
+export function addConnectionOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--profile <name>', 'profile name or id (credentials from the OS keychain)'))
+    .addOption(new Option('--base-url <url>', `service address, with --app; credentials from ${API_KEY_ENV} and ${API_SECRET_ENV}`))
+    .addOption(new Option('--app <name>', 'application name (its short name in the service’s administration panel), with --base-url'));
+}
+
+/** A Desk over the data folder; the keychain is opened only when stored profiles' credentials are needed. */
+export async function openDesk(options: { keychain: boolean }, env: NodeJS.ProcessEnv = process.env): Promise<Desk> {
+  const dataDir = ensureDataDir(resolveDataDir(env));
+  if (!options.keychain) return createDesk({ dataDir, credentialStore: createSessionCredentialStore(), via: 'cli' });
+  const { store, problem } = await openCredentialStore({ env });
+  return createDesk({ dataDir, credentialStore: store, credentialProblem: problem, via: 'cli' });
+}
+
+/** Key and secret from the environment; names the missing variable(s). */
+export function credentialsFromEnv(env: NodeJS.ProcessEnv = process.env): Credentials {
+  const apiKey = env[API_KEY_ENV];
+  const apiSecret = env[API_SECRET_ENV];
+  const missing = [!apiKey ? API_KEY_ENV : '', !apiSecret ? API_SECRET_ENV : ''].filter(Boolean);
+  if (missing.length > 0) {
+    throw invalidInput(
+      `Set the environment variable${missing.length > 1 ? 's' : ''} ${missing.join(' and ')} to the API key and secret key (Configuration > General in the service’s administration panel). Secrets are never accepted as command-line options.`,
+    );
+  }
+  return { apiKey: apiKey as string, apiSecret: apiSecret as string };
+}
+
+/**
+ * Which service a command talks to: --base-url/--app with environment
+ * credentials, --profile, or else the active profile.
+ */
+export async function resolveConnection(options: ConnectionOptions, env: NodeJS.ProcessEnv = process.env): Promise<{ desk: Desk; profileId: string }> {
+  if (options.baseUrl !== undefined || options.app !== undefined) {
+    if (options.profile !== undefined) throw invalidInput('Use either --profile or --base-url with --app, not both.');
+    if (!options.baseUrl || !options.app) throw invalidInput('--base-url and --app go together: give the service address and the application name.');
+    const credentials = credentialsFromEnv(env);
+    const desk = await openDesk({ keychain: false }, env);
+    const profile = desk.useTemporaryConnection({ baseUrl: options.baseUrl, applicationName: options.app, credentials });
+    return { desk, profileId: profile.id };
+  }
+  const desk = await openDesk({ keychain: true }, env);
+  if (options.profile !== undefined) return { desk, profileId: (await desk.findProfile(options.profile)).id };
+  const { activeId } = await desk.listProfiles();
+  if (activeId) return { desk, profileId: activeId };
+  throw new PrivacyDeskError({
+    code: 'INVALID_INPUT',
+    message:
+      `No connection given and no active profile. Either use a saved profile (--profile NAME; create one with "privacy-desk profiles add"), ` +
+      `or give --base-url URL --app NAME with the credentials in ${API_KEY_ENV} and ${API_SECRET_ENV}.`,
+  });
+}

@@ -1,0 +1,22 @@
+import { invalidInput } from '../shared/errors';
+
+/** A whole number from an option, refused with a clear message (exit 2) before anything is sent. */
+export function parseWholeNumber(value: string, option: string, { min = 1, max = Number.MAX_SAFE_INTEGER } = {}): number {
+  if (!/^\d+$/.test(value.trim())) throw invalidInput(`${option} must be a whole number (got "${value}").`);
+  const parsed = Number(value.trim());
+  if (parsed < min || parsed > max) throw invalidInput(`${option} must be between ${min} and ${max} (got ${parsed}).`);
+  return parsed;
+}
+
+/** `--claim key=value`: the value is JSON when it parses (numbers, booleans, objects), otherwise the text itself. */
+export function parseClaim(text: string): [string, unknown] {
+  const at = text.indexOf('=');
+  if (at <= 0) throw invalidInput(`--claim takes key=value (got "${text}"), e.g. --claim sid=abc or --claim 'roles=["a"]'.`);
+  const key = text.slice(0, at);
+  const raw = text.slice(at + 1);
+  try {
+    return [key, JSON.parse(raw)];
+  } catch {
+    return [key, raw];
+  }
+}
