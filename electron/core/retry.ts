@@ -13,6 +13,8 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
   const trimmed = value.trim();
   if (trimmed === '') return undefined;
   if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  // An HTTP date always names a month; this keeps Date.parse from reading "-5" as a year.
+  if (!/[A-Za-z]{3}/.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, Math.ceil((date - nowMs) / 1000));

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server';
+import { createServiceClient } from '../../electron/core/service-client';
+import type { FetchLike, ServiceClient, ServiceClientOptions } from '../../electron/core/types';
+import { PrivacyDeskError } from '../../shared/errors';
+
+export interface SentRequest {
+  method: string;
+  url: string;
+  headers: Headers;
+  body: string;
+  /** The answer's status, or 'failed' when no answer came. */
+  outcome?: number | 'failed';
+}
+
+/**
+ * Wraps the real fetch: records every request the client sends and every
+ * access token the service issues (so tests can assert none of them leaks),
+ * and lets a test rewrite a request before it goes out.
+ */
+export function recordingFetch(rewrite?: (request: SentRequest) => SentRequest) {
+  const sent: SentRequest[] = [];
+  const issuedTokens: string[] = [];
+  const fetch: FetchLike = async (input, init) => {
+    let request: SentRequest = {
+      method: init?.method ?? 'GET',
+      url: String(input),
+      headers: new Headers(init?.headers),
+      body: typeof init?.body === 'string' ? init.body : '',
+    };
+    if (rewrite) request = rewrite(request);
+    sent.push(request);
+    let response: Response;
+    try {
+      response = await globalThis.fetch(request.url, { ...init, method: request.method, headers: request.headers, body: request.body === '' ? undefined : request.body });
+    } catch (error) {
+      request.outcome = 'failed';
+      throw error;
+    }
+    request.outcome = response.status;
+    if (request.url.endsWith('/oauth/token') && response.ok) {
+      const json = (await response.clone().json()) as { access_token?: string };
+      if (json.access_token) issuedTokens.push(json.access_token);
+    }
+    return response;
+  };
+  const apiRequests = () => sent.filter((request) => !request.url.endsWith('/oauth/token'));
+  return { fetch, sent, issuedTokens, apiRequests };
+}
+
+/** Starts one sandbox for the file (on a free port) and puts it back to the seed before each test. */
+export function useSandbox(options: SandboxOptions = {}): { readonly current: RunningSandbox } {
+  const holder: { current?: RunningSandbox } = {};
+  beforeAll(async () => {
+    holder.current = await startSandbox({ users: 60, ...options });
+  });
+  afterAll(async () => {
+    await holder.current?.close();
+  });
+  beforeEach(async () => {
+    await holder.current?.reset();
+  });
+  return {
+    get current(): RunningSandbox {
+      if (!holder.current) throw new Error('The sandbox did not start.');
+      return holder.current;
+    },
+  };
+}
+
+export function clientFor(sandbox: RunningSandbox, overrides: Partial<ServiceClientOptions> = {}): ServiceClient {
+  return createServiceClient({
+    profile: { id: 'sandbox', name: 'Sandbox', baseUrl: sandbox.url, applicationName: sandbox.credentials.applicationName },
+    credentials: { apiKey: sandbox.credentials.apiKey, apiSecret: sandbox.credentials.apiSecret },
+    sleep: async () => {},
+    ...overrides,
+  });
+}
+
+export interface UserInspection {
+  state: 'active' | 'anonymized' | 'deleted';
+  user: Record<string, unknown> | null;
+  sessionCount: number;
+  messagesCount: number;
+  votesCount: number;
+}
+
+export async function inspectUser(sandbox: RunningSandbox, uid: string): Promise<UserInspection | undefined> {
+  const response = await fetch(`${sandbox.url}/sandbox/users/${encodeURIComponent(uid)}`);
+  if (response.status === 404) return undefined;
+  if (!response.ok) throw new Error(`Sandbox inspection answered ${response.status}`);
+  return (await response.json()) as UserInspection;
+}
+
+export async function login(sandbox: RunningSandbox, uid: string): Promise<number> {
+  const response = await fetch(`${sandbox.url}/sandbox/users/${encodeURIComponent(uid)}/login`, { method: 'POST' });
+  if (!response.ok) throw new Error(`Sandbox login answered ${response.status}`);
+  return ((await response.json()) as { sessionCount: number }).sessionCount;
+}
+
+export async function createUser(sandbox: RunningSandbox, user: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${sandbox.url}/sandbox/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) });
+  if (response.status !== 201) throw new Error(`Sandbox create user answered ${response.status}: ${await response.text()}`);
+}
+
+/** Awaits a promise that must reject with a PrivacyDeskError, and returns it. */
+export async function failure(promise: Promise<unknown>): Promise<PrivacyDeskError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof PrivacyDeskError) return error;
+    throw new Error(`Expected a PrivacyDeskError, got: ${String(error)}`);
+  }
+  throw new Error('Expected the call to fail, but it succeeded.');
+}
+
+/** Every uid of Part B's awkward kinds, as seeded by the sandbox. */
+export const AWKWARD_UIDS = [
+  'alice@example.org',
+  'bob+news@example.org',
+  'jean dupont',
+  'zoë.müller',
+  '東京ユーザー',
+  'team/lead',
+  'what?really',
+  'hash#tag',
+  '100%done',
+  'mixed /?#% ü+',
+] as const;
+
+/** Asserts nothing secret is in what an error shows. */
+export function leaks(error: PrivacyDeskError, secrets: string[]): string[] {
+  const shown = `${JSON.stringify(error.toInfo())}\n${error.message}\n${String(error.stack ?? '')}\n${error.cause === undefined ? '' : JSON.stringify(error.cause, Object.getOwnPropertyNames(error.cause as object))}`;
+  const found = secrets.filter((secret) => secret !== '' && shown.includes(secret));
+  if (/bearer/i.test(shown)) found.push('Bearer');
+  return found;
+}
