@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCliFixture, type CliFixture } from './cli-harness';
+
+describe('privacy-desk logout and token verify (real CLI against the sandbox)', () => {
+  let f: CliFixture;
+  let goodToken = '';
+  beforeAll(async () => {
+    f = await startCliFixture(20);
+  });
+  afterAll(() => f.close());
+
+  it('ends every session of the user and shows status, answer, elapsed and claims', async () => {
+    const uid = 'jean dupont';
+    await f.login(uid);
+    await f.login(uid);
+    expect((await f.sandboxUser(uid)).body?.sessionCount).toBeGreaterThanOrEqual(2);
+    const { code, stdout } = await f.cli(['logout', uid, '--alg', 'HS512', '--exp', '300', '--claim', 'sid=abc', '--claim', 'n=5', '--events']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Status: +200 /m);
+    expect(stdout).toMatch(/^Answer: +\{"success":true\}/m);
+    expect(stdout).toMatch(/^Elapsed: +\d+ ms/m);
+    expect(stdout).toContain('"sub": "jean dupont"');
+    expect(stdout).toContain('"sid": "abc"');
+    expect(stdout).toContain('"n": 5');
+    expect(stdout).toContain('http://schemas.openid.net/event/backchannel-logout');
+    expect((await f.sandboxUser(uid)).body?.sessionCount).toBe(0);
+    const entries = f.auditLines().filter((e) => e.uid === uid);
+    expect(entries.map((e) => `${e.action}:${e.outcome}`)).toEqual(['logout:attempted', 'logout:succeeded']);
+  });
+
+  it('--json gives the whole result, including the token for the tester', async () => {
+    const { code, stdout } = await f.cli(['logout', 'alice@example.org', '--json']);
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout) as { ok: boolean; status: number; token: string; header: { alg: string }; claims: { sub: string; aud: string } };
+    expect(result).toMatchObject({ ok: true, status: 200, header: { alg: 'HS256' }, claims: { sub: 'alice@example.org', aud: f.sandbox.credentials.applicationName } });
+    goodToken = result.token;
+  });
+
+  it('exits 1 with LOGOUT_REJECTED when the service refuses the token', async () => {
+    const { code, stderr, stdout } = await f.cli(['logout', 'alice@example.org', '--negative', 'alg-none']);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^Status: +400 \(refused\)/m);
+    expect(stderr).toMatch(/^LOGOUT_REJECTED: /);
+    expect(f.auditLines().at(-1)).toMatchObject({ action: 'logout', outcome: 'failed', errorCode: 'LOGOUT_REJECTED', status: 400 });
+  });
+
+  it('token verify accepts a good token and explains a bad one (exit 1)', async () => {
+    expect(goodToken).not.toBe('');
+    const good = await f.cli(['token', 'verify', goodToken]);
+    expect(good.code).toBe(0);
+    expect(good.stdout).toMatch(/^Valid/);
+
+    const [header, payload, signature] = goodToken.split('.');
+    const tampered = `${header}.${payload}.${signature!.slice(0, -4)}${signature!.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
+    const bad = await f.cli(['token', 'verify', tampered, '--json']);
+    expect(bad.code).toBe(1);
+    const verification = JSON.parse(bad.stdout) as { valid: boolean; problems: string[]; claims: { sub: string } };
+    expect(verification.valid).toBe(false);
+    expect(verification.problems.join(' ')).toMatch(/secret/i);
+    expect(verification.claims.sub).toBe('alice@example.org');
+    expect(bad.stderr).toMatch(/^TOKEN_INVALID: /);
+  });
+
+  it('refuses an invalid uid before sending (exit 2)', async () => {
+    const before = f.sandbox.stats().logoutRequests;
+    const { code, stderr } = await f.cli(['logout', 'bad\tuid']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^INVALID_INPUT: .*control character/);
+    expect(f.sandbox.stats().logoutRequests).toBe(before);
+  });
+});

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCliFixture, type CliFixture } from './cli-harness';
+
+describe('privacy-desk users list (real CLI against the sandbox)', () => {
+  let f: CliFixture;
+  beforeAll(async () => {
+    f = await startCliFixture(37);
+  });
+  afterAll(() => f.close());
+
+  it('prints an aligned table with a page footer', async () => {
+    const { code, stdout } = await f.cli(['users', 'list', '--per-page', '10']);
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^UID\s+FULL NAME\s+EMAIL\s+CREATED\s+MESSAGES\s+VOTES$/);
+    expect(lines[1]).toMatch(/^-+( +-+){5}$/);
+    expect(lines).toHaveLength(2 + 10 + 1);
+    expect(lines.at(-1)).toBe('page 1 of 4, 37 users');
+    // Aligned: every row's CREATED column starts where the header's does (rows of plain-ASCII width).
+    const createdAt = lines[0]!.indexOf('CREATED');
+    const asciiRows = lines.slice(2, 12).filter((line) => /^[\x20-\x7e]*$/.test(line));
+    expect(asciiRows.length).toBeGreaterThan(0);
+    for (const row of asciiRows) expect(row.slice(createdAt, createdAt + 10)).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it('--json prints raw records and the page facts', async () => {
+    const { code, stdout, stderr } = await f.cli(['users', 'list', '--page', '2', '--per-page', '10', '--json']);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    const page = JSON.parse(stdout) as { users: Array<Record<string, unknown>>; page: number; perPage: number; total: number; totalPages: number; hasNext: boolean };
+    expect(page).toMatchObject({ page: 2, perPage: 10, total: 37, totalPages: 4, hasNext: true });
+    expect(page.users).toHaveLength(10);
+    expect(Object.keys(page.users[0]!)).toEqual(expect.arrayContaining(['id', 'uid', 'hash_id', 'full_name', 'email', 'messages_count', 'votes_count', 'created_at']));
+  });
+
+  it('--all walks every page and prints every user once', async () => {
+    const { code, stdout } = await f.cli(['users', 'list', '--all', '--per-page', '10', '--json']);
+    expect(code).toBe(0);
+    const all = JSON.parse(stdout) as { users: Array<{ id: number }>; page: number; total: number; totalPages: number; hasNext: boolean };
+    expect(all.users).toHaveLength(37);
+    expect(new Set(all.users.map((u) => u.id)).size).toBe(37);
+    expect(all).toMatchObject({ page: 1, total: 37, totalPages: 1, hasNext: false });
+  });
+
+  it('refuses bad paging input with exit 2 before sending anything', async () => {
+    const before = f.sandbox.stats().apiRequests;
+    const tooMany = await f.cli(['users', 'list', '--per-page', '500']);
+    expect(tooMany.code).toBe(2);
+    expect(tooMany.stderr).toMatch(/^INVALID_INPUT: --per-page must be between 1 and 100/);
+    const notNumber = await f.cli(['users', 'list', '--page', 'two']);
+    expect(notNumber.code).toBe(2);
+    expect(f.sandbox.stats().apiRequests).toBe(before);
+  });
+
+  it('names the missing environment variable (exit 2) and never takes a secret as an option', async () => {
+    const missing = await f.cli(['users', 'list'], { env: { PRIVACY_DESK_API_SECRET: undefined } });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^INVALID_INPUT: Set the environment variable PRIVACY_DESK_API_SECRET /);
+    expect(missing.stderr).not.toMatch(/PRIVACY_DESK_API_KEY and/);
+    const asOption = await f.cli(['users', 'list', '--api-secret', 'x']);
+    expect(asOption.code).toBe(2);
+    expect(asOption.stderr).toMatch(/unknown option '--api-secret'/);
+  });
+
+  it('without any connection and no profile, explains both ways (exit 2)', async () => {
+    const { code, stderr } = await f.cli(['users', 'list'], { connection: false });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--profile NAME/);
+    expect(stderr).toMatch(/--base-url URL --app NAME/);
+  });
+
+  it('wrong credentials: exit 1 with INVALID_CREDENTIALS', async () => {
+    const { code, stderr } = await f.cli(['users', 'list'], { env: { PRIVACY_DESK_API_SECRET: 'wrong-secret-value-1234567890' } });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^INVALID_CREDENTIALS: /);
+    expect(stderr).not.toContain('wrong-secret-value-1234567890');
+  });
+});
