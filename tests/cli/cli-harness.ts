@@ -71,7 +71,7 @@ export async function startCliFixture(users = 37): Promise<CliFixture> {
       expect(response.status).toBe(200);
     },
     auditLines() {
-      let text = '';
+      let text: string;
       try {
         text = readFileSync(join(dataDir, 'audit.jsonl'), 'utf8');
       } catch {
