@@ -3,11 +3,14 @@
 // Works without the Electron binary: `electron` stays an external require, resolved by Electron at run time.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const outdir = join(root, 'dist', 'electron');
+// --outdir lets tests build elsewhere; the app itself always uses dist/electron (package.json "main").
+const { values } = parseArgs({ options: { outdir: { type: 'string' } } });
+const outdir = values.outdir ? resolve(values.outdir) : join(root, 'dist', 'electron');
 const electronNodeTarget = 'node22'; // Electron 38 ships Node 22
 
 const common = { bundle: true, format: 'cjs', sourcemap: true, logLevel: 'warning', legalComments: 'none', absWorkingDir: root };
@@ -21,6 +24,8 @@ async function main() {
     platform: 'node',
     target: electronNodeTarget,
     external: ['electron', 'keytar'],
+    // import('keytar') becomes require('keytar'): plain CommonJS loading works from inside the asar.
+    supported: { 'dynamic-import': false },
   });
 
   // Sandboxed preload: no Node built-ins are available there, so bundle for the browser
@@ -39,7 +44,7 @@ async function main() {
   if (requires.some((name) => name !== 'electron')) {
     throw new Error(`The preload must require only electron, but requires: ${requires.join(', ')}`);
   }
-  console.log(`Built ${join('dist', 'electron', 'main.cjs')} and ${join('dist', 'electron', 'preload.cjs')}`);
+  console.log(`Built ${relative(root, join(outdir, 'main.cjs'))} and ${relative(root, join(outdir, 'preload.cjs'))}`);
 }
 
 main().catch((error) => {

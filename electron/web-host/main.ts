@@ -6,16 +6,19 @@ import { DEFAULT_WEB_HOST_PORT, startWebHost } from './web-host';
 
 /** `npm run web -- [--port N] [--no-sandbox]`: Privacy Desk in the browser, on this computer only. */
 
-const USAGE = `Usage: npm run web -- [--port N] [--no-sandbox]
-  --port N       port on 127.0.0.1 (default ${DEFAULT_WEB_HOST_PORT}, then any free port; 0 = any free port)
-  --no-sandbox   do not start the bundled sandbox
-  --help         show this help`;
+const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
-function parseOptions(): { port: number; bundledSandbox: boolean } {
+const USAGE = `Usage: npm run web -- [--port N] [--no-sandbox]
+  --port N           port on 127.0.0.1 (default ${DEFAULT_WEB_HOST_PORT}, then any free port; 0 = any free port)
+  --no-sandbox       do not start the bundled sandbox
+  --static-dir DIR   serve another build of the window (default dist/renderer)
+  --help             show this help`;
+
+function parseOptions(): { port: number; bundledSandbox: boolean; staticDir: string } {
   let values;
   try {
     ({ values } = parseArgs({
-      options: { port: { type: 'string' }, 'no-sandbox': { type: 'boolean' }, help: { type: 'boolean' } },
+      options: { port: { type: 'string' }, 'no-sandbox': { type: 'boolean' }, 'static-dir': { type: 'string' }, help: { type: 'boolean' } },
       strict: true,
       allowPositionals: false,
     }));
@@ -32,7 +35,7 @@ function parseOptions(): { port: number; bundledSandbox: boolean } {
     console.error(`INVALID_INPUT: --port must be a whole number from 0 to 65535 (got "${values.port}").\n${USAGE}`);
     process.exit(2);
   }
-  return { port, bundledSandbox: !values['no-sandbox'] };
+  return { port, bundledSandbox: !values['no-sandbox'], staticDir: values['static-dir'] ?? DEFAULT_STATIC_DIR };
 }
 
 function packageVersion(): string {
@@ -45,13 +48,8 @@ function packageVersion(): string {
 }
 
 async function main(): Promise<void> {
-  const { port, bundledSandbox } = parseOptions();
-  const host = await startWebHost({
-    port,
-    bundledSandbox,
-    staticDir: fileURLToPath(new URL('../../dist/renderer', import.meta.url)),
-    version: packageVersion(),
-  });
+  const { port, bundledSandbox, staticDir } = parseOptions();
+  const host = await startWebHost({ port, bundledSandbox, staticDir, version: packageVersion() });
   console.log(`Privacy Desk is serving on this computer only (data folder: ${host.dataDir}).`);
   console.log(host.sandboxUrl ? `Sandbox: ${host.sandboxUrl} (bundled; it stops with this host)` : 'Sandbox: not started');
   console.log(`Open: ${host.url}`);

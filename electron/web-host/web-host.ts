@@ -67,7 +67,7 @@ function buildServer(runtime: AppRuntime, staticDir: string, token: string, port
     return reply.header('Cache-Control', 'no-store').send(await dispatchBridgeCall(runtime.handlers, method, input));
   });
 
-  server.register(fastifyStatic, { root: staticDir, prefix: '/', index: ['index.html'], serveDotFiles: false, dotfiles: 'deny', list: false, redirect: false });
+  server.register(fastifyStatic, { root: staticDir, prefix: '/', index: ['index.html'], serveDotFiles: false, dotfiles: 'ignore', list: false, redirect: false });
   return server;
 }
 

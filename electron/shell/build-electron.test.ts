@@ -1,0 +1,70 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { isBuiltin } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BRIDGE_METHOD_NAMES } from '../../shared/bridge-methods';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+let outdir: string;
+
+beforeAll(async () => {
+  outdir = await mkdtemp(join(tmpdir(), 'privacy-desk-electron-build-'));
+  // The real build script, without the Electron binary (none on this machine).
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-electron.mjs'), '--outdir', outdir], { cwd: ROOT, stdio: 'pipe' });
+}, 60_000);
+
+afterAll(async () => {
+  if (outdir) await rm(outdir, { recursive: true, force: true });
+});
+
+/** Modules the bundle still loads at run time (code, not strings inside generated code). */
+function runtimeRequires(code: string): string[] {
+  return [...new Set([...code.matchAll(/(?<![`'"\w.])require\("([^"]+)"\)/g)].map((m) => m[1]!))];
+}
+
+describe('scripts/build-electron.mjs', () => {
+  it('bundles the main process with only electron and keytar left outside', async () => {
+    const main = await readFile(join(outdir, 'main.cjs'), 'utf8');
+    const packages = runtimeRequires(main).filter((name) => !isBuiltin(name));
+    expect(packages.sort()).toEqual(['electron', 'keytar']);
+  });
+
+  it('bundles a preload that needs nothing but electron', async () => {
+    const preload = await readFile(join(outdir, 'preload.cjs'), 'utf8');
+    expect(runtimeRequires(preload)).toEqual(['electron']);
+  });
+
+  it('the preload exposes one named function per bridge method, each invoking its own channel', async () => {
+    const preload = await readFile(join(outdir, 'preload.cjs'), 'utf8');
+    const exposed: Record<string, unknown> = {};
+    const invoked: unknown[][] = [];
+    const fakeElectron = {
+      contextBridge: { exposeInMainWorld: (key: string, api: unknown) => (exposed[key] = api) },
+      ipcRenderer: {
+        invoke: async (channel: string, input: unknown) => {
+          invoked.push([channel, input]);
+          if (channel === 'privacy-desk:audit.list') throw new Error('main process gone');
+          return { ok: true, value: 'answer' };
+        },
+      },
+    };
+    const require = (name: string) => {
+      if (name !== 'electron') throw new Error(`preload required ${name}`);
+      return fakeElectron;
+    };
+    runInNewContext(preload, { require, module: { exports: {} }, exports: {} });
+
+    expect(Object.keys(exposed)).toEqual(['privacyDesk']);
+    const api = exposed.privacyDesk as Record<string, (input?: unknown) => Promise<unknown>>;
+    expect(Object.keys(api)).toEqual([...BRIDGE_METHOD_NAMES]);
+    for (const method of BRIDGE_METHOD_NAMES) expect(typeof api[method]).toBe('function');
+
+    expect(await api['users.list']!({ profileId: 'p', page: 2 })).toEqual({ ok: true, value: 'answer' });
+    expect(invoked).toEqual([['privacy-desk:users.list', { profileId: 'p', page: 2 }]]);
+    // Never rejects: a failed invoke becomes an ok:false answer.
+    expect(await api['audit.list']!({})).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
+  });
+});
