@@ -109,7 +109,7 @@ export async function failure(promise: Promise<unknown>): Promise<PrivacyDeskErr
     await promise;
   } catch (error) {
     if (error instanceof PrivacyDeskError) return error;
-    throw new Error(`Expected a PrivacyDeskError, got: ${String(error)}`);
+    throw new Error(`Expected a PrivacyDeskError, got: ${String(error)}`, { cause: error });
   }
   throw new Error('Expected the call to fail, but it succeeded.');
 }

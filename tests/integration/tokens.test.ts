@@ -74,6 +74,7 @@ describe('token lifetime', () => {
     await client.listUsers();
     await client.checkToken('authentication');
     await first.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
     // Same address, fresh state: both cached tokens are now unknown to the service.
     const second = await startSandbox({ users: 20, port: Number(port) });
     try {
