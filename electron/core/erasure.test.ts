@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { PrivacyDeskError } from '../../shared/errors';
+import type { AuditEntry } from '../../shared/audit';
+import type { AuditLog } from './audit-log';
+import { performErasure, performLogout } from './erasure';
+import type { ServiceClient } from './types';
+
+const profile = { id: 'prod-1a2b3c', name: 'Prod', baseUrl: 'https://p.example.com', applicationName: 'news' };
+
+function memoryAudit(failOn: (entry: AuditEntry) => boolean = () => false): AuditLog & { entries: AuditEntry[] } {
+  const entries: AuditEntry[] = [];
+  return {
+    path: '/memory',
+    entries,
+    async append(entry) {
+      if (failOn(entry)) throw new PrivacyDeskError({ code: 'INTERNAL', message: 'The audit trail /memory could not be written (ENOSPC).' });
+      entries.push(entry);
+    },
+    async list() {
+      return [...entries].reverse();
+    },
+  };
+}
+
+function client(overrides: Partial<ServiceClient> = {}): ServiceClient & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    profile,
+    eraseUser: async (action, uid) => {
+      calls.push(`${action}:${uid}`);
+      return { action, uid, status: 200, completedAt: '2026-11-21T00:00:00.000Z' };
+    },
+    sendLogout: async (uid) => {
+      calls.push(`logout:${uid}`);
+      return { uid, status: 400, ok: false, headers: {}, body: { error: 'invalid_request' }, elapsedMs: 3, token: 'x', header: {}, claims: {} };
+    },
+    ...overrides,
+  } as ServiceClient & { calls: string[] };
+}
+
+describe('erasure gate', () => {
+  it('tells the operator the act happened when only the outcome line could not be written', async () => {
+    const audit = memoryAudit((e) => e.outcome === 'succeeded');
+    const c = client();
+    await expect(performErasure({ client: c, profile, audit, via: 'app', action: 'delete', uid: 'bob', confirmUid: 'bob' })).rejects.toMatchObject({
+      code: 'INTERNAL',
+      message: expect.stringMatching(/^The user was deleted \(status 200\), but the audit trail could not record the outcome\. Do not repeat/),
+    });
+    expect(c.calls).toEqual(['delete:bob']);
+    expect(audit.entries.map((e) => e.outcome)).toEqual(['attempted']);
+  });
+
+  it('refuses an unknown action and an over-long reference before anything is written or sent', async () => {
+    const audit = memoryAudit();
+    const c = client();
+    await expect(performErasure({ client: c, profile, audit, via: 'app', action: 'purge' as 'delete', uid: 'bob', confirmUid: 'bob' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(performErasure({ client: c, profile, audit, via: 'app', action: 'delete', uid: 'bob', confirmUid: 'bob', reference: 'x'.repeat(201) })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    expect(c.calls).toEqual([]);
+    expect(audit.entries).toEqual([]);
+  });
+
+  it('audits a refused logout as failed with LOGOUT_REJECTED and returns the result', async () => {
+    const audit = memoryAudit();
+    const result = await performLogout({ client: client(), profile, audit, via: 'cli', uid: 'bob' });
+    expect(result.ok).toBe(false);
+    expect(audit.entries.map((e) => [e.action, e.outcome, e.errorCode, e.status])).toEqual([
+      ['logout', 'attempted', undefined, undefined],
+      ['logout', 'failed', 'LOGOUT_REJECTED', 400],
+    ]);
+  });
+
+  it('records a thrown failure with its code and rethrows it unchanged', async () => {
+    const audit = memoryAudit();
+    const timeout = new PrivacyDeskError({ code: 'TIMEOUT', message: 'outcome unknown' });
+    const c = client({ eraseUser: async () => Promise.reject(timeout) });
+    await expect(performErasure({ client: c, profile, audit, via: 'app', action: 'anonymize', uid: 'bob', confirmUid: 'bob' })).rejects.toBe(timeout);
+    expect(audit.entries.at(-1)).toMatchObject({ outcome: 'failed', errorCode: 'TIMEOUT' });
+  });
+});
