@@ -1,0 +1,86 @@
+import type { BridgeResponse } from '../../shared/contract';
+import { errorInfoSchema, type ErrorInfo } from '../../shared/errors';
+import type { BridgeTransport } from './transport';
+
+export const HOST_TOKEN_STORAGE_KEY = 'privacy-desk-host-token';
+export const TOKEN_HEADER = 'X-Privacy-Desk-Token';
+
+/** Shown (translated) when the web host refuses the page: wrong or missing token, or a foreign origin. */
+export const NOT_CONNECTED_MESSAGE =
+  'This page is not connected to Privacy Desk: open the address printed by `npm run web`.';
+
+export function isNotConnectedError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { message?: unknown }).message === NOT_CONNECTED_MESSAGE;
+}
+
+/**
+ * Takes the launch token from the address fragment (`#token=…`), keeps it in
+ * sessionStorage and removes it from the address bar, so it is neither
+ * bookmarked nor shown over a shoulder. Later reloads read sessionStorage.
+ */
+export function takeHostToken(win: Window = window): string | null {
+  const match = /(?:^#|&)token=([^&]+)/.exec(win.location.hash);
+  if (match?.[1]) {
+    const token = decodeURIComponent(match[1]);
+    win.sessionStorage.setItem(HOST_TOKEN_STORAGE_KEY, token);
+    win.history.replaceState(win.history.state, '', win.location.pathname + win.location.search);
+    return token;
+  }
+  return win.sessionStorage.getItem(HOST_TOKEN_STORAGE_KEY);
+}
+
+function failure(error: ErrorInfo): BridgeResponse<never> {
+  return { ok: false, error };
+}
+
+export function createHttpTransport(options: { token?: string | null; fetch?: typeof fetch } = {}): BridgeTransport {
+  const token = options.token !== undefined ? options.token : takeHostToken();
+  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
+
+  return (async (method, input) => {
+    if (!token) return failure({ code: 'UNAUTHORIZED', message: NOT_CONNECTED_MESSAGE });
+    let response: Response;
+    try {
+      response = await doFetch(`/bridge/${encodeURIComponent(method)}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', [TOKEN_HEADER]: token },
+        body: JSON.stringify(input ?? {}),
+        credentials: 'omit',
+      });
+    } catch {
+      return failure({
+        code: 'NETWORK',
+        message: 'Privacy Desk’s local web host did not answer. Check that `npm run web` is still running, then retry.',
+      });
+    }
+    if (response.status === 401 || response.status === 403) {
+      return failure({ code: 'UNAUTHORIZED', status: response.status, message: NOT_CONNECTED_MESSAGE });
+    }
+    if (response.status === 404) {
+      return failure({
+        code: 'INTERNAL',
+        status: 404,
+        message: `The web host does not know the "${method}" action. Restart \`npm run web\` so page and host are the same version.`,
+      });
+    }
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch {
+      body = undefined;
+    }
+    if (isBridgeResponse(body)) return body;
+    return failure({
+      code: 'UNEXPECTED_RESPONSE',
+      status: response.status,
+      message: `The web host answered ${response.status} without a usable result. Retry; if it persists, restart \`npm run web\`.`,
+    });
+  }) as BridgeTransport;
+}
+
+function isBridgeResponse(body: unknown): body is BridgeResponse<never> {
+  if (typeof body !== 'object' || body === null) return false;
+  const candidate = body as { ok?: unknown; value?: unknown; error?: unknown };
+  if (candidate.ok === true) return 'value' in candidate;
+  return candidate.ok === false && errorInfoSchema.safeParse(candidate.error).success;
+}

@@ -1,0 +1,195 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AppInfo, ProfileView } from '../../../shared/contract';
+import { DialogShell } from '../../components/dialog-shell';
+import { ErrorPanel } from '../../components/error-panel';
+import { Field } from '../../components/field';
+import { UidHints, VisibleUid } from '../../components/visible-uid';
+import { useBridge } from '../../bridge/bridge-context';
+import { useNotices } from '../../state/notices-store';
+import { queryKeys } from '../../state/query-keys';
+import { useUiStore, type ErasureRequest } from '../../state/ui-store';
+import { environmentOf } from '../../state/use-profiles';
+import { ErasureFacts } from './erasure-facts';
+import { useCountdown } from './use-countdown';
+
+/** The one way an erasure is sent from the console: facts, typed uid, a 5-second countdown, then the request. */
+export function ErasureDialog({ profile, appInfo }: { profile: ProfileView | null; appInfo?: AppInfo }) {
+  const { t } = useTranslation();
+  const request = useUiStore((s) => s.erasure);
+  const close = useUiStore((s) => s.closeErasure);
+  const [locked, setLocked] = useState(false);
+  if (!request) return null;
+  const title = request.action === 'anonymize' ? t('erasure.titleAnonymize', { uid: request.uid }) : t('erasure.titleDelete', { uid: request.uid });
+  const environment = profile ? environmentOf(profile, appInfo) : 'live';
+  return (
+    <DialogShell
+      open
+      onOpenChange={(open) => (open ? undefined : close())}
+      title={title}
+      tone={environment === 'live' ? 'live' : 'danger'}
+      locked={locked}
+      className="dialog--erasure"
+    >
+      {profile ? (
+        <ErasureForm key={`${request.action}:${request.uid}`} request={request} profile={profile} appInfo={appInfo} onClose={close} onLock={setLocked} />
+      ) : (
+        <p>{t('erasure.noProfile')}</p>
+      )}
+    </DialogShell>
+  );
+}
+
+interface ErasureFormProps {
+  request: ErasureRequest;
+  profile: ProfileView;
+  appInfo?: AppInfo;
+  onClose: () => void;
+  onLock: (locked: boolean) => void;
+}
+
+function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureFormProps) {
+  const { t } = useTranslation();
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  const pushNotice = useNotices((s) => s.push);
+  const [typed, setTyped] = useState('');
+  const [reference, setReference] = useState('');
+  const [cancelled, setCancelled] = useState(false);
+  // Set in the same tick the countdown ends, so the form never flashes back before the request starts.
+  const [sending, setSending] = useState(false);
+  const sentRef = useRef(false);
+  const { action, uid } = request;
+
+  const erase = useMutation({
+    mutationFn: () =>
+      bridge['users.erase']({
+        profileId: profile.id,
+        action,
+        uid,
+        confirmUid: typed,
+        ...(reference.trim() ? { reference: reference.trim() } : {}),
+      }),
+    onMutate: () => onLock(true),
+    onSettled: () => {
+      onLock(false);
+      setSending(false);
+    },
+    onSuccess: (result) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.usersOfProfile(profile.id) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
+      const requestId = result.requestId ?? t('erasure.noRequestId');
+      const key = result.action === 'anonymize' ? 'erasure.successAnonymize' : 'erasure.successDelete';
+      pushNotice({ tone: 'success', text: t(key, { uid: result.uid, requestId }) });
+      onClose();
+    },
+    onError: () => {
+      sentRef.current = false;
+      void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
+    },
+  });
+
+  const countdown = useCountdown(() => {
+    if (sentRef.current) return;
+    sentRef.current = true;
+    setSending(true);
+    erase.mutate();
+  });
+
+  const matches = typed === uid;
+  const phase = sending || erase.isPending ? 'sending' : countdown.running ? 'countdown' : 'confirm';
+
+  const matchHint = !typed
+    ? t('erasure.typeUidHint')
+    : matches
+      ? t('erasure.matches')
+      : typed.trim() === uid.trim()
+        ? t('erasure.noMatchSpaces')
+        : typed.toLocaleLowerCase() === uid.toLocaleLowerCase()
+          ? t('erasure.noMatchCase')
+          : t('erasure.noMatch');
+
+  return (
+    <div className="erasure">
+      <ErasureFacts action={action} profile={profile} environment={environmentOf(profile, appInfo)} />
+      <div className="erasure-uid">
+        <span className="erasure-uid__label">{t('erasure.uidToErase')}</span>
+        <VisibleUid uid={uid} className="uid-box--large" />
+        <UidHints uid={uid} />
+      </div>
+
+      {phase === 'confirm' && (
+        <form
+          className="form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!matches) return;
+            setCancelled(false);
+            erase.reset();
+            countdown.start();
+          }}
+        >
+          <Field
+            label={t('erasure.typeUid')}
+            hint={<span className={matches ? 'text-success' : undefined}>{matchHint}</span>}
+            value={typed}
+            onChange={(event) => setTyped(event.target.value)}
+            autoComplete="off"
+            autoCapitalize="off"
+            autoCorrect="off"
+            spellCheck={false}
+            className="field--mono"
+          />
+          <Field label={t('erasure.reference')} hint={t('erasure.referenceHint')} value={reference} onChange={(event) => setReference(event.target.value)} maxLength={200} autoComplete="off" />
+          {cancelled && (
+            <p className="callout callout--info" role="status">
+              {t('erasure.cancelled')}
+            </p>
+          )}
+          {erase.isError && <ErrorPanel title={t('erasure.failed')} error={erase.error} />}
+          <div className="dialog__actions">
+            <button type="button" className="button button--ghost" onClick={onClose}>
+              {t('common.cancel')}
+            </button>
+            <button type="submit" className="button button--danger" disabled={!matches}>
+              {t('common.confirm')}
+            </button>
+          </div>
+        </form>
+      )}
+
+      {phase === 'countdown' && (
+        <div className="countdown">
+          <p className="countdown__number" aria-hidden="true">{countdown.remaining}</p>
+          <div className="countdown__text" role="timer" aria-live="polite" aria-atomic="true">
+            <p className="countdown__title">{t('erasure.countdown', { seconds: countdown.remaining ?? 0 })}</p>
+            <p className="countdown__hint">{t('erasure.countdownHint')}</p>
+          </div>
+          <button
+            type="button"
+            className="button button--large button--primary countdown__cancel"
+            // Focus lands here so Enter or Space stops the request.
+            autoFocus
+            onClick={() => {
+              countdown.cancel();
+              setCancelled(true);
+            }}
+          >
+            {t('common.cancel')}
+          </button>
+        </div>
+      )}
+
+      {phase === 'sending' && (
+        <div className="sending" role="status">
+          <span className="spinner" aria-hidden="true" />
+          <div>
+            <p className="sending__title">{t('erasure.sending')}</p>
+            <p className="muted">{t('erasure.sendingHint')}</p>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import type { LogoutOptions } from '../../../shared/logout';
+import type { LogoutDraft } from './logout-store';
+
+export type DraftProblem =
+  | { field: 'extraClaims'; key: 'extraClaimsInvalid'; detail: string }
+  | { field: 'extraClaims'; key: 'extraClaimsNotObject' }
+  | { field: 'issuedAt'; key: 'issuedAtInvalid' }
+  | { field: 'expiresIn'; key: 'expiresInInvalid' };
+
+/** Parses the claims editor into logout options, or lists what the operator must fix. */
+export function buildLogoutOptions(draft: LogoutDraft): { options?: LogoutOptions; problems: DraftProblem[] } {
+  const problems: DraftProblem[] = [];
+  let extraClaims: Record<string, unknown> = {};
+  const rawClaims = draft.extraClaims.trim();
+  if (rawClaims) {
+    try {
+      const parsed: unknown = JSON.parse(rawClaims);
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) extraClaims = parsed as Record<string, unknown>;
+      else problems.push({ field: 'extraClaims', key: 'extraClaimsNotObject' });
+    } catch (error) {
+      problems.push({ field: 'extraClaims', key: 'extraClaimsInvalid', detail: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  const issuedAt = draft.issuedAt.trim();
+  if (issuedAt && !/^\d{1,12}$/.test(issuedAt)) problems.push({ field: 'issuedAt', key: 'issuedAtInvalid' });
+  const expiresIn = draft.expiresIn.trim();
+  if (expiresIn && (!/^\d{1,9}$/.test(expiresIn) || Number(expiresIn) <= 0)) problems.push({ field: 'expiresIn', key: 'expiresInInvalid' });
+  if (problems.length > 0) return { problems };
+
+  const options: LogoutOptions = { algorithm: draft.algorithm, extraClaims, includeEvents: draft.includeEvents };
+  if (draft.audience.trim()) options.audience = draft.audience.trim();
+  if (issuedAt) options.issuedAt = Number(issuedAt);
+  if (expiresIn) options.expiresInSeconds = Number(expiresIn);
+  if (draft.jti.trim()) options.jti = draft.jti.trim();
+  return { options, problems };
+}

@@ -1,0 +1,85 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ProfileView } from '../../../shared/contract';
+import { uidProblem } from '../../../shared/uid';
+import { useBridge } from '../../bridge/bridge-context';
+import { Field } from '../../components/field';
+import { UidHints } from '../../components/visible-uid';
+import { queryKeys } from '../../state/query-keys';
+import { useUiStore } from '../../state/ui-store';
+import { buildLogoutOptions } from './build-options';
+import { ClaimsEditor } from './claims-editor';
+import { LogoutHistory } from './logout-history';
+import { useLogoutStore } from './logout-store';
+import { NegativeCases } from './negative-cases';
+import { SendResult } from './send-result';
+import { TokenPreview } from './token-preview';
+import { useLogoutTest } from './use-logout-test';
+import { VerifyToken } from './verify-token';
+
+export function LogoutView({ profile }: { profile: ProfileView }) {
+  const { t } = useTranslation();
+  const bridge = useBridge();
+  const formId = useId();
+  const uid = useUiStore((s) => s.logoutUid);
+  const setUid = useUiStore((s) => s.setLogoutUid);
+  const draft = useLogoutStore((s) => s.draft);
+  const history = useLogoutStore((s) => s.history).filter((entry) => entry.profileId === profile.id);
+  const { options, problems } = buildLogoutOptions(draft);
+  const uidOk = uid !== '' && uidProblem(uid) === undefined;
+  const test = useLogoutTest(profile);
+  const sessions = useQuery({
+    queryKey: queryKeys.sandboxUserState(profile.id, uid),
+    queryFn: () => bridge['sandbox.userState']({ profileId: profile.id, uid }),
+    enabled: profile.isLocal && uidOk,
+  });
+  const canSend = uidOk && options !== undefined && !test.isPending;
+  const run = (testCase: Parameters<typeof test.mutate>[0]['testCase']) => {
+    if (options) test.mutate({ uid, options, testCase });
+  };
+
+  return (
+    <section className="view" aria-labelledby="logout-title">
+      <header className="view__header">
+        <div>
+          <h2 id="logout-title">{t('logout.title')}</h2>
+          <p className="view__intro">{t('logout.intro')}</p>
+        </div>
+      </header>
+      <div className="logout-layout">
+        <form
+          id={formId}
+          className="card logout-builder"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (canSend) run('valid');
+          }}
+        >
+          <Field
+            label={t('logout.uid')}
+            placeholder={t('logout.uidPlaceholder')}
+            value={uid}
+            onChange={(event) => setUid(event.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+            className="field--mono"
+            hint={uid ? <UidHints uid={uid} /> : undefined}
+          />
+          {sessions.data && <p className="sessions">{t('logout.sessionsNow', { count: sessions.data.sessionCount })}</p>}
+          <ClaimsEditor applicationName={profile.applicationName} problems={problems} />
+          <div className="logout-builder__actions">
+            <button type="submit" className="button button--primary button--large" disabled={!canSend}>
+              {test.isPending && test.variables?.testCase === 'valid' ? t('logout.sending') : t('logout.send')}
+            </button>
+          </div>
+        </form>
+        <TokenPreview profileId={profile.id} uid={uidOk ? uid : ''} options={options} />
+      </div>
+      {test.data && <SendResult outcome={test.data} />}
+      <NegativeCases history={history} disabled={!canSend} pendingCase={test.isPending ? (test.variables?.testCase ?? null) : null} onRun={run} />
+      <LogoutHistory history={history} />
+      <VerifyToken profileId={profile.id} />
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+import { useTranslation } from 'react-i18next';
+import { NEGATIVE_CASES, type NegativeCase } from '../../../shared/logout';
+import type { LogoutTestRecord } from './logout-store';
+
+interface NegativeCasesProps {
+  history: LogoutTestRecord[];
+  disabled: boolean;
+  pendingCase: string | null;
+  onRun: (testCase: NegativeCase) => void;
+}
+
+/** One click per deliberately broken token; each shows what the service must answer beside what it did. */
+export function NegativeCases({ history, disabled, pendingCase, onRun }: NegativeCasesProps) {
+  const { t } = useTranslation();
+  return (
+    <section className="card" aria-labelledby="negative-cases-title">
+      <h3 id="negative-cases-title" className="card__title">
+        {t('logout.negative')}
+      </h3>
+      <p className="card__hint">{t('logout.negativeIntro')}</p>
+      <ul className="negative-cases">
+        {NEGATIVE_CASES.map((testCase) => {
+          const last = history.find((entry) => entry.testCase === testCase);
+          return (
+            <li key={testCase} className="negative-case">
+              <button type="button" className="button" disabled={disabled} onClick={() => onRun(testCase)}>
+                {pendingCase === testCase ? t('logout.sending') : t(`logout.cases.${testCase}`)}
+              </button>
+              <span className="negative-case__expected">{t('logout.expected', { reason: t(`logout.reasons.${testCase}`) })}</span>
+              {last && <OutcomeText entry={last} />}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+export function OutcomeText({ entry }: { entry: LogoutTestRecord }) {
+  const { t } = useTranslation();
+  const actual =
+    entry.accepted === undefined
+      ? t('logout.actualError', { code: entry.errorCode ?? '?' })
+      : entry.accepted
+        ? t('logout.actualAccepted', { status: entry.status ?? '?' })
+        : t('logout.actualRefused', { status: entry.status ?? '?' });
+  return (
+    <span className={`outcome ${entry.asExpected ? 'outcome--ok' : 'outcome--bad'}`}>
+      <span>{actual}</span>
+      <strong>{entry.asExpected ? t('logout.asExpected') : t('logout.notAsExpected')}</strong>
+    </span>
+  );
+}

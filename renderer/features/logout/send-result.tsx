@@ -1,0 +1,73 @@
+import { useTranslation } from 'react-i18next';
+import { ErrorPanel } from '../../components/error-panel';
+import { JsonBlock } from '../../components/json-block';
+import { formatNumber } from '../../i18n/format';
+import type { LogoutTestOutcome } from './use-logout-test';
+
+/** The service's answer to the last logout: status, latency, headers, body, and sandbox sessions. */
+export function SendResult({ outcome }: { outcome: LogoutTestOutcome }) {
+  const { t, i18n } = useTranslation();
+  const { result, error } = outcome;
+
+  return (
+    <section className="card send-result" aria-labelledby="send-result-title">
+      <header className="card__header">
+        <h3 id="send-result-title" className="card__title">
+          {t('logout.result')} · {t(`logout.cases.${outcome.testCase}`)}
+        </h3>
+        {result && (
+          <span className={`status-badge ${result.ok ? 'status-badge--ok' : 'status-badge--refused'}`}>
+            <span aria-hidden="true">{result.ok ? '✓ ' : '✗ '}</span>
+            {result.status} · {result.ok ? t('logout.accepted') : t('logout.refused')}
+          </span>
+        )}
+      </header>
+      {error && <ErrorPanel title={t('logout.sendFailed')} error={error} />}
+      {result && (
+        <>
+          <dl className="facts facts--inline">
+            <div>
+              <dt>{t('logout.latency')}</dt>
+              <dd>{t('logout.latencyValue', { ms: formatNumber(Math.round(result.elapsedMs), i18n.language) })}</dd>
+            </div>
+            {result.requestId && (
+              <div>
+                <dt>{t('common.requestId')}</dt>
+                <dd className="mono selectable">{result.requestId}</dd>
+              </div>
+            )}
+          </dl>
+          <h4 className="subheading">{t('logout.responseHeaders')}</h4>
+          <table className="table table--compact">
+            <thead>
+              <tr>
+                <th scope="col">{t('logout.headerName')}</th>
+                <th scope="col">{t('logout.headerValue')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {Object.entries(result.headers).map(([name, value]) => (
+                <tr key={name}>
+                  <td className="mono">{name}</td>
+                  <td className="mono break">{value}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <h4 className="subheading">{t('logout.body')}</h4>
+          {result.body === '' || result.body === undefined || result.body === null ? (
+            <p className="muted">{t('logout.emptyBody')}</p>
+          ) : (
+            <JsonBlock value={result.body} label={t('logout.body')} />
+          )}
+        </>
+      )}
+      {outcome.sessionsBefore !== undefined && outcome.sessionsAfter !== undefined && (
+        <p className="sessions">
+          <strong>{t('logout.sessions')}:</strong> {t('logout.sessionsBefore', { count: outcome.sessionsBefore })} →{' '}
+          {t('logout.sessionsAfter', { count: outcome.sessionsAfter })}
+        </p>
+      )}
+    </section>
+  );
+}

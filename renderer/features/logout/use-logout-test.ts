@@ -1,0 +1,73 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { LogoutOptions, LogoutResult } from '../../../shared/logout';
+import type { ErrorInfo } from '../../../shared/errors';
+import { toErrorInfo } from '../../../shared/errors';
+import type { ProfileView } from '../../../shared/contract';
+import { useBridge } from '../../bridge/bridge-context';
+import { queryKeys } from '../../state/query-keys';
+import { useLogoutStore, type LogoutCase } from './logout-store';
+
+export interface LogoutTestOutcome {
+  testCase: LogoutCase;
+  uid: string;
+  result?: LogoutResult;
+  error?: ErrorInfo;
+  /** Sandbox session counts around the send; absent off the sandbox. */
+  sessionsBefore?: number;
+  sessionsAfter?: number;
+}
+
+/** Did the service refuse? A non-2xx answer, or an error that carries an HTTP status. */
+export function wasRefused(outcome: Pick<LogoutTestOutcome, 'result' | 'error'>): boolean | undefined {
+  if (outcome.result) return !outcome.result.ok;
+  if (outcome.error?.status !== undefined) return outcome.error.status >= 300;
+  return undefined;
+}
+
+/** Sends one logout (valid or a negative case), with sandbox session counts before and after, and records it. */
+export function useLogoutTest(profile: ProfileView) {
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  const record = useLogoutStore((s) => s.record);
+
+  const sessionCount = async (uid: string): Promise<number | undefined> => {
+    if (!profile.isLocal) return undefined;
+    try {
+      const state = await bridge['sandbox.userState']({ profileId: profile.id, uid });
+      return state ? state.sessionCount : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+
+  return useMutation({
+    mutationFn: async ({ uid, options, testCase }: { uid: string; options: LogoutOptions; testCase: LogoutCase }): Promise<LogoutTestOutcome> => {
+      const sessionsBefore = await sessionCount(uid);
+      const outcome: LogoutTestOutcome = { testCase, uid, sessionsBefore };
+      try {
+        const sendOptions = testCase === 'valid' ? options : { ...options, negativeCase: testCase };
+        outcome.result = await bridge['logout.send']({ profileId: profile.id, uid, options: sendOptions });
+      } catch (error) {
+        outcome.error = toErrorInfo(error);
+      }
+      outcome.sessionsAfter = await sessionCount(uid);
+      return outcome;
+    },
+    onSuccess: (outcome) => {
+      const refused = wasRefused(outcome);
+      const expectRefusal = outcome.testCase !== 'valid';
+      record({
+        at: new Date().toISOString(),
+        profileId: profile.id,
+        uid: outcome.uid,
+        testCase: outcome.testCase,
+        status: outcome.result?.status ?? outcome.error?.status,
+        accepted: refused === undefined ? undefined : !refused,
+        errorCode: outcome.error?.code,
+        asExpected: refused !== undefined && refused === expectRefusal,
+      });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
+      void queryClient.invalidateQueries({ queryKey: ['sandbox-user-state', profile.id] });
+    },
+  });
+}

@@ -1,0 +1,60 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ProfileView } from '../../../shared/contract';
+import { ErrorPanel } from '../../components/error-panel';
+import { useAppInfo, useProfiles } from '../../state/use-profiles';
+import { DeleteProfileDialog } from './delete-profile-dialog';
+import { FirstRun } from './first-run';
+import { ProfileCard } from './profile-card';
+import { ProfileFormDialog } from './profile-form-dialog';
+
+type FormState = { mode: 'add' } | { mode: 'edit'; profile: ProfileView } | null;
+
+export function ProfilesView() {
+  const { t } = useTranslation();
+  const profiles = useProfiles();
+  const appInfo = useAppInfo();
+  const [form, setForm] = useState<FormState>(null);
+  const [deleting, setDeleting] = useState<ProfileView | null>(null);
+
+  if (profiles.isError) {
+    return <ErrorPanel title={t('profiles.title')} error={profiles.error} onRetry={() => void profiles.refetch()} retrying={profiles.isFetching} />;
+  }
+  if (!profiles.data) return <p className="muted">{t('common.loading')}</p>;
+  if (profiles.data.profiles.length === 0) return <FirstRun />;
+
+  const { activeId } = profiles.data;
+  return (
+    <section className="view" aria-labelledby="profiles-title">
+      <header className="view__header">
+        <div>
+          <h2 id="profiles-title">{t('profiles.title')}</h2>
+          <p className="view__intro">{t('profiles.intro')}</p>
+        </div>
+        <button type="button" className="button button--primary" onClick={() => setForm({ mode: 'add' })}>
+          {t('profiles.addProfile')}
+        </button>
+      </header>
+      <div className="profile-list" role="list" aria-label={t('profiles.listLabel')}>
+        {profiles.data.profiles.map((profile) => (
+          <div role="listitem" key={profile.id}>
+            <ProfileCard
+              profile={profile}
+              active={profile.id === activeId}
+              appInfo={appInfo.data}
+              onEdit={() => setForm({ mode: 'edit', profile })}
+              onDelete={() => setDeleting(profile)}
+            />
+          </div>
+        ))}
+      </div>
+      <ProfileFormDialog
+        open={form !== null}
+        onOpenChange={(open) => (open ? undefined : setForm(null))}
+        profile={form?.mode === 'edit' ? form.profile : undefined}
+        hasActiveProfile={activeId !== null}
+      />
+      <DeleteProfileDialog profile={deleting} onClose={() => setDeleting(null)} />
+    </section>
+  );
+}

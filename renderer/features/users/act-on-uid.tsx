@@ -1,0 +1,70 @@
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MAX_UID_LENGTH, uidProblem } from '../../../shared/uid';
+import { UidHints, VisibleUid } from '../../components/visible-uid';
+import { useUiStore } from '../../state/ui-store';
+
+/** For a uid from a ticket: typed or pasted exactly, never trimmed (" alice" is not "alice"). */
+export function ActOnUid() {
+  const { t } = useTranslation();
+  const inputId = useId();
+  const [uid, setUid] = useState('');
+  const openErasure = useUiStore((s) => s.openErasure);
+  const testLogout = useUiStore((s) => s.testLogout);
+  const problemKey = uid === '' ? undefined : uidProblemKey(uid);
+  const problem = problemKey ? t(`uid.problems.${problemKey}`, { max: MAX_UID_LENGTH }) : undefined;
+  const usable = uid !== '' && problem === undefined;
+  return (
+    <section className="card act-on-uid" aria-labelledby={`${inputId}-title`}>
+      <h3 id={`${inputId}-title`} className="card__title">
+        {t('actOnUid.title')}
+      </h3>
+      <p className="card__hint">{t('actOnUid.hint')}</p>
+      <div className="act-on-uid__row">
+        <label htmlFor={inputId} className="visually-hidden">
+          {t('actOnUid.label')}
+        </label>
+        <input
+          id={inputId}
+          className="input mono"
+          value={uid}
+          onChange={(event) => setUid(event.target.value)}
+          placeholder={t('actOnUid.placeholder')}
+          autoComplete="off"
+          spellCheck={false}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? `${inputId}-problem` : undefined}
+        />
+        <button type="button" className="button" disabled={!usable} onClick={() => openErasure({ action: 'anonymize', uid })}>
+          {t('users.anonymise')}
+        </button>
+        <button type="button" className="button button--danger-ghost" disabled={!usable} onClick={() => openErasure({ action: 'delete', uid })}>
+          {t('users.delete')}
+        </button>
+        <button type="button" className="button button--ghost" disabled={!usable} onClick={() => testLogout(uid)}>
+          {t('users.testLogout')}
+        </button>
+      </div>
+      {problem && (
+        <p id={`${inputId}-problem`} className="field__error">
+          <span aria-hidden="true">✗ </span>
+          {problem}
+        </p>
+      )}
+      {uid !== '' && !problem && (uid.includes(' ') || uid !== uid.trim()) && (
+        <div className="act-on-uid__preview">
+          <VisibleUid uid={uid} />
+          <UidHints uid={uid} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The shared rule decides whether a uid can be sent; this only picks the translated wording. */
+function uidProblemKey(uid: string): 'tooLong' | 'control' | 'dotSegment' | undefined {
+  if (uidProblem(uid) === undefined) return undefined;
+  if (uid.length > MAX_UID_LENGTH) return 'tooLong';
+  if (uid === '.' || uid === '..') return 'dotSegment';
+  return 'control';
+}

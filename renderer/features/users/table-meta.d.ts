@@ -1,0 +1,10 @@
+import '@tanstack/react-table';
+import type { RowData } from '@tanstack/react-table';
+
+declare module '@tanstack/react-table' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the generics must match the library's declaration
+  interface ColumnMeta<TData extends RowData, TValue> {
+    /** Right-aligned, tabular figures. */
+    numeric?: boolean;
+  }
+}

@@ -1,0 +1,81 @@
+import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
+import type { TFunction } from 'i18next';
+import type { UserRecord } from '../../../shared/users';
+import { InitialsAvatar } from '../../components/initials-avatar';
+import { formatDate, formatNumber } from '../../i18n/format';
+import { formatFieldValue } from './format-value';
+import { valueAtPath } from './flatten-fields';
+import { RowActions } from './row-actions';
+
+const column = createColumnHelper<UserRecord>();
+
+interface ColumnContext {
+  t: TFunction;
+  language: string;
+  extraFields: { path: string; label: string }[];
+  onShowDetails: (user: UserRecord, index: number) => void;
+}
+
+/** The fixed columns, the operator's chosen extra fields, then the row actions. */
+export function buildUserColumns({ t, language, extraFields, onShowDetails }: ColumnContext): ColumnDef<UserRecord, unknown>[] {
+  const fixed = [
+    column.accessor('uid', {
+      id: 'uid',
+      header: () => t('users.uid'),
+      cell: (info) => {
+        const uid = info.getValue();
+        return (
+          <button
+            type="button"
+            className="link-button mono"
+            aria-label={t('users.showDetails', { uid: uid ?? t('users.noUid') })}
+            onClick={(event) => {
+              event.stopPropagation();
+              onShowDetails(info.row.original, info.row.index);
+            }}
+          >
+            {uid ?? <span className="muted">{t('users.noUid')}</span>}
+          </button>
+        );
+      },
+    }),
+    column.accessor('fullName', {
+      id: 'fullName',
+      header: () => t('users.fullName'),
+      cell: (info) => (
+        <span className="name-cell">
+          <InitialsAvatar name={info.getValue()} uid={info.row.original.uid} />
+          <span>{info.getValue() ?? <span className="muted">{t('common.none')}</span>}</span>
+        </span>
+      ),
+    }),
+    column.accessor('email', { id: 'email', header: () => t('users.email'), cell: (info) => info.getValue() ?? <span className="muted">{t('common.none')}</span> }),
+    column.accessor('createdAt', {
+      id: 'createdAt',
+      header: () => t('users.created'),
+      cell: (info) => <time dateTime={info.getValue() ?? undefined}>{formatDate(info.getValue(), language)}</time>,
+    }),
+    column.accessor('messagesCount', { id: 'messagesCount', header: () => t('users.messages'), cell: (info) => formatNumber(info.getValue(), language), meta: { numeric: true } }),
+    column.accessor('votesCount', { id: 'votesCount', header: () => t('users.votes'), cell: (info) => formatNumber(info.getValue(), language), meta: { numeric: true } }),
+  ] as ColumnDef<UserRecord, unknown>[];
+
+  const extras = extraFields.map(
+    (field) =>
+      column.display({
+        id: `field:${field.path}`,
+        header: () => field.label,
+        cell: (info) => {
+          const value = valueAtPath(info.row.original.fields, field.path);
+          return value === undefined ? '' : formatFieldValue(field.path, value, t, language);
+        },
+      }) as ColumnDef<UserRecord, unknown>,
+  );
+
+  const actions = column.display({
+    id: 'actions',
+    header: () => <span>{t('users.actions')}</span>,
+    cell: (info) => <RowActions uid={info.row.original.uid} />,
+  }) as ColumnDef<UserRecord, unknown>;
+
+  return [...fixed, ...extras, actions];
+}

@@ -1,0 +1,93 @@
+import { flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { UserRecord } from '../../../shared/users';
+import { buildUserColumns } from './user-columns';
+import { userRowKey } from './use-users-page';
+
+interface UsersTableProps {
+  users: UserRecord[];
+  page: number;
+  extraFields: { path: string; label: string }[];
+  selectedKey: string | null;
+  onSelect: (key: string) => void;
+  busy: boolean;
+}
+
+export function UsersTable({ users, page, extraFields, selectedKey, onSelect, busy }: UsersTableProps) {
+  const { t, i18n } = useTranslation();
+  const columns = useMemo(
+    () =>
+      buildUserColumns({
+        t,
+        language: i18n.language,
+        extraFields,
+        onShowDetails: (user, index) => onSelect(userRowKey(user, index)),
+      }),
+    [t, i18n.language, extraFields, onSelect],
+  );
+  // Pagination happens on the service; the table only lays out the page it is given.
+  const table = useReactTable({ data: users, columns, getCoreRowModel: getCoreRowModel(), manualPagination: true });
+
+  return (
+    <div className="table-scroll">
+      <table className="table table--users" aria-label={t('users.tableLabel', { page })} aria-busy={busy}>
+        <thead>
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => (
+                <th key={header.id} scope="col" className={header.column.columnDef.meta?.numeric ? 'numeric' : undefined}>
+                  {flexRender(header.column.columnDef.header, header.getContext())}
+                </th>
+              ))}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {table.getRowModel().rows.map((row) => {
+            const key = userRowKey(row.original, row.index);
+            const selected = key === selectedKey;
+            return (
+              <tr key={key} className={selected ? 'is-selected' : undefined} onClick={() => onSelect(key)}>
+                {row.getVisibleCells().map((cell) => (
+                  <td key={cell.id} className={cell.column.columnDef.meta?.numeric ? 'numeric' : undefined}>
+                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  </td>
+                ))}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function UsersTableSkeleton({ rows }: { rows: number }) {
+  const { t } = useTranslation();
+  const headers = [t('users.uid'), t('users.fullName'), t('users.email'), t('users.created'), t('users.messages'), t('users.votes'), t('users.actions')];
+  return (
+    <div className="table-scroll">
+      <table className="table table--users" aria-busy="true" aria-label={t('common.loading')}>
+        <thead>
+          <tr>
+            {headers.map((header) => (
+              <th key={header} scope="col">{header}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {Array.from({ length: Math.min(rows, 12) }, (_, index) => (
+            <tr key={index}>
+              {headers.map((header) => (
+                <td key={header}>
+                  <span className="skeleton" />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

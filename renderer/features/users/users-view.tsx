@@ -1,0 +1,86 @@
+import { useCallback, useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ProfileView } from '../../../shared/contract';
+import type { UserRecord } from '../../../shared/users';
+import { ErrorPanel } from '../../components/error-panel';
+import { useUiStore } from '../../state/ui-store';
+import { ActOnUid } from './act-on-uid';
+import { ColumnChooser } from './column-chooser';
+import { optionalFieldPaths } from './flatten-fields';
+import { PaginationBar } from './pagination-bar';
+import { UserDetailPanel } from './user-detail-panel';
+import { UsersTable, UsersTableSkeleton } from './users-table';
+import { userRowKey, useUsersPage } from './use-users-page';
+
+function matchesFilter(user: UserRecord, filter: string): boolean {
+  const needle = filter.toLocaleLowerCase();
+  return [user.uid, user.fullName, user.email].some((value) => value?.toLocaleLowerCase().includes(needle));
+}
+
+export function UsersView({ profile }: { profile: ProfileView }) {
+  const { t } = useTranslation();
+  const filterId = useId();
+  const remembered = useUiStore((s) => s.usersPage);
+  const perPage = useUiStore((s) => s.perPage);
+  const setUsersPage = useUiStore((s) => s.setUsersPage);
+  const setPerPage = useUiStore((s) => s.setPerPage);
+  const selectedKey = useUiStore((s) => s.selectedUserKey);
+  const selectUser = useUiStore((s) => s.selectUser);
+  const visibleFields = useUiStore((s) => s.visibleFields);
+  const [filter, setFilter] = useState('');
+
+  // A different profile is a different service: it starts again from its first page.
+  const page = remembered?.profileId === profile.id ? remembered.page : 1;
+  const setPage = useCallback((next: number) => setUsersPage(profile.id, next), [profile.id, setUsersPage]);
+
+  const query = useUsersPage(profile.id, page, perPage);
+  const users = useMemo(() => query.data?.users ?? [], [query.data]);
+  const filtered = useMemo(() => (filter ? users.filter((user) => matchesFilter(user, filter)) : users), [users, filter]);
+  const available = useMemo(() => optionalFieldPaths(users), [users]);
+  const extraFields = useMemo(() => available.filter((field) => visibleFields.includes(field.path)), [available, visibleFields]);
+  const selected = users.find((user, index) => userRowKey(user, index) === selectedKey);
+  const onSelect = useCallback((key: string) => selectUser(key), [selectUser]);
+
+  let body;
+  if (query.isError && !query.data) {
+    body = <ErrorPanel title={t('users.loadFailed')} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+  } else if (!query.data) {
+    body = <UsersTableSkeleton rows={perPage} />;
+  } else if (users.length === 0) {
+    body = <p className="empty-inline">{page === 1 ? t('users.emptyFirstPage') : t('users.empty')}</p>;
+  } else if (filtered.length === 0) {
+    body = <p className="empty-inline">{t('users.filterNoMatch', { filter })}</p>;
+  } else {
+    body = <UsersTable users={filtered} page={page} extraFields={extraFields} selectedKey={selectedKey} onSelect={onSelect} busy={query.isFetching} />;
+  }
+
+  return (
+    <section className="view" aria-labelledby="users-title">
+      <header className="view__header">
+        <div>
+          <h2 id="users-title">{t('users.title')}</h2>
+          <p className="view__intro">{profile.name} · <span className="mono">{profile.applicationName}</span></p>
+        </div>
+        <button type="button" className="button" onClick={() => void query.refetch()} disabled={query.isFetching}>
+          {query.isFetching && query.data ? t('users.refreshing') : t('common.refresh')}
+        </button>
+      </header>
+      <ActOnUid />
+      {query.isError && query.data && <ErrorPanel title={t('users.loadFailed')} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />}
+      <div className="toolbar">
+        <div className="toolbar__filter">
+          <label htmlFor={filterId}>{t('users.filter')}</label>
+          <input id={filterId} type="search" className="input" value={filter} onChange={(event) => setFilter(event.target.value)} placeholder={t('users.filterPlaceholder')} />
+        </div>
+        <ColumnChooser available={available} />
+      </div>
+      <div className={`users-layout ${selected ? 'users-layout--with-detail' : ''}`}>
+        <div className="users-layout__main">
+          {body}
+          <PaginationBar page={page} perPage={perPage} data={query.data} disabled={query.isFetching && query.isPlaceholderData} onPage={setPage} onPerPage={setPerPage} />
+        </div>
+        {selected && <UserDetailPanel user={selected} onClose={() => selectUser(null)} />}
+      </div>
+    </section>
+  );
+}

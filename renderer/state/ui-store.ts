@@ -1,0 +1,97 @@
+import { create } from 'zustand';
+import type { ErasureAction } from '../../shared/users';
+import { readStored, readStoredJson, writeStored } from './persisted';
+
+export const VIEWS = ['users', 'logout', 'audit', 'profiles'] as const;
+export type View = (typeof VIEWS)[number];
+
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type ThemeOverride = (typeof THEMES)[number];
+
+export const LANGUAGES = ['en', 'fr'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+const STORAGE = {
+  theme: 'privacy-desk-theme',
+  language: 'privacy-desk-language',
+  columns: 'privacy-desk-user-columns',
+  perPage: 'privacy-desk-per-page',
+} as const;
+
+/** The OS language decides until the operator picks one: fr* → French, anything else English. */
+export function detectLanguage(): Language {
+  const stored = readStored<Language | 'auto'>(STORAGE.language, [...LANGUAGES, 'auto'], 'auto');
+  if (stored !== 'auto') return stored;
+  const osLanguage = typeof navigator !== 'undefined' ? navigator.language : 'en';
+  return osLanguage.toLowerCase().startsWith('fr') ? 'fr' : 'en';
+}
+
+export interface ErasureRequest {
+  action: ErasureAction;
+  uid: string;
+}
+
+interface UiState {
+  view: View;
+  /** Key of the users-table row whose detail panel is open. */
+  selectedUserKey: string | null;
+  /** Extra user fields shown as columns, by flattened field path (e.g. "level.name"). */
+  visibleFields: string[];
+  /** The users page, remembered for one profile; another profile starts at page 1. */
+  usersPage: { profileId: string; page: number } | null;
+  perPage: number;
+  theme: ThemeOverride;
+  language: Language;
+  /** The erasure dialog's subject; null when closed. */
+  erasure: ErasureRequest | null;
+  /** uid handed to the logout tester by a row's or the uid box's "Test logout". */
+  logoutUid: string;
+  setView: (view: View) => void;
+  selectUser: (key: string | null) => void;
+  toggleField: (path: string) => void;
+  setUsersPage: (profileId: string, page: number) => void;
+  setPerPage: (perPage: number) => void;
+  setTheme: (theme: ThemeOverride) => void;
+  setLanguage: (language: Language) => void;
+  openErasure: (request: ErasureRequest) => void;
+  closeErasure: () => void;
+  testLogout: (uid: string) => void;
+  setLogoutUid: (uid: string) => void;
+}
+
+export const useUiStore = create<UiState>()((set, get) => ({
+  view: 'users',
+  selectedUserKey: null,
+  visibleFields: readStoredJson<string[]>(STORAGE.columns, []),
+  usersPage: null,
+  perPage: Number(readStored(STORAGE.perPage, ['10', '25', '50', '100'], '25')),
+  theme: readStored(STORAGE.theme, THEMES, 'system'),
+  language: detectLanguage(),
+  erasure: null,
+  logoutUid: '',
+  setView: (view) => set({ view }),
+  selectUser: (selectedUserKey) => set({ selectedUserKey }),
+  toggleField: (path) => {
+    const current = get().visibleFields;
+    const visibleFields = current.includes(path) ? current.filter((p) => p !== path) : [...current, path];
+    writeStored(STORAGE.columns, JSON.stringify(visibleFields));
+    set({ visibleFields });
+  },
+  setUsersPage: (profileId, page) => set({ usersPage: { profileId, page }, selectedUserKey: null }),
+  setPerPage: (perPage) => {
+    writeStored(STORAGE.perPage, String(perPage));
+    set({ perPage, usersPage: null, selectedUserKey: null });
+  },
+  setTheme: (theme) => {
+    writeStored(STORAGE.theme, theme);
+    set({ theme });
+  },
+  setLanguage: (language) => {
+    writeStored(STORAGE.language, language);
+    set({ language });
+  },
+  openErasure: (erasure) => set({ erasure }),
+  closeErasure: () => set({ erasure: null }),
+  testLogout: (uid) => set({ logoutUid: uid, view: 'logout' }),
+  setLogoutUid: (logoutUid) => set({ logoutUid }),
+}));

@@ -1,0 +1,19 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The built console is loaded from a custom protocol (Electron) or the loopback
+// web host, so every asset URL is relative and nothing is inlined into the HTML
+// (the CSP allows scripts and styles from 'self' only).
+export default defineConfig({
+  root: 'renderer',
+  base: './',
+  plugins: [react()],
+  build: {
+    outDir: '../dist/renderer',
+    emptyOutDir: true,
+    assetsInlineLimit: 0,
+    sourcemap: false,
+    // Loaded from disk or loopback, never over a network: one bundle is simplest.
+    chunkSizeWarningLimit: 1024,
+  },
+});
