@@ -2,6 +2,7 @@ import { invalidInput, PrivacyDeskError } from '../../shared/errors';
 import { listUsersInputSchema, type ListUsersInput, type UserPage } from '../../shared/users';
 import { readJson, sendRequest, statusError, unexpectedBody, type HttpDeps, type HttpRequest, type HttpResponse } from './http';
 import { ListShapeError, parseUserPage } from './list-parser';
+import { redactSecrets } from './redact';
 import { withRetry } from './retry';
 import { sendAuthorized, type TokenManager } from './token-manager';
 
@@ -97,7 +98,7 @@ export class UserLister {
     try {
       return parseUserPage(body.value, response.headers, asked);
     } catch (error) {
-      if (error instanceof ListShapeError) throw unexpectedBody(response, request.purpose, error.message);
+      if (error instanceof ListShapeError) throw unexpectedBody(response, request.purpose, redactSecrets(error.message, this.#deps.http.secrets()));
       throw error;
     }
   }

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { createServiceClient } from './service-client';
+import type { FetchLike } from './types';
+
+const profile = { id: 'p', name: 'City portal', baseUrl: 'https://debate.example/api/v1/', applicationName: 'city portal' };
+const credentials = { apiKey: 'key-0123456789', apiSecret: 'secret-0123456789abcdef' };
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => new Response(JSON.stringify(body), { status, headers });
+
+/** Token endpoint always works; `api` answers everything else and sees each URL. */
+function stub(api: (url: URL, init?: RequestInit) => Response | Promise<Response>) {
+  const urls: string[] = [];
+  const fetch: FetchLike = async (input, init) => {
+    urls.push(`${init?.method} ${String(input)}`);
+    const url = new URL(String(input));
+    if (url.pathname === '/oauth/token') return json({ access_token: 'tok-abcdef123', expires_in: 7200, created_at: Math.floor(Date.now() / 1000) });
+    return api(url, init);
+  };
+  return { fetch, urls };
+}
+
+describe('createServiceClient', () => {
+  it('normalises the base URL and refuses unusable profiles before any request', () => {
+    const { fetch, urls } = stub(() => json([]));
+    expect(createServiceClient({ profile, credentials, fetch }).profile.baseUrl).toBe('https://debate.example');
+    expect(() => createServiceClient({ profile: { ...profile, baseUrl: 'http://debate.example' }, credentials, fetch })).toThrow(/https/);
+    expect(() => createServiceClient({ profile, credentials: { apiKey: '', apiSecret: 'x' }, fetch })).toThrow(/API key or secret key/);
+    expect(urls).toEqual([]);
+  });
+
+  it('sends erasures to the encoded uid path and logout to the encoded application name', async () => {
+    const { fetch, urls } = stub((url) => (url.pathname.startsWith('/auth/logout/') ? json({ success: true }) : new Response(null, { status: 204 })));
+    const client = createServiceClient({ profile, credentials, fetch });
+    await client.anonymizeUser('a/b?c#d%e f+g');
+    await client.deleteUser('ü');
+    await client.sendLogout('x');
+    expect(urls.filter((line) => !line.includes('/oauth/token'))).toEqual([
+      'POST https://debate.example/api/v1/users/a%2Fb%3Fc%23d%25e%20f%2Bg/anonymize',
+      'DELETE https://debate.example/api/v1/users/%C3%BC',
+      'POST https://debate.example/auth/logout/city%20portal',
+    ]);
+  });
+
+  it('a 200 that reports failure is not taken as success', async () => {
+    const { fetch } = stub(() => json({ success: false, error: 'locked' }));
+    await expect(createServiceClient({ profile, credentials, fetch }).deleteUser('u')).rejects.toMatchObject({ code: 'UNEXPECTED_RESPONSE', status: 200 });
+  });
+
+  it('an erasure answered 400/422 is UNEXPECTED_RESPONSE quoting the service; 404 with an empty body is NOT_FOUND', async () => {
+    const { fetch } = stub((url) => (url.pathname.includes('gone') ? new Response('', { status: 404 }) : json({ error: 'uid is reserved' }, 422)));
+    const client = createServiceClient({ profile, credentials, fetch });
+    await expect(client.anonymizeUser('u')).rejects.toThrow(/uid is reserved/);
+    await expect(client.deleteUser('gone')).rejects.toThrow(/No user with uid “gone” exists in City portal/);
+  });
+
+  it('the api_key fallback refused with 401 is INVALID_CREDENTIALS, and the key stays out of the message', async () => {
+    const { fetch } = stub((url) => (url.searchParams.has('api_key') ? new Response('', { status: 401 }) : new Response('', { status: 403 })));
+    const error = await createServiceClient({ profile, credentials, fetch }).listUsers().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'INVALID_CREDENTIALS', status: 401 });
+    expect(JSON.stringify((error as { toInfo(): unknown }).toInfo())).not.toContain(credentials.apiKey);
+  });
+
+  it('an empty or HTML list answer is UNEXPECTED_RESPONSE, retried only for 5xx', async () => {
+    let calls = 0;
+    const { fetch } = stub(() => {
+      calls += 1;
+      return new Response('<html>maintenance</html>', { status: 200 });
+    });
+    await expect(createServiceClient({ profile, credentials, fetch }).listUsers()).rejects.toMatchObject({ code: 'UNEXPECTED_RESPONSE' });
+    expect(calls).toBe(1);
+  });
+
+  it('sendLogout returns refusals and non-JSON bodies as results', async () => {
+    const { fetch } = stub(() => new Response('Bad token', { status: 400, headers: { 'x-request-id': 'r-7' } }));
+    const result = await createServiceClient({ profile, credentials, fetch }).sendLogout('u', { negativeCase: 'alg-none' });
+    expect(result).toMatchObject({ status: 400, ok: false, body: 'Bad token', requestId: 'r-7', uid: 'u', header: { alg: 'none' } });
+    expect(JSON.stringify(result)).not.toContain(credentials.apiSecret);
+  });
+});
