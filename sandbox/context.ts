@@ -1,4 +1,5 @@
 import type { SandboxConfig } from './config';
+import type { RateLimiter } from './rate-limiter';
 import type { SandboxState } from './state';
 import type { SandboxCredentials, SandboxStats } from './types';
 
@@ -9,7 +10,8 @@ export interface SandboxContext {
   credentials: SandboxCredentials;
   tokenTtlSeconds: number;
   stats: SandboxStats;
-  /** Users back to the seed, stats cleared, faults and variants as at start. */
+  rateLimiter: RateLimiter;
+  /** Users back to the seed, stats and rate-limit window cleared, faults and variants as at start. */
   reset(): void;
 }
 

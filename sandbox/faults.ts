@@ -11,21 +11,6 @@ export function apiRouteKind(url: string): 'token' | 'api' | 'logout' | undefine
   return undefined;
 }
 
-/** Sliding one-second window: more than `limit` requests within the last second are refused. */
-export class RateLimiter {
-  private accepted: number[] = [];
-
-  /** Undefined when accepted; otherwise the milliseconds until a request would be accepted. */
-  take(limit: number, now: number): number | undefined {
-    this.accepted = this.accepted.filter((t) => t > now - 1000);
-    if (this.accepted.length < limit) {
-      this.accepted.push(now);
-      return undefined;
-    }
-    return (this.accepted[0] ?? now) + 1000 - now;
-  }
-}
-
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 const ERROR_ANSWERS = [
@@ -67,7 +52,6 @@ function sendRateLimited(ctx: SandboxContext, reply: FastifyReply, waitMs: numbe
  * then a cut connection, then the rate limit, then a random server error.
  */
 export function registerFaults(app: FastifyInstance, ctx: SandboxContext, onDrop: (request: FastifyRequest) => void): void {
-  const limiter = new RateLimiter();
   app.addHook('preHandler', async (request, reply) => {
     const kind = apiRouteKind(request.url);
     if (!kind) return;
@@ -81,7 +65,7 @@ export function registerFaults(app: FastifyInstance, ctx: SandboxContext, onDrop
       return;
     }
     if (rateLimit > 0) {
-      const waitMs = limiter.take(rateLimit, Date.now());
+      const waitMs = ctx.rateLimiter.take(rateLimit, Date.now());
       if (waitMs !== undefined) return sendRateLimited(ctx, reply, waitMs);
     }
     if (errorRate > 0 && Math.random() < errorRate) {

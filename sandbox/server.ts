@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { SandboxConfig } from './config';
 import { emptyStats, type SandboxContext } from './context';
 import { SANDBOX_DEFAULTS } from './defaults';
+import { RateLimiter } from './rate-limiter';
 import { loadSnapshot, saveSnapshot } from './persistence';
 import { SandboxState, seedSnapshot } from './state';
 import type { RunningSandbox, SandboxCredentials, SandboxOptions } from './types';
@@ -42,10 +43,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     credentials,
     tokenTtlSeconds,
     stats: emptyStats(),
+    rateLimiter: new RateLimiter(),
     reset() {
       state.replaceUsers(seedSnapshot(seed, userCount));
       config.restore();
       Object.assign(ctx.stats, emptyStats());
+      ctx.rateLimiter.clear();
     },
   };
 

@@ -72,7 +72,8 @@ describe('POST /oauth/token', () => {
   });
 
   it('refuses a wrong API key or secret with 401 invalid_client', async () => {
-    for (const overrides of [{ client_id: 'not-the-key' }, { client_secret: 'not-the-secret' }, { client_secret: '' }]) {
+    const wrong: Array<Record<string, string>> = [{ client_id: 'not-the-key' }, { client_secret: 'not-the-secret' }, { client_secret: '' }];
+    for (const overrides of wrong) {
       const response = await requestToken(sandbox, 'public', overrides);
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual(INVALID_CLIENT);
