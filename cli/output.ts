@@ -28,7 +28,6 @@ export function reportError(error: unknown): number {
   const info = toErrorInfo(error);
   const extras = [info.status !== undefined ? `status ${info.status}` : '', info.requestId ? `request id ${info.requestId}` : ''].filter(Boolean);
   note(`${info.code}: ${info.message}${extras.length ? ` (${extras.join(', ')})` : ''}`);
-  if (!isPrivacyDeskError(error) && process.env.PRIVACY_DESK_DEBUG === '1') console.error(error);
   return isPrivacyDeskError(error) && USAGE_CODES.has(error.code) ? EXIT_USAGE : EXIT_FAILED;
 }
 

@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PrivacyDeskError } from '../../shared/errors';
 import type { AuditEntry } from '../../shared/audit';
@@ -76,5 +79,32 @@ describe('erasure gate', () => {
     const c = client({ eraseUser: async () => Promise.reject(timeout) });
     await expect(performErasure({ client: c, profile, audit, via: 'app', action: 'anonymize', uid: 'bob', confirmUid: 'bob' })).rejects.toBe(timeout);
     expect(audit.entries.at(-1)).toMatchObject({ outcome: 'failed', errorCode: 'TIMEOUT' });
+  });
+});
+
+describe('the gate is the only way to an irreversible call', () => {
+  it('no source file outside the client and the gate calls anonymizeUser / deleteUser / eraseUser / client.sendLogout', () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const allowed = new Set(['electron/core/service-client.ts', 'electron/core/types.ts', 'electron/core/erasure.ts']);
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        if (['node_modules', 'dist', '.git', 'test-results', 'playwright-report'].includes(name)) continue;
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) && !allowed.has(relative(root, path))) {
+          const text = readFileSync(path, 'utf8');
+          if (/\.(anonymizeUser|deleteUser|eraseUser)\(|client\.sendLogout\(/.test(text)) offenders.push(relative(root, path));
+        }
+      }
+    };
+    for (const top of ['electron', 'cli', 'shared', 'renderer']) {
+      try {
+        walk(join(root, top));
+      } catch {
+        // a folder another part has not created yet
+      }
+    }
+    expect(offenders).toEqual([]);
   });
 });

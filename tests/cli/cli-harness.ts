@@ -20,7 +20,7 @@ export interface CliFixture {
   sandbox: RunningSandbox;
   dataDir: string;
   /** Runs the real CLI as a child process with --base-url/--app appended and env credentials. */
-  cli(args: string[], options?: { env?: Record<string, string | undefined>; connection?: boolean }): Promise<CliRun>;
+  cli(args: string[], options?: { env?: Record<string, string | undefined>; connection?: boolean; viaBin?: boolean }): Promise<CliRun>;
   sandboxUser(uid: string): Promise<{ status: number; body: { state?: string; sessionCount?: number } | null }>;
   login(uid: string): Promise<void>;
   auditLines(): Array<Record<string, unknown>>;
@@ -47,7 +47,8 @@ export async function startCliFixture(users = 37): Promise<CliFixture> {
     for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
     return new Promise((resolve) => {
       // Asynchronous on purpose: the sandbox answers from this same process.
-      execFile(process.execPath, ['--import', 'tsx', 'cli/main.ts', ...args, ...connection], { cwd: REPO_ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
+      const entry = options.viaBin ? ['bin/privacy-desk.js'] : ['--import', 'tsx', 'cli/main.ts'];
+      execFile(process.execPath, [...entry, ...args, ...connection], { cwd: REPO_ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
         // Whatever the command, the secret never shows.
         expect(stdout).not.toContain(CLI_TEST_SECRET);

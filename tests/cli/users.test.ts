@@ -42,6 +42,12 @@ describe('privacy-desk users list (real CLI against the sandbox)', () => {
     expect(all).toMatchObject({ page: 1, total: 37, totalPages: 1, hasNext: false });
   });
 
+  it('the installed bin (bin/privacy-desk.js) runs the same CLI', async () => {
+    const { code, stdout } = await f.cli(['users', 'list', '--per-page', '3', '--json'], { viaBin: true });
+    expect(code).toBe(0);
+    expect((JSON.parse(stdout) as { users: unknown[] }).users).toHaveLength(3);
+  });
+
   it('refuses bad paging input with exit 2 before sending anything', async () => {
     const before = f.sandbox.stats().apiRequests;
     const tooMany = await f.cli(['users', 'list', '--per-page', '500']);
