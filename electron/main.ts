@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, Menu, net, session } from 'electron';
 import { toErrorInfo } from '../shared/errors';
+import { resolveDataDir } from './core/data-dir';
 import { startAppRuntime, type AppRuntime } from './handlers/app-runtime';
 import { serveAppProtocol, registerAppScheme } from './shell/app-protocol';
 import { denyAllPermissions, installWebContentsGuards } from './shell/hardening';
@@ -46,6 +47,10 @@ async function start(): Promise<void> {
   registerBridgeIpc(runtime.handlers, trustedWebContentsIds);
   openWindow();
 }
+
+// Chromium's own files go under our data folder (which the CLI shares). This also keys the
+// single-instance lock on it, so runs with different PRIVACY_DESK_DATA_DIR (tests) do not collide.
+app.setPath('userData', join(resolveDataDir(), 'electron'));
 
 if (!app.requestSingleInstanceLock()) {
   // Another Privacy Desk is running: it gets focused (below, in that process) and this one leaves.
