@@ -1,5 +1,5 @@
 import { PrivacyDeskError, invalidInput } from '../../shared/errors';
-import type { BridgeParsedInput, ProfileView } from '../../shared/contract';
+import { bridgeContract, type BridgeParsedInput, type ProfileView } from '../../shared/contract';
 import { credentialsSchema, isLocalBaseUrl, normalizeBaseUrl, profileSchema, type Credentials, type Profile } from '../../shared/profile';
 import type { CredentialStore } from './credential-store';
 import { SANDBOX_PROFILE_ID, assertUniqueName, findProfile, makeProfileId, profileNotFound, type ProfileStore } from './profile-store';
@@ -19,7 +19,8 @@ const SANDBOX_APPLICATION_NAME = 'sandbox-app';
 /** Profile bookkeeping for the Desk: non-secret fields in profiles.json, key and secret in the credential store. */
 export function createDeskProfiles({ store, credentialStore, onChange }: DeskProfilesDeps) {
   const toView = async (profile: Profile): Promise<ProfileView> => {
-    const credentials = await credentialStore.get(profile.id);
+    // A keychain that fails now must not hide the whole list; using the profile reports the real problem.
+    const credentials = await credentialStore.get(profile.id).catch(() => null);
     const view: ProfileView = {
       id: profile.id,
       name: profile.name,
@@ -33,7 +34,10 @@ export function createDeskProfiles({ store, credentialStore, onChange }: DeskPro
     return view;
   };
 
-  const saveProfile = async (input: SaveProfileInput): Promise<ProfileView> => {
+  const saveProfile = async (raw: SaveProfileInput): Promise<ProfileView> => {
+    const checked = bridgeContract['profiles.save'].input.safeParse(raw);
+    if (!checked.success) throw invalidInput(`The profile is incomplete: ${checked.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}.`);
+    const input = checked.data;
     const creating = input.id === undefined;
     const given = { apiKey: blankToUndefined(input.apiKey), apiSecret: blankToUndefined(input.apiSecret) };
     let saved: Profile;

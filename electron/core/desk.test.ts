@@ -158,3 +158,16 @@ describe('Desk', () => {
     await expect(desk2.clientFor(id)).rejects.toMatchObject({ code: 'KEYCHAIN_UNAVAILABLE' });
   });
 });
+
+describe('Desk input checks', () => {
+  it('refuses a malformed save input with INVALID_INPUT instead of crashing', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'desk-input-'));
+    try {
+      const desk = createDesk({ dataDir, credentialStore: createSessionCredentialStore(), via: 'app' });
+      await expect(desk.saveProfile({ name: 42, baseUrl: 'https://x.example.com', applicationName: 'a' } as never)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('name') });
+      await expect(desk.saveProfile({ id: 'Bad Id!', name: 'X', baseUrl: 'https://x.example.com', applicationName: 'a' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
