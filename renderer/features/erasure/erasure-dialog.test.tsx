@@ -1,0 +1,132 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LIVE_PROFILE } from '../../test/fake-bridge';
+import { renderApp } from '../../test/render-app';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+async function openDialog(action: 'Anonymise' | 'Delete', uid: string, options: Parameters<typeof renderApp>[0] = {}) {
+  const user = userEvent.setup();
+  const rendered = renderApp(options);
+  await screen.findByRole('table', { name: 'Users on page 1' });
+  // Accessible names collapse whitespace, so " bob" is announced as "bob".
+  await user.click(screen.getByRole('button', { name: `${action} ${uid.trim()}` }));
+  const dialog = await screen.findByRole('dialog');
+  return { ...rendered, user, dialog };
+}
+
+/** One second at a time: each tick re-renders before the countdown schedules the next one. */
+async function tick(seconds: number) {
+  for (let i = 0; i < seconds; i++) {
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1000);
+    });
+  }
+}
+
+/** Lets work scheduled under fake timers (query notifications, refetches) finish before real timers return. */
+async function flushThenUseRealTimers() {
+  for (let i = 0; i < 5; i++) {
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(50);
+    });
+  }
+  vi.useRealTimers();
+}
+
+const confirmButton = (dialog: HTMLElement) => within(dialog).getByRole('button', { name: 'Confirm' }) as HTMLButtonElement;
+
+describe('erasure dialog', () => {
+  it('says what is erased, what is kept, where, and that it cannot be undone', async () => {
+    const { dialog } = await openDialog('Anonymise', 'alice@example.com', { profiles: [LIVE_PROFILE] });
+    expect(within(dialog).getByRole('heading', { name: 'Anonymise user alice@example.com' })).toBeTruthy();
+    expect(dialog.textContent).toMatch(/Name, e-mail, the uid itself, the image/);
+    expect(dialog.textContent).toMatch(/contributions and activity/);
+    expect(dialog.textContent).toMatch(/CANNOT BE UNDONE/);
+    expect(dialog.textContent).toMatch(/City portal on debate\.example\.org/);
+    expect(dialog.textContent).toMatch(/LIVE DATA: this changes a real user on debate\.example\.org/);
+  });
+
+  it('keeps Confirm disabled on a near miss (case, trailing or missing space) and enables it on an exact match', async () => {
+    const { user, dialog } = await openDialog('Delete', 'Carol');
+    const input = within(dialog).getByLabelText('Type the uid to confirm');
+    expect(confirmButton(dialog).disabled).toBe(true);
+    await user.type(input, 'carol');
+    expect(confirmButton(dialog).disabled).toBe(true);
+    expect(dialog.textContent).toMatch(/check upper and lower case/);
+    await user.clear(input);
+    await user.type(input, 'Carol ');
+    expect(confirmButton(dialog).disabled).toBe(true);
+    expect(dialog.textContent).toMatch(/check the spaces/);
+    await user.clear(input);
+    await user.type(input, 'Carol');
+    expect(confirmButton(dialog).disabled).toBe(false);
+  });
+
+  it('needs the leading space of " bob" typed too, and shows it in the uid box', async () => {
+    const { user, dialog } = await openDialog('Delete', ' bob');
+    expect(dialog.textContent).toMatch(/␣bob/);
+    expect(dialog.textContent).toMatch(/Starts or ends with a space/);
+    const input = within(dialog).getByLabelText('Type the uid to confirm');
+    await user.type(input, 'bob');
+    expect(confirmButton(dialog).disabled).toBe(true);
+    await user.clear(input);
+    await user.type(input, ' bob');
+    expect(confirmButton(dialog).disabled).toBe(false);
+  });
+
+  it('counts down visibly, and Cancel during the countdown sends nothing', async () => {
+    const { user, dialog, fake } = await openDialog('Delete', 'alice@example.com');
+    await user.type(within(dialog).getByLabelText('Type the uid to confirm'), 'alice@example.com');
+    vi.useFakeTimers();
+    fireEvent.click(confirmButton(dialog));
+    expect(dialog.textContent).toMatch(/Sending in 5 s/);
+    await tick(2);
+    expect(dialog.textContent).toMatch(/Sending in 3 s/);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await tick(10);
+    expect(fake.callsOf('users.erase')).toEqual([]);
+    expect(within(dialog).getByText('Cancelled: nothing was sent to the service.')).toBeTruthy();
+    expect(screen.getByRole('dialog')).toBe(dialog);
+  });
+
+  it('after the countdown sends once (with the reference), closes, announces the request id and reloads the list', async () => {
+    const { user, dialog, fake } = await openDialog('Anonymise', 'alice@example.com');
+    await user.type(within(dialog).getByLabelText('Type the uid to confirm'), 'alice@example.com');
+    await user.type(within(dialog).getByLabelText('Reference (optional)'), 'TICKET-42');
+    const listCallsBefore = fake.callsOf('users.list').length;
+    vi.useFakeTimers();
+    fireEvent.click(confirmButton(dialog));
+    await tick(4);
+    expect(fake.callsOf('users.erase')).toEqual([]);
+    expect(dialog.textContent).toMatch(/Sending in 1 s/);
+    await tick(1);
+    await flushThenUseRealTimers();
+    expect(fake.callsOf('users.erase')).toEqual([
+      { profileId: 'sandbox', action: 'anonymize', uid: 'alice@example.com', confirmUid: 'alice@example.com', reference: 'TICKET-42' },
+    ]);
+    const notice = await screen.findByText('User alice@example.com anonymised (request id req-1).');
+    expect(notice.closest('[role="status"]')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(fake.callsOf('users.list').length).toBeGreaterThan(listCallsBefore));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Anonymise alice@example.com' })).toBeNull());
+  });
+
+  it('keeps a failure in the dialog with its code, message and request id', async () => {
+    const { user, dialog, fake } = await openDialog('Delete', 'dave smith');
+    fake.failNext('users.erase', { code: 'INSUFFICIENT_SCOPE', status: 403, requestId: 'req-403', message: 'The API key lacks the authentication scope. Enable it in the administration panel.' });
+    await user.type(within(dialog).getByLabelText('Type the uid to confirm'), 'dave smith');
+    vi.useFakeTimers();
+    fireEvent.click(confirmButton(dialog));
+    await tick(5);
+    await flushThenUseRealTimers();
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toMatch(/INSUFFICIENT_SCOPE/);
+    expect(alert.textContent).toMatch(/Enable it in the administration panel/);
+    expect(alert.textContent).toMatch(/req-403/);
+    expect(screen.getByRole('dialog')).toBe(dialog);
+  });
+});

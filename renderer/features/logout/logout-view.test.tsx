@@ -1,0 +1,46 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { renderApp } from '../../test/render-app';
+
+describe('logout tester', () => {
+  it('opens from a row with the uid filled in, previews the token and sends it', async () => {
+    const user = userEvent.setup();
+    const { fake } = renderApp();
+    await screen.findByRole('table', { name: 'Users on page 1' });
+    await user.click(screen.getByRole('button', { name: 'Test logout alice@example.com' }));
+    expect((screen.getByLabelText('User uid') as HTMLInputElement).value).toBe('alice@example.com');
+    expect(await screen.findByText(/"sub": "alice@example.com"/)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Send logout' }));
+    const result = await screen.findByRole('region', { name: /Response/ });
+    expect(result.textContent).toMatch(/200 · Accepted/);
+    expect(result.textContent).toMatch(/Before: 2.*After: 2/);
+    const sent = fake.callsOf('logout.send')[0]!;
+    expect(sent.uid).toBe('alice@example.com');
+    expect(sent.options.negativeCase).toBeUndefined();
+  });
+
+  it('sends a negative case and marks a refusal as expected', async () => {
+    const user = userEvent.setup();
+    const { fake } = renderApp();
+    await user.click(await screen.findByRole('tab', { name: 'Logout tester' }));
+    await user.type(screen.getByLabelText('User uid'), 'carol');
+    const cases = screen.getByRole('region', { name: 'Negative cases' });
+    await user.click(within(cases).getByRole('button', { name: 'Wrong secret' }));
+    await waitFor(() => expect(cases.textContent).toMatch(/Actual: refused \(400\)✓ as expected/));
+    expect(cases.textContent).toMatch(/Expected: refused \(signature does not match\)/);
+    expect(fake.callsOf('logout.send')[0]!.options.negativeCase).toBe('wrong-secret');
+  });
+
+  it('refuses extra claims that are not a JSON object, inline, and disables sending', async () => {
+    const user = userEvent.setup();
+    renderApp();
+    await user.click(await screen.findByRole('tab', { name: 'Logout tester' }));
+    await user.type(screen.getByLabelText('User uid'), 'carol');
+    const claims = screen.getByLabelText('Extra claims (JSON object)');
+    await user.clear(claims);
+    await user.type(claims, '[[1]');
+    expect(screen.getByText('Must be a JSON object, like {"sid": "abc"}.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Send logout' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});

@@ -1,0 +1,200 @@
+import type { AppInfo, BridgeClient, BridgeInput, BridgeMethod, ProfileView } from '../../shared/contract';
+import { PrivacyDeskError, type ErrorInfo } from '../../shared/errors';
+import type { UserRecord } from '../../shared/users';
+import type { AuditEntry } from '../../shared/audit';
+
+/** uids that break naive code: spaces, case twins, e-mail, unicode and URL-special characters. */
+export const AWKWARD_UIDS = ['alice@example.com', ' bob', 'Carol', 'carol', 'zoë/räksmörgås?#%', 'dave smith'];
+
+export function makeUser(uid: string | null, index: number): UserRecord {
+  const fullName = uid === null ? 'Anonymous user' : `User ${index + 1}`;
+  return {
+    uid,
+    fullName,
+    email: uid === null ? null : `user${index + 1}@example.com`,
+    createdAt: new Date(Date.UTC(2025, 0, 1 + index)).toISOString(),
+    messagesCount: index * 3,
+    votesCount: index * 7,
+    fields: {
+      id: index + 1,
+      uid,
+      full_name: fullName,
+      email: uid === null ? null : `user${index + 1}@example.com`,
+      city: index % 2 ? 'Lyon' : 'Paris',
+      level: { id: 1, name: 'Citizen' },
+      created_at: new Date(Date.UTC(2025, 0, 1 + index)).toISOString(),
+      messages_count: index * 3,
+      votes_count: index * 7,
+    },
+  };
+}
+
+export const LOCAL_PROFILE: ProfileView = {
+  id: 'sandbox',
+  name: 'Sandbox',
+  baseUrl: 'http://127.0.0.1:4600',
+  applicationName: 'demo',
+  isLocal: true,
+  hasCredentials: true,
+  credentialStorage: 'keychain',
+  apiKeyHint: 'a1b2',
+};
+
+export const LIVE_PROFILE: ProfileView = {
+  id: 'city-portal',
+  name: 'City portal',
+  baseUrl: 'https://debate.example.org',
+  applicationName: 'city-portal',
+  isLocal: false,
+  hasCredentials: true,
+  credentialStorage: 'keychain',
+  apiKeyHint: 'z9y8',
+};
+
+export interface FakeBridgeOptions {
+  profiles?: ProfileView[];
+  activeId?: string | null;
+  userCount?: number;
+  /** Pagination headers present: total and totalPages are reported. */
+  withTotals?: boolean;
+  keychain?: AppInfo['keychain'];
+}
+
+type Call = { method: BridgeMethod; input: unknown };
+
+/** An in-memory BridgeClient with a call log and one-shot failure injection. */
+export function createFakeBridge(options: FakeBridgeOptions = {}) {
+  const profiles = [...(options.profiles ?? [LOCAL_PROFILE])];
+  let activeId = options.activeId === undefined ? (profiles[0]?.id ?? null) : options.activeId;
+  const count = options.userCount ?? 30;
+  let users: UserRecord[] = Array.from({ length: count }, (_, i) => makeUser(AWKWARD_UIDS[i] ?? `user-${i + 1}`, i));
+  const audit: AuditEntry[] = [];
+  const calls: Call[] = [];
+  const failures = new Map<BridgeMethod, ErrorInfo>();
+
+  const guard = (method: BridgeMethod, input: unknown) => {
+    calls.push({ method, input });
+    const failure = failures.get(method);
+    if (failure) {
+      failures.delete(method);
+      throw new PrivacyDeskError(failure);
+    }
+  };
+
+  const bridge: BridgeClient = {
+    'app.info': async (input) => {
+      guard('app.info', input);
+      return { version: '0.1.0', locale: 'en', keychain: options.keychain ?? { available: true } };
+    },
+    'profiles.list': async (input) => {
+      guard('profiles.list', input);
+      return { profiles: [...profiles], activeId };
+    },
+    'profiles.save': async (input) => {
+      guard('profiles.save', input);
+      const id = input.id ?? input.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+      const saved: ProfileView = {
+        id,
+        name: input.name,
+        baseUrl: input.baseUrl,
+        applicationName: input.applicationName,
+        isLocal: /^http:\/\/(127\.|localhost)/.test(input.baseUrl),
+        hasCredentials: true,
+        credentialStorage: 'keychain',
+        apiKeyHint: input.apiKey?.slice(-4) ?? profiles.find((p) => p.id === id)?.apiKeyHint,
+      };
+      const index = profiles.findIndex((p) => p.id === id);
+      if (index >= 0) profiles[index] = saved;
+      else profiles.push(saved);
+      return saved;
+    },
+    'profiles.remove': async (input) => {
+      guard('profiles.remove', input);
+      const index = profiles.findIndex((p) => p.id === input.id);
+      if (index >= 0) profiles.splice(index, 1);
+      if (activeId === input.id) activeId = null;
+      return { removed: true };
+    },
+    'profiles.setActive': async (input) => {
+      guard('profiles.setActive', input);
+      activeId = input.id;
+      return { activeId: input.id };
+    },
+    'profiles.testConnection': async (input) => {
+      guard('profiles.testConnection', input);
+      return {
+        checks: [
+          { step: 'token-authentication', ok: true, detail: 'scope authentication, expires in 2 h' },
+          { step: 'token-public', ok: true, detail: 'scope public, expires in 2 h' },
+          { step: 'list-users', ok: false, error: { code: 'INSUFFICIENT_SCOPE', message: 'The key lacks the public scope.' } },
+        ],
+      };
+    },
+    'users.list': async (input) => {
+      guard('users.list', input);
+      const page = input.page ?? 1;
+      const perPage = input.perPage ?? 10;
+      const slice = users.slice((page - 1) * perPage, page * perPage);
+      const totalPages = Math.max(1, Math.ceil(users.length / perPage));
+      return {
+        users: slice,
+        page,
+        perPage,
+        hasNext: page * perPage < users.length,
+        ...(options.withTotals === false ? {} : { total: users.length, totalPages }),
+      };
+    },
+    'users.erase': async (input) => {
+      guard('users.erase', input);
+      if (input.confirmUid !== input.uid) throw new PrivacyDeskError({ code: 'CONFIRMATION_MISMATCH', message: 'The typed uid does not match.' });
+      const index = users.findIndex((u) => u.uid === input.uid);
+      if (index < 0) throw new PrivacyDeskError({ code: 'NOT_FOUND', status: 404, requestId: 'req-404', message: 'No user has this uid. Check it.' });
+      if (input.action === 'delete') users = users.filter((_, i) => i !== index);
+      else users[index] = { ...users[index]!, uid: null, fullName: 'Anonymous user', email: null };
+      audit.push({ at: new Date().toISOString(), action: input.action, uid: input.uid, profileId: input.profileId, profileName: 'Sandbox', baseUrl: LOCAL_PROFILE.baseUrl, outcome: 'succeeded', status: 200, requestId: 'req-1', via: 'app', ...(input.reference ? { reference: input.reference } : {}) });
+      return { action: input.action, uid: input.uid, status: 200, requestId: 'req-1', completedAt: new Date().toISOString() };
+    },
+    'logout.preview': async (input) => {
+      guard('logout.preview', input);
+      const claims = { sub: input.uid, aud: input.options.audience ?? 'demo', iat: 1_790_000_000, jti: input.options.jti ?? 'j' };
+      return { token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.sig', header: { alg: input.options.algorithm ?? 'HS256', typ: 'JWT' }, claims };
+    },
+    'logout.send': async (input) => {
+      guard('logout.send', input);
+      const refused = input.options.negativeCase !== undefined;
+      return {
+        token: 'a.b.c',
+        header: { alg: 'HS256' },
+        claims: { sub: input.uid },
+        uid: input.uid,
+        status: refused ? 400 : 200,
+        ok: !refused,
+        headers: { 'content-type': 'application/json' },
+        body: refused ? { error: 'invalid_request' } : { success: true },
+        elapsedMs: 12,
+      };
+    },
+    'logout.verify': async (input) => {
+      guard('logout.verify', input);
+      return { valid: false, header: { alg: 'none' }, claims: { sub: 'x' }, problems: ['The token is not signed.'] };
+    },
+    'sandbox.userState': async (input) => {
+      guard('sandbox.userState', input);
+      return { exists: true, anonymized: false, sessionCount: 2, messagesCount: 1, votesCount: 1 };
+    },
+    'audit.list': async (input) => {
+      guard('audit.list', input);
+      return { entries: [...audit] };
+    },
+  };
+
+  return {
+    bridge,
+    calls,
+    callsOf: <M extends BridgeMethod>(method: M) => calls.filter((c) => c.method === method).map((c) => c.input as BridgeInput<M>),
+    failNext: (method: BridgeMethod, error: ErrorInfo) => failures.set(method, error),
+    get users() {
+      return users;
+    },
+  };
+}

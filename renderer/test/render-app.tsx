@@ -1,0 +1,24 @@
+import { cleanup, render } from '@testing-library/react';
+import { afterEach } from 'vitest';
+import { AppRoot, createQueryClient } from '../app-root';
+import { createI18n } from '../i18n';
+import { useUiStore } from '../state/ui-store';
+import { useNotices } from '../state/notices-store';
+import { createFakeBridge, type FakeBridgeOptions } from './fake-bridge';
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+});
+
+const initialUi = useUiStore.getState();
+
+/** Renders the whole console over a fresh fake bridge, in English, with fresh UI state. */
+export function renderApp(options: FakeBridgeOptions = {}) {
+  useUiStore.setState({ ...initialUi, language: 'en', visibleFields: [], usersPage: null, perPage: 10, erasure: null, view: 'users' }, true);
+  useNotices.setState({ notices: [] });
+  const fake = createFakeBridge(options);
+  const queryClient = createQueryClient();
+  const utils = render(<AppRoot bridge={fake.bridge} i18n={createI18n('en')} queryClient={queryClient} />);
+  return { ...utils, fake, queryClient };
+}
