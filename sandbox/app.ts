@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import type { SandboxContext } from './context';
-import { registerFaults } from './faults';
+import { apiRouteKind, registerFaults } from './faults';
 import { requestLine } from './request-log';
 import { registerInspectRoutes } from './routes/inspect';
 import { registerLogoutRoute } from './routes/logout';
@@ -59,13 +59,27 @@ export async function buildApp(ctx: SandboxContext, options: AppOptions = {}): P
   app.setNotFoundHandler(async (request, reply) =>
     reply.code(404).send({ success: false, error: `No route for ${request.method} ${request.url.split('?')[0]}` }),
   );
-  app.setErrorHandler(async (error, _request, reply) => {
+  app.setErrorHandler(async (error, request, reply) => {
     const status = (error as { statusCode?: number }).statusCode;
-    if (status !== undefined && status >= 400 && status < 500) {
-      return reply.code(status).send({ success: false, error: (error as Error).message });
+    if (status === undefined || status < 400 || status >= 500) {
+      // Never echo internals (or anything a request carried) in a 500.
+      return reply.code(500).send({ success: false, error: 'Internal error in the sandbox.' });
     }
-    // Never echo internals (or anything a request carried) in a 500.
-    return reply.code(500).send({ success: false, error: 'Internal error in the sandbox.' });
+    // Our own words only: parser messages can quote the body, which may hold a secret.
+    const description = clientErrorDescription((error as { code?: string }).code, status);
+    if (apiRouteKind(request.url) === 'token' || apiRouteKind(request.url) === 'logout') {
+      return reply.code(status).send({ error: 'invalid_request', error_description: description });
+    }
+    return reply.code(status).send({ success: false, error: description });
   });
   return app;
+}
+
+function clientErrorDescription(code: string | undefined, status: number): string {
+  if (code === 'FST_ERR_CTP_INVALID_JSON' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || status === 400) {
+    return 'The request body could not be read: check that it is valid for its Content-Type.';
+  }
+  if (status === 413) return 'The request body is too large.';
+  if (status === 415) return 'This Content-Type is not supported.';
+  return `The request was refused (HTTP ${status}).`;
 }

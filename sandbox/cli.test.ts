@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SANDBOX_DEFAULTS } from './server';
+import { SANDBOX_DEFAULTS, startSandbox } from './server';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -125,6 +125,20 @@ describe('npm run sandbox (sandbox/main.ts)', () => {
     expect(await exitCode(child)).toBe(2);
     expect(stderr).toMatch(message);
     expect(stderr).toContain('Usage: npm run sandbox');
+  });
+
+  it('says plainly when the port is taken (exit 1)', async () => {
+    const holder = await startSandbox({ users: 1 });
+    try {
+      const child = startCliDirect(['--port', new URL(holder.url).port, '--users', '1']);
+      started.push(child);
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      expect(await exitCode(child)).toBe(1);
+      expect(stderr).toMatch(/already in use.*--port/);
+    } finally {
+      await holder.close();
+    }
   });
 
   it('--help prints the usage and exits 0', async () => {

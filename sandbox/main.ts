@@ -22,7 +22,11 @@ async function main(): Promise<void> {
   try {
     sandbox = await startSandbox(options);
   } catch (error) {
-    console.error(`sandbox: could not start: ${(error as Error).message}`);
+    const inUse = (error as { code?: string }).code === 'EADDRINUSE';
+    const reason = inUse
+      ? `port ${options.port} is already in use. Stop the other server, or pick another port with --port (0 = any free port).`
+      : (error as Error).message;
+    console.error(`sandbox: could not start: ${reason}`);
     process.exit(1);
   }
   // Sandbox-only, publicly documented credentials: printing them is the point.

@@ -101,6 +101,18 @@ describe('POST /oauth/token', () => {
     expect(await response.text()).not.toContain(sandbox.credentials.apiSecret);
   });
 
+  it('answers a malformed body with invalid_request and never quotes it back', async () => {
+    const response = await fetch(`${sandbox.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"grant_type":"client_credentials","client_secret":"${sandbox.credentials.apiSecret}" oops`,
+    });
+    expect(response.status).toBe(400);
+    const text = await response.text();
+    expect(JSON.parse(text)).toMatchObject({ error: 'invalid_request' });
+    expect(text).not.toContain(sandbox.credentials.apiSecret);
+  });
+
   it('leaves out created_at in the tokenCreatedAt=false variant', async () => {
     sandbox.setVariants({ tokenCreatedAt: false });
     try {

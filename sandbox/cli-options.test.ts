@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { parseSandboxArgs, UsageError } from './cli-options';
+
+describe('parseSandboxArgs', () => {
+  it('defaults to port 4600 with request logging on', () => {
+    expect(parseSandboxArgs([])).toEqual({ port: 4600, faults: {}, variants: {}, quiet: false });
+  });
+
+  it('maps every option onto sandbox options', () => {
+    const options = parseSandboxArgs([
+      '--port', '0', '--users', '42', '--seed', '9', '--token-ttl', '5', '--data', '/tmp/x.json', '--latency', '20',
+      '--error-rate', '0.25', '--drop-rate', '0', '--rate-limit', '3', '--list-variant', 'users-key', '--logout-error-status', '422',
+    ]);
+    expect(options).toEqual({
+      port: 0, users: 42, seed: 9, tokenTtlSeconds: 5, dataFile: '/tmp/x.json', quiet: false,
+      faults: { latencyMs: 20, errorRate: 0.25, dropRate: 0, rateLimit: 3 },
+      variants: { listBody: 'users-key', logoutErrorStatus: 422 },
+    });
+  });
+
+  it('turns --list-variant no-headers into "no pagination headers"', () => {
+    expect(parseSandboxArgs(['--list-variant', 'no-headers'])).toMatchObject({ variants: { paginationHeaders: false } });
+  });
+
+  it.each([
+    [['--port', '70000']], [['--users', '-1']], [['--token-ttl', '0']], [['--drop-rate', 'lots']], [['--data', '']], [['extra']],
+  ])('refuses %j', (args) => {
+    expect(() => parseSandboxArgs(args)).toThrow(UsageError);
+  });
+
+  it('recognises --help', () => {
+    expect(parseSandboxArgs(['--help'])).toBe('help');
+  });
+});
