@@ -1,0 +1,95 @@
+import type { Page } from '@playwright/test';
+import { test, expect, sandboxUser } from './fixtures';
+
+async function actOnUid(page: Page, uid: string, action: 'Anonymise' | 'Delete'): Promise<void> {
+  const box = page.getByRole('region', { name: 'Act on a uid' });
+  await box.getByLabel('uid', { exact: true }).fill(uid);
+  await box.getByRole('button', { name: action, exact: true }).click();
+}
+
+async function stats(sandboxUrl: string): Promise<{ apiRequests: number }> {
+  return (await (await fetch(`${sandboxUrl}/sandbox/stats`)).json()) as { apiRequests: number };
+}
+
+test.describe('erasure', () => {
+  test('anonymise through the typed confirmation: near misses keep Confirm disabled, then countdown, notice, sandbox and audit', async ({ app, sandbox }) => {
+    const uid = 'jean dupont';
+    await app.getByRole('table', { name: 'Users on page 1' }).getByRole('button', { name: `Anonymise ${uid}` }).click();
+    const dialog = app.getByRole('dialog', { name: `Anonymise user ${uid}` });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText('This CANNOT BE UNDONE.');
+    const typed = dialog.getByLabel('Type the uid to confirm');
+    const confirm = dialog.getByRole('button', { name: 'Confirm' });
+    await expect(confirm).toBeDisabled();
+
+    await typed.fill('Jean Dupont');
+    await expect(confirm).toBeDisabled();
+    await expect(dialog).toContainText('Does not match: check upper and lower case');
+    await typed.fill(`${uid} `);
+    await expect(confirm).toBeDisabled();
+    await expect(dialog).toContainText('Does not match: check the spaces at the start or end');
+    await typed.fill(uid);
+    await expect(confirm).toBeEnabled();
+    await expect(dialog).toContainText('✓ Matches the uid');
+    await dialog.getByLabel('Reference (optional)').fill('TICKET-4242');
+
+    await confirm.click();
+    await expect(dialog.getByRole('timer')).toContainText(/Sending in [1-5] s/);
+    expect((await sandboxUser(sandbox, uid)).state, 'nothing is sent during the countdown').toBe('active');
+
+    await expect(app.getByRole('status').getByText(new RegExp(`User ${uid} anonymised \\(request id `))).toBeVisible({ timeout: 15_000 });
+    await expect(dialog).toBeHidden();
+    expect((await sandboxUser(sandbox, uid)).state).toBe('anonymized');
+    // The old uid no longer appears in the list.
+    await expect(app.getByRole('table', { name: 'Users on page 1' }).getByRole('button', { name: `Show details of ${uid}` })).toHaveCount(0);
+
+    await app.getByRole('tab', { name: 'Audit trail' }).click();
+    const row = app.getByRole('table', { name: 'Audit trail entries' }).getByRole('row').filter({ hasText: uid });
+    await expect(row.first()).toContainText('Anonymise');
+    await expect(row.first()).toContainText('Succeeded');
+    await expect(row.first()).toContainText('TICKET-4242');
+  });
+
+  test('anonymise an awkward uid typed in "Act on a uid"', async ({ app, sandbox }) => {
+    const uid = 'mixed /?#% ü+';
+    await actOnUid(app, uid, 'Anonymise');
+    const dialog = app.getByRole('dialog', { name: `Anonymise user ${uid}` });
+    await dialog.getByLabel('Type the uid to confirm').fill(uid);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await expect(app.getByRole('status').getByText(`User ${uid} anonymised`, { exact: false })).toBeVisible({ timeout: 15_000 });
+    expect((await sandboxUser(sandbox, uid)).state).toBe('anonymized');
+  });
+
+  test('delete a user: the sandbox shows it deleted and the audit trail lists it', async ({ app, sandbox }) => {
+    const uid = 'team/lead';
+    await actOnUid(app, uid, 'Delete');
+    const dialog = app.getByRole('dialog', { name: `Delete user ${uid}` });
+    await expect(dialog).toContainText('including all their contributions');
+    await dialog.getByLabel('Type the uid to confirm').fill(uid);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await expect(app.getByRole('status').getByText(`User ${uid} deleted`, { exact: false })).toBeVisible({ timeout: 15_000 });
+    expect((await sandboxUser(sandbox, uid)).state).toBe('deleted');
+
+    await app.getByRole('tab', { name: 'Audit trail' }).click();
+    const row = app.getByRole('table', { name: 'Audit trail entries' }).getByRole('row').filter({ hasText: uid });
+    await expect(row.first()).toContainText('Delete');
+    await expect(row.first()).toContainText('Succeeded');
+  });
+
+  test('cancel during the countdown sends nothing to the service', async ({ app, sandbox }) => {
+    const uid = 'bob+news@example.org';
+    await actOnUid(app, uid, 'Delete');
+    const dialog = app.getByRole('dialog', { name: `Delete user ${uid}` });
+    await dialog.getByLabel('Type the uid to confirm').fill(uid);
+    const before = (await stats(sandbox.url)).apiRequests;
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await expect(dialog.getByRole('timer')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog.getByText('Cancelled: nothing was sent to the service.')).toBeVisible();
+    // Outlast the whole countdown: a cancelled timer that still fired would have sent by now.
+    await app.waitForTimeout(6_500);
+    expect((await stats(sandbox.url)).apiRequests).toBe(before);
+    expect((await sandboxUser(sandbox, uid)).state).toBe('active');
+    await expect(dialog.getByRole('button', { name: 'Confirm' })).toBeEnabled();
+  });
+});
