@@ -76,6 +76,8 @@ describe('faults', () => {
     await expect(api(sandbox, 'GET', '/api/v1/users', token)).rejects.toThrow();
     await expect(requestToken(sandbox, 'public')).rejects.toThrow();
     expect((await fetch(`${sandbox.url}/sandbox/`)).status).toBe(200);
+    sandbox.setFaults({ dropRate: 0 });
+    expect((await api(sandbox, 'GET', '/api/v1/users', token)).status).toBe(200);
   });
 
   it('latencyMs delays API answers', async () => {
