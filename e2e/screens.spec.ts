@@ -8,7 +8,7 @@ import { expectNoSeriousAxeViolations, saveScreenshot } from './support';
  * The theme follows the system (emulated), the console's default.
  */
 
-type Screen = { name: string; open: (page: Page) => Promise<void>; close?: (page: Page) => Promise<void> };
+type Screen = { name: string; dialog?: boolean; open: (page: Page) => Promise<void>; close?: (page: Page) => Promise<void> };
 
 const SCREENS: Screen[] = [
   {
@@ -28,6 +28,7 @@ const SCREENS: Screen[] = [
   },
   {
     name: 'erasure-dialog',
+    dialog: true,
     open: async (page) => {
       await page.getByRole('button', { name: 'Anonymise jean dupont' }).first().click();
       const dialog = page.getByRole('dialog', { name: 'Anonymise user jean dupont' });
@@ -63,6 +64,7 @@ const SCREENS: Screen[] = [
   },
   {
     name: 'profile-form',
+    dialog: true,
     open: async (page) => {
       await page.getByRole('button', { name: 'Add profile' }).click();
       const dialog = page.getByRole('dialog', { name: 'Add a profile' });
@@ -84,7 +86,7 @@ for (const theme of ['light', 'dark'] as const) {
     const problems: string[] = [];
     for (const screen of SCREENS) {
       await screen.open(app);
-      await saveScreenshot(app, testInfo, screen.name, theme);
+      await saveScreenshot(app, testInfo, screen.name, theme, { fullPage: !screen.dialog });
       try {
         await expectNoSeriousAxeViolations(app, testInfo, `${screen.name} (${theme})`);
       } catch (error) {

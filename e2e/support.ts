@@ -7,12 +7,13 @@ import { expect, type Page, type TestInfo } from '@playwright/test';
 export const SCREENSHOT_DIR = resolve('test-results/screenshots');
 
 /** Saves a full-page screenshot as test-results/screenshots/<screen>-<theme>.png and attaches it to the report. */
-export async function saveScreenshot(page: Page, testInfo: TestInfo, screen: string, theme: 'light' | 'dark'): Promise<void> {
+export async function saveScreenshot(page: Page, testInfo: TestInfo, screen: string, theme: 'light' | 'dark', options: { fullPage?: boolean } = {}): Promise<void> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   const path = resolve(SCREENSHOT_DIR, `${screen}-${theme}.png`);
   // Let transitions and fonts settle: a half-faded dialog is not what the operator sees.
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
-  await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+  // A modal covers only the viewport, so a full-page shot of an open dialog would show a half-dimmed page.
+  await page.screenshot({ path, fullPage: options.fullPage ?? true, animations: 'disabled' });
   await testInfo.attach(`${screen}-${theme}`, { path, contentType: 'image/png' });
 }
 
