@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -8,6 +9,12 @@ export default defineConfig({
   root: 'renderer',
   base: './',
   plugins: [react()],
+  resolve: {
+    alias: [
+      // Radix Dialog's scroll lock injects <style> tags, which the CSP refuses; use a CSS-only stand-in.
+      { find: /^react-remove-scroll$/, replacement: fileURLToPath(new URL('./renderer/components/remove-scroll-shim.tsx', import.meta.url)) },
+    ],
+  },
   build: {
     outDir: '../dist/renderer',
     emptyOutDir: true,

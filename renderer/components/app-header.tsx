@@ -39,8 +39,11 @@ export function AppHeader({ profile, appInfo }: { profile: ProfileView | null; a
       </div>
       {appInfo && !appInfo.keychain.available && (
         <div className="keychain-notice" role="status">
-          <strong>{t('keychain.title')}</strong> {appInfo.keychain.problem ? <span>{appInfo.keychain.problem} </span> : null}
-          <span>{t('keychain.detail')}</span>
+          <p>
+            <span aria-hidden="true" className="keychain-notice__icon">!</span>
+            <strong>{t('keychain.title')}</strong> {t('keychain.detail')}
+          </p>
+          {appInfo.keychain.problem && <p className="keychain-notice__problem">{appInfo.keychain.problem}</p>}
         </div>
       )}
     </header>

@@ -20,7 +20,8 @@ describe('environment badge', () => {
 
   it('warns, for the whole session, when the keychain is unavailable', async () => {
     renderApp({ keychain: { available: false, problem: 'No Secret Service provider was found.' } });
-    const notice = await screen.findByText('The system keychain is not available.');
-    expect(notice.parentElement?.textContent).toMatch(/No Secret Service provider was found\..*this session only/);
+    const title = await screen.findByText('The system keychain is not available.');
+    const notice = title.closest('[role="status"]');
+    expect(notice?.textContent).toMatch(/this session only.*No Secret Service provider was found\./);
   });
 });

@@ -306,6 +306,9 @@ export const en = {
     actualAccepted: 'Actual: accepted ({{status}})',
     actualRefused: 'Actual: refused ({{status}})',
     actualError: 'Actual: error {{code}}',
+    outcomeAccepted: 'accepted ({{status}})',
+    outcomeRefused: 'refused ({{status}})',
+    outcomeError: 'error {{code}}',
     asExpected: '✓ as expected',
     notAsExpected: '✗ not as expected',
     cases: {

@@ -304,6 +304,9 @@ export const fr: Messages = {
     actualAccepted: 'Obtenu : accepté ({{status}})',
     actualRefused: 'Obtenu : refusé ({{status}})',
     actualError: 'Obtenu : erreur {{code}}',
+    outcomeAccepted: 'accepté ({{status}})',
+    outcomeRefused: 'refusé ({{status}})',
+    outcomeError: 'erreur {{code}}',
     asExpected: '✓ conforme',
     notAsExpected: '✗ non conforme',
     cases: {

@@ -4,7 +4,11 @@ export interface Notice {
   id: number;
   tone: 'success' | 'info' | 'error';
   text: string;
+  /** Routine confirmations (profile saved) fade; outcomes of irreversible acts stay until dismissed. */
+  fades?: boolean;
 }
+
+export const FADE_AFTER_MS = 8000;
 
 interface NoticesState {
   notices: Notice[];
@@ -20,6 +24,10 @@ let nextId = 1;
  */
 export const useNotices = create<NoticesState>()((set) => ({
   notices: [],
-  push: (notice) => set((state) => ({ notices: [...state.notices, { ...notice, id: nextId++ }].slice(-5) })),
+  push: (notice) => {
+    const id = nextId++;
+    set((state) => ({ notices: [...state.notices, { ...notice, id }].slice(-5) }));
+    if (notice.fades) setTimeout(() => useNotices.getState().dismiss(id), FADE_AFTER_MS);
+  },
   dismiss: (id) => set((state) => ({ notices: state.notices.filter((n) => n.id !== id) })),
 }));

@@ -50,7 +50,7 @@ export function AuditView() {
             </thead>
             <tbody>
               {entries.map((entry, index) => (
-                <tr key={`${entry.at}-${index}`}>
+                <tr key={`${entry.at}-${index}`} className={entry.outcome === 'attempted' ? 'is-attempted' : undefined}>
                   <td className="nowrap">
                     <time dateTime={entry.at}>{formatDateTime(entry.at, i18n.language)}</time>
                   </td>

@@ -152,7 +152,8 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
             <button type="button" className="button button--ghost" onClick={onClose}>
               {t('common.cancel')}
             </button>
-            <button type="submit" className="button button--danger" disabled={!matches}>
+            {/* After a cancel, focus returns here rather than to the page behind. */}
+            <button type="submit" className="button button--danger" disabled={!matches} autoFocus={cancelled}>
               {t('common.confirm')}
             </button>
           </div>

@@ -36,7 +36,7 @@ export function LogoutHistory({ history }: { history: LogoutTestRecord[] }) {
                   <td className="mono">{entry.status ?? t('common.none')}</td>
                   <td>{entry.testCase === 'valid' ? t('logout.expectAccepted') : t('logout.expectRefused')}</td>
                   <td>
-                    <OutcomeText entry={entry} />
+                    <OutcomeText entry={entry} bare />
                   </td>
                 </tr>
               ))}

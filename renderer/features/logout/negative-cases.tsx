@@ -36,14 +36,15 @@ export function NegativeCases({ history, disabled, pendingCase, onRun }: Negativ
   );
 }
 
-export function OutcomeText({ entry }: { entry: LogoutTestRecord }) {
+export function OutcomeText({ entry, bare = false }: { entry: LogoutTestRecord; bare?: boolean }) {
   const { t } = useTranslation();
+  const status = entry.status ?? '?';
   const actual =
     entry.accepted === undefined
-      ? t('logout.actualError', { code: entry.errorCode ?? '?' })
+      ? t(bare ? 'logout.outcomeError' : 'logout.actualError', { code: entry.errorCode ?? '?' })
       : entry.accepted
-        ? t('logout.actualAccepted', { status: entry.status ?? '?' })
-        : t('logout.actualRefused', { status: entry.status ?? '?' });
+        ? t(bare ? 'logout.outcomeAccepted' : 'logout.actualAccepted', { status })
+        : t(bare ? 'logout.outcomeRefused' : 'logout.actualRefused', { status });
   return (
     <span className={`outcome ${entry.asExpected ? 'outcome--ok' : 'outcome--bad'}`}>
       <span>{actual}</span>

@@ -27,7 +27,14 @@ export function UsersTable({ users, page, extraFields, selectedKey, onSelect, bu
     [t, i18n.language, extraFields, onSelect],
   );
   // Pagination happens on the service; the table only lays out the page it is given.
-  const table = useReactTable({ data: users, columns, getCoreRowModel: getCoreRowModel(), manualPagination: true });
+  // While a detail panel is open it carries the actions, and the table keeps its width.
+  const table = useReactTable({
+    data: users,
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    manualPagination: true,
+    state: { columnVisibility: { actions: selectedKey === null } },
+  });
 
   return (
     <div className="table-scroll">
