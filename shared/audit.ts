@@ -17,6 +17,11 @@ export interface AuditEntry {
   status?: number;
   requestId?: string;
   errorCode?: ErrorCode;
+  /**
+   * Random UUID shared by an act's 'attempted' entry and its outcome entry, so a
+   * reader can pair them. Absent on entries written before it existed.
+   */
+  actId?: string;
   /** Where the act was started from. */
   via: 'app' | 'cli';
 }

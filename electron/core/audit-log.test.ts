@@ -31,6 +31,14 @@ describe('audit log', () => {
     expect(readFileSync(log.path, 'utf8')).not.toContain('leak-me-please');
   });
 
+  it('keeps the actId that pairs an attempt with its outcome', async () => {
+    const log = openAuditLog(dir);
+    const actId = '0b6f2c1e-4d2a-4c8e-9a51-3f1c2d7e8a90';
+    await log.append({ ...entry('a', 'attempted'), actId });
+    await log.append({ ...entry('a', 'succeeded'), actId });
+    expect((await log.list()).map((e) => e.actId)).toEqual([actId, actId]);
+  });
+
   it('a torn last line does not hide the others', async () => {
     const log = openAuditLog(dir);
     await log.append(entry('a', 'attempted'));

@@ -15,7 +15,7 @@ export interface AuditLog {
 }
 
 // Only these fields reach the file, whatever the caller passes: nothing secret can ride along.
-const AUDIT_FIELDS = ['at', 'action', 'uid', 'profileId', 'profileName', 'baseUrl', 'reference', 'outcome', 'status', 'requestId', 'errorCode', 'via'] as const;
+const AUDIT_FIELDS = ['at', 'action', 'uid', 'profileId', 'profileName', 'baseUrl', 'reference', 'outcome', 'status', 'requestId', 'errorCode', 'via', 'actId'] as const;
 
 export function openAuditLog(dataDir: string): AuditLog {
   const path = join(dataDir, AUDIT_FILE_NAME);

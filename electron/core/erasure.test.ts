@@ -73,6 +73,19 @@ describe('erasure gate', () => {
     ]);
   });
 
+  it('pairs each act\'s attempted and outcome entries by one actId, different for every act', async () => {
+    const audit = memoryAudit();
+    const c = client();
+    await performErasure({ client: c, profile, audit, via: 'app', action: 'anonymize', uid: 'bob', confirmUid: 'bob' });
+    await performLogout({ client: c, profile, audit, via: 'app', uid: 'bob' });
+    await performErasure({ client: client({ eraseUser: async () => Promise.reject(new PrivacyDeskError({ code: 'TIMEOUT', message: 'outcome unknown' })) }), profile, audit, via: 'app', action: 'delete', uid: 'bob', confirmUid: 'bob' }).catch(() => undefined);
+    expect(audit.entries.map((e) => e.outcome)).toEqual(['attempted', 'succeeded', 'attempted', 'failed', 'attempted', 'failed']);
+    const ids = audit.entries.map((e) => e.actId);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect([ids[0] === ids[1], ids[2] === ids[3], ids[4] === ids[5]]).toEqual([true, true, true]);
+    expect(new Set(ids).size).toBe(3);
+  });
+
   it('records a thrown failure with its code and rethrows it unchanged', async () => {
     const audit = memoryAudit();
     const timeout = new PrivacyDeskError({ code: 'TIMEOUT', message: 'outcome unknown' });

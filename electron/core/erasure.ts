@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isPrivacyDeskError, PrivacyDeskError, invalidInput } from '../../shared/errors';
 import type { AuditEntry } from '../../shared/audit';
 import type { Profile } from '../../shared/profile';
@@ -96,7 +97,8 @@ function checkReference(reference: string | undefined): string | undefined {
 const now = () => new Date().toISOString();
 
 function baseEntry(profile: Profile, action: AuditEntry['action'], uid: string, reference: string | undefined, via: AuditEntry['via']): AuditEntry {
-  const entry: AuditEntry = { at: now(), action, uid, profileId: profile.id, profileName: profile.name, baseUrl: profile.baseUrl, outcome: 'attempted', via };
+  // One actId per act: the outcome entries spread `base`, so they carry the same id as the attempt.
+  const entry: AuditEntry = { at: now(), action, uid, profileId: profile.id, profileName: profile.name, baseUrl: profile.baseUrl, outcome: 'attempted', via, actId: randomUUID() };
   if (reference) entry.reference = reference;
   return entry;
 }
