@@ -4,12 +4,14 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
   hint?: ReactNode;
   error?: string;
+  /** The hint reports a changing state (e.g. whether typed text matches): announce it politely. */
+  liveHint?: boolean;
   /** Rendered instead of an <input> (e.g. a textarea or select); receives the wired ids. */
   render?: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode;
 }
 
 /** A labelled control with its hint and error wired through aria-describedby. */
-export function Field({ label, hint, error, render, className = '', ...inputProps }: FieldProps) {
+export function Field({ label, hint, error, liveHint = false, render, className = '', ...inputProps }: FieldProps) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
@@ -31,9 +33,9 @@ export function Field({ label, hint, error, render, className = '', ...inputProp
         </p>
       )}
       {hint && (
-        <p id={hintId} className="field__hint">
+        <div id={hintId} className="field__hint" aria-live={liveHint ? 'polite' : undefined}>
           {hint}
-        </p>
+        </div>
       )}
     </div>
   );

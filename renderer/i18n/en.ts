@@ -197,6 +197,9 @@ export const en = {
     empty: 'The service sent no fields for this user.',
     emptyValue: 'empty',
     nullValue: 'not set',
+    fieldCount: '{{count}} fields',
+    fieldsLabel: 'All fields of this user',
+    moreBelow: 'More fields below',
     listEmpty: 'empty list',
   },
   actOnUid: {
@@ -362,7 +365,7 @@ export const en = {
     empty: 'Nothing recorded yet.',
     loadFailed: 'The audit trail could not be read',
     actions: { anonymize: 'Anonymise', delete: 'Delete', logout: 'Logout' },
-    outcomes: { attempted: 'Attempted', succeeded: 'Succeeded', failed: 'Failed' },
+    outcomes: { attempted: 'Attempted', succeeded: 'Succeeded', failed: 'Failed', unknown: 'Outcome unknown — check the user' },
     vias: { app: 'App', cli: 'CLI' },
   },
 } as const;

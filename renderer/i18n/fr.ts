@@ -195,6 +195,9 @@ export const fr: Messages = {
     empty: 'Le service n’a envoyé aucun champ pour cet utilisateur.',
     emptyValue: 'vide',
     nullValue: 'non renseigné',
+    fieldCount: '{{count}} champs',
+    fieldsLabel: 'Tous les champs de cet utilisateur',
+    moreBelow: 'Autres champs plus bas',
     listEmpty: 'liste vide',
   },
   actOnUid: {
@@ -360,7 +363,7 @@ export const fr: Messages = {
     empty: 'Rien n’a encore été enregistré.',
     loadFailed: 'Le journal d’audit n’a pas pu être lu',
     actions: { anonymize: 'Anonymisation', delete: 'Suppression', logout: 'Déconnexion' },
-    outcomes: { attempted: 'Tentée', succeeded: 'Réussie', failed: 'Échouée' },
+    outcomes: { attempted: 'Tentée', succeeded: 'Réussie', failed: 'Échouée', unknown: 'Résultat inconnu — vérifiez l’utilisateur' },
     vias: { app: 'Application', cli: 'CLI' },
   },
 };

@@ -58,6 +58,8 @@ export interface FakeBridgeOptions {
   /** Pagination headers present: total and totalPages are reported. */
   withTotals?: boolean;
   keychain?: AppInfo['keychain'];
+  /** Audit entries already on disk, oldest first (as appended). */
+  auditEntries?: AuditEntry[];
 }
 
 type Call = { method: BridgeMethod; input: unknown };
@@ -68,7 +70,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
   let activeId = options.activeId === undefined ? (profiles[0]?.id ?? null) : options.activeId;
   const count = options.userCount ?? 30;
   let users: UserRecord[] = Array.from({ length: count }, (_, i) => makeUser(AWKWARD_UIDS[i] ?? `user-${i + 1}`, i));
-  const audit: AuditEntry[] = [];
+  const audit: AuditEntry[] = [...(options.auditEntries ?? [])];
   const calls: Call[] = [];
   const failures = new Map<BridgeMethod, ErrorInfo>();
 
@@ -151,7 +153,9 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       if (index < 0) throw new PrivacyDeskError({ code: 'NOT_FOUND', status: 404, requestId: 'req-404', message: 'No user has this uid. Check it.' });
       if (input.action === 'delete') users = users.filter((_, i) => i !== index);
       else users[index] = { ...users[index]!, uid: null, fullName: 'Anonymous user', email: null };
-      audit.push({ at: new Date().toISOString(), action: input.action, uid: input.uid, profileId: input.profileId, profileName: 'Sandbox', baseUrl: LOCAL_PROFILE.baseUrl, outcome: 'succeeded', status: 200, requestId: 'req-1', via: 'app', ...(input.reference ? { reference: input.reference } : {}) });
+      // Like the real gate: an attempt and its outcome, paired by one actId.
+      const base: AuditEntry = { at: new Date().toISOString(), action: input.action, uid: input.uid, profileId: input.profileId, profileName: 'Sandbox', baseUrl: LOCAL_PROFILE.baseUrl, outcome: 'attempted', via: 'app', actId: `act-${audit.length}`, ...(input.reference ? { reference: input.reference } : {}) };
+      audit.push(base, { ...base, outcome: 'succeeded', status: 200, requestId: 'req-1' });
       return { action: input.action, uid: input.uid, status: 200, requestId: 'req-1', completedAt: new Date().toISOString() };
     },
     'logout.preview': async (input) => {
@@ -184,7 +188,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     },
     'audit.list': async (input) => {
       guard('audit.list', input);
-      return { entries: [...audit] };
+      return { entries: [...audit].reverse() };
     },
   };
 

@@ -1,19 +1,23 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { AuditEntry } from '../../../shared/audit';
 import { useBridge } from '../../bridge/bridge-context';
+import { EmptyValue } from '../../components/empty-value';
 import { ErrorPanel } from '../../components/error-panel';
 import { formatDateTime } from '../../i18n/format';
 import { queryKeys } from '../../state/query-keys';
+import { groupAuditActs, type ActOutcome } from './group-acts';
 
-const OUTCOME_MARK: Record<AuditEntry['outcome'], string> = { attempted: '…', succeeded: '✓', failed: '✗' };
+// A mark beside each word so the outcome never rests on colour alone.
+const OUTCOME_MARK: Record<ActOutcome, string> = { attempted: '…', succeeded: '✓', failed: '✗', unknown: '⚠' };
+const ROW_CLASS: Partial<Record<ActOutcome, string>> = { attempted: 'is-attempted', unknown: 'is-unknown' };
 
 /** Every irreversible act from this computer, newest first: the evidence for a request's file. */
 export function AuditView() {
   const { t, i18n } = useTranslation();
   const bridge = useBridge();
   const audit = useQuery({ queryKey: queryKeys.audit, queryFn: () => bridge['audit.list']({ limit: 200 }) });
-  const entries = [...(audit.data?.entries ?? [])].sort((a, b) => b.at.localeCompare(a.at));
+  // One row per act: the attempt and its outcome are paired by actId.
+  const acts = groupAuditActs(audit.data?.entries ?? []);
 
   return (
     <section className="view" aria-labelledby="audit-title">
@@ -30,7 +34,7 @@ export function AuditView() {
         <ErrorPanel title={t('audit.loadFailed')} error={audit.error} onRetry={() => void audit.refetch()} retrying={audit.isFetching} />
       ) : !audit.data ? (
         <p className="muted">{t('common.loading')}</p>
-      ) : entries.length === 0 ? (
+      ) : acts.length === 0 ? (
         <p className="empty-inline">{t('audit.empty')}</p>
       ) : (
         <div className="table-scroll">
@@ -49,23 +53,23 @@ export function AuditView() {
               </tr>
             </thead>
             <tbody>
-              {entries.map((entry, index) => (
-                <tr key={`${entry.at}-${index}`} className={entry.outcome === 'attempted' ? 'is-attempted' : undefined}>
+              {acts.map(({ key, entry, outcome, at }) => (
+                <tr key={key} className={ROW_CLASS[outcome]}>
                   <td className="nowrap">
-                    <time dateTime={entry.at}>{formatDateTime(entry.at, i18n.language)}</time>
+                    <time dateTime={at}>{formatDateTime(at, i18n.language)}</time>
                   </td>
                   <td>{t(`audit.actions.${entry.action}`)}</td>
                   <td className="mono">{entry.uid}</td>
-                  <td>{entry.reference ?? <span className="muted">{t('common.none')}</span>}</td>
+                  <td>{entry.reference ?? <EmptyValue />}</td>
                   <td>
-                    <span className={`outcome-tag outcome-tag--${entry.outcome}`}>
-                      <span aria-hidden="true">{OUTCOME_MARK[entry.outcome]} </span>
-                      {t(`audit.outcomes.${entry.outcome}`)}
+                    <span className={`outcome-tag outcome-tag--${outcome}`}>
+                      <span aria-hidden="true">{OUTCOME_MARK[outcome]} </span>
+                      {t(`audit.outcomes.${outcome}`)}
                       {entry.errorCode ? ` · ${entry.errorCode}` : ''}
                     </span>
                   </td>
-                  <td className="numeric mono">{entry.status ?? t('common.none')}</td>
-                  <td className="mono small">{entry.requestId ?? t('common.none')}</td>
+                  <td className="numeric">{entry.status === undefined ? <EmptyValue /> : <span className="mono">{entry.status}</span>}</td>
+                  <td>{entry.requestId ? <span className="mono small">{entry.requestId}</span> : <EmptyValue />}</td>
                   <td>
                     {entry.profileName}
                     <span className="muted small block">{entry.baseUrl}</span>

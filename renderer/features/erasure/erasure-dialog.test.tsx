@@ -57,6 +57,10 @@ describe('erasure dialog', () => {
     await user.type(input, 'carol');
     expect(confirmButton(dialog).disabled).toBe(true);
     expect(dialog.textContent).toMatch(/check upper and lower case/);
+    // The near-miss hint is announced, tied to the input, and marked by a sign as well as a colour.
+    const hint = document.getElementById(input.getAttribute('aria-describedby') ?? '')!;
+    expect(hint.getAttribute('aria-live')).toBe('polite');
+    expect(hint.textContent).toBe('⚠ Does not match: check upper and lower case');
     await user.clear(input);
     await user.type(input, 'Carol ');
     expect(confirmButton(dialog).disabled).toBe(true);

@@ -100,6 +100,8 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
   const matches = typed === uid;
   const phase = sending || erase.isPending ? 'sending' : countdown.running ? 'countdown' : 'confirm';
 
+  // A near miss (case or edge spaces) is a warning with a mark, not just a colour; plain "not yet" stays neutral.
+  const nearMiss = Boolean(typed) && !matches && (typed.trim() === uid.trim() || typed.toLocaleLowerCase() === uid.toLocaleLowerCase());
   const matchHint = !typed
     ? t('erasure.typeUidHint')
     : matches
@@ -132,7 +134,16 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
         >
           <Field
             label={t('erasure.typeUid')}
-            hint={<span className={matches ? 'text-success' : undefined}>{matchHint}</span>}
+            liveHint
+            hint={
+              nearMiss ? (
+                <span className="hint-warning">
+                  <span aria-hidden="true">⚠</span> <span>{matchHint}</span>
+                </span>
+              ) : (
+                <span className={matches ? 'text-success' : undefined}>{matchHint}</span>
+              )
+            }
             value={typed}
             onChange={(event) => setTyped(event.target.value)}
             autoComplete="off"

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { EmptyValue } from '../../components/empty-value';
 import { formatTime } from '../../i18n/format';
 import type { LogoutTestRecord } from './logout-store';
 import { OutcomeText } from './negative-cases';
@@ -33,7 +34,7 @@ export function LogoutHistory({ history }: { history: LogoutTestRecord[] }) {
                   </td>
                   <td className="mono">{entry.uid}</td>
                   <td>{t(`logout.cases.${entry.testCase}`)}</td>
-                  <td className="mono">{entry.status ?? t('common.none')}</td>
+                  <td>{entry.status === undefined || entry.status === null ? <EmptyValue /> : <span className="mono">{entry.status}</span>}</td>
                   <td>{entry.testCase === 'valid' ? t('logout.expectAccepted') : t('logout.expectRefused')}</td>
                   <td>
                     <OutcomeText entry={entry} bare />

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AppInfo, ProfileView } from '../../../shared/contract';
 import { useBridge } from '../../bridge/bridge-context';
+import { EmptyValue } from '../../components/empty-value';
 import { EnvironmentBadge } from '../../components/environment-badge';
 import { ErrorPanel } from '../../components/error-panel';
 import { queryKeys } from '../../state/query-keys';
@@ -55,7 +56,7 @@ export function ProfileCard({ profile, active, appInfo, onEdit, onDelete }: Prof
         </div>
         <div>
           <dt>{t('profiles.apiKey')}</dt>
-          <dd className="mono">{profile.apiKeyHint ? `…${profile.apiKeyHint}` : t('common.none')}</dd>
+          <dd>{profile.apiKeyHint ? <span className="mono">…{profile.apiKeyHint}</span> : <EmptyValue />}</dd>
         </div>
         <div>
           <dt>{t('profiles.storage')}</dt>

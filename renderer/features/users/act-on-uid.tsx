@@ -11,9 +11,10 @@ export function ActOnUid() {
   const [uid, setUid] = useState('');
   const openErasure = useUiStore((s) => s.openErasure);
   const testLogout = useUiStore((s) => s.testLogout);
-  const problemKey = uid === '' ? undefined : uidProblemKey(uid);
+  // The shared rule alone decides: the empty string is the only "empty" (a uid of spaces is a real uid).
+  const usable = uidProblem(uid) === undefined;
+  const problemKey = uid === '' || usable ? undefined : uidProblemKey(uid);
   const problem = problemKey ? t(`uid.problems.${problemKey}`, { max: MAX_UID_LENGTH }) : undefined;
-  const usable = uid !== '' && problem === undefined;
   return (
     <section className="card act-on-uid" aria-labelledby={`${inputId}-title`}>
       <h3 id={`${inputId}-title`} className="card__title">
@@ -51,7 +52,7 @@ export function ActOnUid() {
           {problem}
         </p>
       )}
-      {uid !== '' && !problem && (uid.includes(' ') || uid !== uid.trim()) && (
+      {usable && (uid.includes(' ') || uid !== uid.trim()) && (
         <div className="act-on-uid__preview">
           <VisibleUid uid={uid} />
           <UidHints uid={uid} />
@@ -62,8 +63,7 @@ export function ActOnUid() {
 }
 
 /** The shared rule decides whether a uid can be sent; this only picks the translated wording. */
-function uidProblemKey(uid: string): 'tooLong' | 'control' | 'dotSegment' | undefined {
-  if (uidProblem(uid) === undefined) return undefined;
+function uidProblemKey(uid: string): 'tooLong' | 'control' | 'dotSegment' {
   if (uid.length > MAX_UID_LENGTH) return 'tooLong';
   if (uid === '.' || uid === '..') return 'dotSegment';
   return 'control';

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { EmptyValue } from '../../components/empty-value';
 import { useUiStore } from '../../state/ui-store';
 
 /** Anonymise / Delete / Test logout for one uid; named with the uid so screen readers hear which user. */
@@ -6,7 +7,7 @@ export function RowActions({ uid, compact = true }: { uid: string | null; compac
   const { t } = useTranslation();
   const openErasure = useUiStore((s) => s.openErasure);
   const testLogout = useUiStore((s) => s.testLogout);
-  if (uid === null) return <span className="muted">{t('common.none')}</span>;
+  if (uid === null) return <EmptyValue />;
   const stop = (event: { stopPropagation: () => void }) => event.stopPropagation();
   const size = compact ? 'button--small' : '';
   return (

@@ -6,5 +6,7 @@ declare module '@tanstack/react-table' {
   interface ColumnMeta<TData extends RowData, TValue> {
     /** Right-aligned, tabular figures. */
     numeric?: boolean;
+    /** The row actions: pinned to the right edge so they stay visible when extra columns scroll. */
+    actions?: boolean;
   }
 }

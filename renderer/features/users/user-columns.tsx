@@ -1,6 +1,7 @@
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import type { TFunction } from 'i18next';
 import type { UserRecord } from '../../../shared/users';
+import { EmptyValue } from '../../components/empty-value';
 import { InitialsAvatar } from '../../components/initials-avatar';
 import { formatDate, formatNumber } from '../../i18n/format';
 import { formatFieldValue } from './format-value';
@@ -27,7 +28,8 @@ export function buildUserColumns({ t, language, extraFields, onShowDetails }: Co
         return (
           <button
             type="button"
-            className="link-button mono"
+            className="link-button mono truncate uid-cell"
+            title={uid ?? undefined}
             aria-label={t('users.showDetails', { uid: uid ?? t('users.noUid') })}
             onClick={(event) => {
               event.stopPropagation();
@@ -45,11 +47,15 @@ export function buildUserColumns({ t, language, extraFields, onShowDetails }: Co
       cell: (info) => (
         <span className="name-cell">
           <InitialsAvatar name={info.getValue()} uid={info.row.original.uid} />
-          <span>{info.getValue() ?? <span className="muted">{t('common.none')}</span>}</span>
+          {info.getValue() ? <span className="truncate" title={info.getValue() ?? undefined}>{info.getValue()}</span> : <EmptyValue />}
         </span>
       ),
     }),
-    column.accessor('email', { id: 'email', header: () => t('users.email'), cell: (info) => info.getValue() ?? <span className="muted">{t('common.none')}</span> }),
+    column.accessor('email', {
+      id: 'email',
+      header: () => t('users.email'),
+      cell: (info) => (info.getValue() ? <span className="truncate email-cell" title={info.getValue() ?? undefined}>{info.getValue()}</span> : <EmptyValue />),
+    }),
     column.accessor('createdAt', {
       id: 'createdAt',
       header: () => t('users.created'),
@@ -66,7 +72,9 @@ export function buildUserColumns({ t, language, extraFields, onShowDetails }: Co
         header: () => field.label,
         cell: (info) => {
           const value = valueAtPath(info.row.original.fields, field.path);
-          return value === undefined ? '' : formatFieldValue(field.path, value, t, language);
+          if (value === undefined || value === null || value === '') return <EmptyValue />;
+          const text = formatFieldValue(field.path, value, t, language);
+          return <span className="truncate extra-cell" title={text}>{text}</span>;
         },
       }) as ColumnDef<UserRecord, unknown>,
   );
@@ -74,6 +82,7 @@ export function buildUserColumns({ t, language, extraFields, onShowDetails }: Co
   const actions = column.display({
     id: 'actions',
     header: () => <span>{t('users.actions')}</span>,
+    meta: { actions: true },
     cell: (info) => <RowActions uid={info.row.original.uid} />,
   }) as ColumnDef<UserRecord, unknown>;
 

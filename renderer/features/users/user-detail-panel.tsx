@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { UserRecord } from '../../../shared/users';
 import { InitialsAvatar } from '../../components/initials-avatar';
@@ -6,43 +6,77 @@ import { flattenFields } from './flatten-fields';
 import { formatFieldValue } from './format-value';
 import { RowActions } from './row-actions';
 
-/** Every field the service sent for one user, as a readable definition list. */
+/**
+ * Every field the service sent for one user, as a readable definition list.
+ * The header (name, Close, actions) stays put while the list scrolls inside the
+ * viewport, and a hint says when more fields are below.
+ */
 export function UserDetailPanel({ user, onClose }: { user: UserRecord; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+  const [moreBelow, setMoreBelow] = useState(false);
   const fields = flattenFields(user.fields);
+
+  const measure = useCallback(() => {
+    const list = listRef.current;
+    if (list) setMoreBelow(list.scrollHeight - list.scrollTop - list.clientHeight > 4);
+  }, []);
   useEffect(() => {
     // Move focus to the panel so keyboard and screen-reader users land on what they opened.
     headingRef.current?.focus();
   }, [user.uid]);
+  useLayoutEffect(() => {
+    listRef.current?.scrollTo?.({ top: 0 });
+    measure();
+    window.addEventListener('resize', measure);
+    return () => window.removeEventListener('resize', measure);
+  }, [user, measure]);
+
   return (
     <aside className="detail-panel" aria-labelledby="user-detail-title">
-      <header className="detail-panel__header">
-        <InitialsAvatar name={user.fullName} uid={user.uid} />
-        <div className="detail-panel__who">
-          <h3 id="user-detail-title" ref={headingRef} tabIndex={-1}>
-            {t('detail.title')}
-          </h3>
-          <p className="detail-panel__name">{user.fullName ?? user.uid ?? t('users.noUid')}</p>
-        </div>
-        <button type="button" className="button button--ghost button--small" onClick={onClose}>
-          {t('detail.close')}
-        </button>
-      </header>
-      <RowActions uid={user.uid} compact />
+      <div className="detail-panel__top">
+        <header className="detail-panel__header">
+          <InitialsAvatar name={user.fullName} uid={user.uid} />
+          <div className="detail-panel__who">
+            <h3 id="user-detail-title" ref={headingRef} tabIndex={-1}>
+              {t('detail.title')}
+            </h3>
+            <p className="detail-panel__name">{user.fullName ?? user.uid ?? t('users.noUid')}</p>
+            {user.uid !== null && (
+              <p className="detail-panel__uid mono truncate" title={user.uid}>
+                {user.uid}
+              </p>
+            )}
+          </div>
+          <button type="button" className="button button--small" onClick={onClose}>
+            {t('detail.close')}
+          </button>
+        </header>
+        <RowActions uid={user.uid} compact />
+      </div>
       {fields.length === 0 ? (
-        <p className="muted">{t('detail.empty')}</p>
+        <p className="muted detail-panel__empty">{t('detail.empty')}</p>
       ) : (
-        <dl className="detail-list">
-          {fields.map((field) => (
-            <div key={field.path} className="detail-list__row">
-              <dt>{field.label}</dt>
-              <dd className={field.value === null || field.value === undefined || field.value === '' ? 'muted' : undefined}>
-                {formatFieldValue(field.path, field.value, t, i18n.language)}
-              </dd>
-            </div>
-          ))}
-        </dl>
+        // Focusable so the list can be scrolled from the keyboard.
+        <div ref={listRef} className="detail-panel__scroll" tabIndex={0} role="region" aria-label={t('detail.fieldsLabel')} onScroll={measure}>
+          <p className="detail-panel__count">{t('detail.fieldCount', { count: fields.length })}</p>
+          <dl className="detail-list">
+            {fields.map((field) => (
+              <div key={field.path} className="detail-list__row">
+                <dt>{field.label}</dt>
+                <dd className={field.value === null || field.value === undefined || field.value === '' ? 'muted' : undefined}>
+                  {formatFieldValue(field.path, field.value, t, i18n.language)}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+      )}
+      {moreBelow && (
+        <p className="detail-panel__more" aria-hidden="true">
+          <span>↓</span> {t('detail.moreBelow')}
+        </p>
       )}
     </aside>
   );

@@ -64,4 +64,19 @@ describe('users table', () => {
     await user.type(screen.getByLabelText('Filter this page'), 'carol');
     expect(within(table).getAllByRole('row')).toHaveLength(3); // header + Carol + carol
   });
+
+  it('"Act on a uid" accepts a uid made only of spaces, as the shared rule does; only the empty string is empty', async () => {
+    const user = userEvent.setup();
+    renderApp();
+    await screen.findByRole('table', { name: 'Users on page 1' });
+    const box = screen.getByRole('region', { name: 'Act on a uid' });
+    const anonymise = within(box).getByRole('button', { name: 'Anonymise' });
+    expect(anonymise.hasAttribute('disabled')).toBe(true);
+    await user.type(within(box).getByLabelText('uid'), '   ');
+    expect(anonymise.hasAttribute('disabled')).toBe(false);
+    expect(box.textContent).toMatch(/␣␣␣/);
+    await user.click(anonymise);
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toMatch(/␣␣␣/);
+  });
 });

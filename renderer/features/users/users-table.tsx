@@ -5,6 +5,12 @@ import type { UserRecord } from '../../../shared/users';
 import { buildUserColumns } from './user-columns';
 import { userRowKey } from './use-users-page';
 
+function cellClass(meta: { numeric?: boolean; actions?: boolean } | undefined): string | undefined {
+  if (meta?.numeric) return 'numeric';
+  if (meta?.actions) return 'actions-cell';
+  return undefined;
+}
+
 interface UsersTableProps {
   users: UserRecord[];
   page: number;
@@ -43,7 +49,7 @@ export function UsersTable({ users, page, extraFields, selectedKey, onSelect, bu
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
               {group.headers.map((header) => (
-                <th key={header.id} scope="col" className={header.column.columnDef.meta?.numeric ? 'numeric' : undefined}>
+                <th key={header.id} scope="col" className={cellClass(header.column.columnDef.meta)}>
                   {flexRender(header.column.columnDef.header, header.getContext())}
                 </th>
               ))}
@@ -57,7 +63,7 @@ export function UsersTable({ users, page, extraFields, selectedKey, onSelect, bu
             return (
               <tr key={key} className={selected ? 'is-selected' : undefined} onClick={() => onSelect(key)}>
                 {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id} className={cell.column.columnDef.meta?.numeric ? 'numeric' : undefined}>
+                  <td key={cell.id} className={cellClass(cell.column.columnDef.meta)}>
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}
                   </td>
                 ))}
