@@ -15,6 +15,8 @@ export interface ConnectionOptions {
   app?: string;
 }
 
+export const CONNECTION_OPTION_KEYS = ['profile', 'baseUrl', 'app'] as const;
+
 /** The same three options on every command that talks to the service. There is deliberately no option for a secret. */
 export function addConnectionOptions(command: Command): Command {
   return command

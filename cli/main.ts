@@ -3,6 +3,7 @@ import { logoutCommand } from './commands/logout';
 import { profilesCommand } from './commands/profiles';
 import { tokenCommand } from './commands/token';
 import { usersCommand } from './commands/users';
+import { addConnectionOptions, CONNECTION_OPTION_KEYS } from './connection';
 import { EXIT_OK, reportError } from './output';
 
 /**
@@ -16,6 +17,14 @@ export function buildProgram(): Command {
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
   for (const command of [profilesCommand(), usersCommand(), logoutCommand(), tokenCommand()]) program.addCommand(command);
+  // The connection options work before the command too (`privacy-desk --profile prod users list`):
+  // given there, they are handed down to the command that runs.
+  addConnectionOptions(program).hook('preAction', (root, actionCommand) => {
+    for (const key of CONNECTION_OPTION_KEYS) {
+      const value: unknown = root.getOptionValue(key);
+      if (value !== undefined && actionCommand !== root) actionCommand.setOptionValue(key, value);
+    }
+  });
   // Every command and subcommand throws instead of exiting, so one place maps errors to exit codes.
   const overrideAll = (command: Command) => {
     command.exitOverride();

@@ -140,9 +140,18 @@ export function createDeskProfiles({ store, credentialStore, onChange }: DeskPro
     /** Validates a connection that is not stored (CLI --base-url/--app). */
     validateTemporary(input: { id: string; name?: string; baseUrl: string; applicationName: string; credentials: Credentials }): Profile {
       validateCredentials(input.credentials);
-      return validateProfile({ id: input.id, name: input.name ?? 'command-line connection', baseUrl: input.baseUrl, applicationName: input.applicationName });
+      return validateProfile({ id: input.id, name: input.name ?? connectionLabel(input.baseUrl), baseUrl: input.baseUrl, applicationName: input.applicationName });
     },
   };
+}
+
+/** Names a --base-url connection after its host, so messages say which service answered. */
+function connectionLabel(baseUrl: string): string {
+  try {
+    return new URL(baseUrl.trim()).host || 'command-line connection';
+  } catch {
+    return 'command-line connection'; // normalizeBaseUrl then explains what is wrong with the address
+  }
 }
 
 function blankToUndefined(value: string | undefined): string | undefined {

@@ -42,6 +42,14 @@ describe('privacy-desk users list (real CLI against the sandbox)', () => {
     expect(all).toMatchObject({ page: 1, total: 37, totalPages: 1, hasNext: false });
   });
 
+  it('accepts the connection options before the command too', async () => {
+    const connection = ['--base-url', f.sandbox.url, '--app', f.sandbox.credentials.applicationName];
+    const { code, stdout, stderr } = await f.cli([...connection, 'users', 'list', '--per-page', '2', '--json'], { connection: false });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect((JSON.parse(stdout) as { users: unknown[] }).users).toHaveLength(2);
+  });
+
   it('the installed bin (bin/privacy-desk.js) runs the same CLI', async () => {
     const { code, stdout } = await f.cli(['users', 'list', '--per-page', '3', '--json'], { viaBin: true });
     expect(code).toBe(0);
