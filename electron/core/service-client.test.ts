@@ -40,6 +40,21 @@ describe('createServiceClient', () => {
     ]);
   });
 
+  it('anonymise and delete are JSON requests with a JSON body, so strict JSON servers accept them', async () => {
+    const seen: Array<{ method?: string; type: string | null; body: unknown }> = [];
+    const { fetch } = stub((_url, init) => {
+      seen.push({ method: init?.method, type: new Headers(init?.headers).get('content-type'), body: init?.body });
+      return json({ success: true });
+    });
+    const client = createServiceClient({ profile, credentials, fetch });
+    await client.anonymizeUser('a');
+    await client.deleteUser('b');
+    expect(seen).toEqual([
+      { method: 'POST', type: 'application/json', body: '{}' },
+      { method: 'DELETE', type: 'application/json', body: '{}' },
+    ]);
+  });
+
   it('a 200 that reports failure is not taken as success', async () => {
     const { fetch } = stub(() => json({ success: false, error: 'locked' }));
     await expect(createServiceClient({ profile, credentials, fetch }).deleteUser('u')).rejects.toMatchObject({ code: 'UNEXPECTED_RESPONSE', status: 200 });

@@ -51,11 +51,13 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     const segment = encodeUidSegment(uid);
     const words = ACTION_WORDS[action];
     const purpose = `${words.doing} user “${uid}”`;
-    // POST carries an empty JSON object (API requests are JSON, Part A); DELETE has no body, so no Content-Type.
-    const request: HttpRequest =
+    // Both carry an empty JSON object: API requests are JSON (Part A), and servers that parse
+    // JSON bodies strictly refuse a JSON Content-Type with no body at all.
+    const route =
       action === 'anonymize'
-        ? { method: 'POST', url: `${baseUrl}/api/v1/users/${segment}/anonymize`, body: '{}', headers: { Accept: 'application/json', 'Content-Type': 'application/json' }, purpose, irreversible: true }
-        : { method: 'DELETE', url: `${baseUrl}/api/v1/users/${segment}`, headers: { Accept: 'application/json' }, purpose, irreversible: true };
+        ? { method: 'POST' as const, url: `${baseUrl}/api/v1/users/${segment}/anonymize` }
+        : { method: 'DELETE' as const, url: `${baseUrl}/api/v1/users/${segment}` };
+    const request: HttpRequest = { ...route, body: '{}', headers: { Accept: 'application/json', 'Content-Type': 'application/json' }, purpose, irreversible: true };
     // Never retried: only the single 401 token refresh inside sendAuthorized, where the service refused the first attempt.
     const response = await sendAuthorized(http, tokens, 'authentication', request);
     const { status, requestId } = response;
