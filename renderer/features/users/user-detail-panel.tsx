@@ -15,10 +15,17 @@ export function UserDetailPanel({ user, onClose }: { user: UserRecord; onClose: 
   const { t, i18n } = useTranslation();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
+  const panelRef = useRef<HTMLElement>(null);
   const [moreBelow, setMoreBelow] = useState(false);
   const fields = flattenFields(user.fields);
 
   const measure = useCallback(() => {
+    // The panel ends inside the viewport wherever the page is scrolled, so its last line is never off screen.
+    const panel = panelRef.current;
+    if (panel) {
+      const top = Math.max(panel.getBoundingClientRect().top, 16);
+      panel.style.maxHeight = `${Math.max(window.innerHeight - top - 16, 240)}px`;
+    }
     const list = listRef.current;
     if (list) setMoreBelow(list.scrollHeight - list.scrollTop - list.clientHeight > 4);
   }, []);
@@ -30,11 +37,15 @@ export function UserDetailPanel({ user, onClose }: { user: UserRecord; onClose: 
     listRef.current?.scrollTo?.({ top: 0 });
     measure();
     window.addEventListener('resize', measure);
-    return () => window.removeEventListener('resize', measure);
+    window.addEventListener('scroll', measure, { passive: true });
+    return () => {
+      window.removeEventListener('resize', measure);
+      window.removeEventListener('scroll', measure);
+    };
   }, [user, measure]);
 
   return (
-    <aside className="detail-panel" aria-labelledby="user-detail-title">
+    <aside ref={panelRef} className="detail-panel" aria-labelledby="user-detail-title">
       <div className="detail-panel__top">
         <header className="detail-panel__header">
           <InitialsAvatar name={user.fullName} uid={user.uid} />
@@ -49,8 +60,9 @@ export function UserDetailPanel({ user, onClose }: { user: UserRecord; onClose: 
               </p>
             )}
           </div>
-          <button type="button" className="button button--small" onClick={onClose}>
-            {t('detail.close')}
+          {/* Short visible word; the accessible name says what closes. */}
+          <button type="button" className="button button--small" aria-label={t('detail.close')} onClick={onClose}>
+            <span aria-hidden="true">✕</span> {t('common.close')}
           </button>
         </header>
         <RowActions uid={user.uid} compact />
