@@ -15,6 +15,8 @@ export function buildProgram(): Command {
     .description('Erase, anonymise and log out users of a hosted debate-space service.')
     .version('0.1.0')
     .showHelpAfterError('(add --help for usage)')
+    // Options before the command belong to the program; after it, to the command (so `profiles add --base-url` stays its own).
+    .enablePositionalOptions()
     .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
   for (const command of [profilesCommand(), usersCommand(), logoutCommand(), tokenCommand()]) program.addCommand(command);
   // The connection options work before the command too (`privacy-desk --profile prod users list`):
