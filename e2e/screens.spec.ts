@@ -80,6 +80,7 @@ const SCREENS: Screen[] = [
 
 for (const theme of ['light', 'dark'] as const) {
   test(`every main screen in the ${theme} theme: accessible and photographed`, async ({ app, bridge, profile }, testInfo) => {
+    test.slow(true, 'seven screens, each with an axe scan and a screenshot, in one test');
     await app.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
     // One logout and one audit entry so the tester and the trail show real content.
     await bridge('logout.send', { profileId: profile.id, uid: 'alice@example.org', options: {} });

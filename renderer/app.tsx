@@ -11,6 +11,7 @@ import { LogoutView } from './features/logout/logout-view';
 import { FirstRun } from './features/profiles/first-run';
 import { ProfilesView } from './features/profiles/profiles-view';
 import { UsersView } from './features/users/users-view';
+import { useAppliedTheme } from './state/use-applied-theme';
 import { useUiStore, VIEWS, type View } from './state/ui-store';
 import { useActiveProfile, useAppInfo, useProfiles } from './state/use-profiles';
 import type { ProfileView } from '../shared/contract';
@@ -31,10 +32,7 @@ export function App() {
     if (i18n.language !== language) void i18n.changeLanguage(language);
     document.documentElement.lang = language;
   }, [i18n, language]);
-  useEffect(() => {
-    if (theme === 'system') delete document.documentElement.dataset.theme;
-    else document.documentElement.dataset.theme = theme;
-  }, [theme]);
+  useAppliedTheme(theme);
 
   if (appInfo.isError || profiles.isError) {
     const error = appInfo.error ?? profiles.error;

@@ -6,6 +6,7 @@ import { ErrorPanel } from '../../components/error-panel';
 import { formatDateTime } from '../../i18n/format';
 import { queryKeys } from '../../state/query-keys';
 import { groupAuditActs, type ActOutcome } from './group-acts';
+import { ViewSection } from '../../components/view-section';
 
 // A mark beside each word so the outcome never rests on colour alone.
 const OUTCOME_MARK: Record<ActOutcome, string> = { attempted: '…', succeeded: '✓', failed: '✗', unknown: '⚠' };
@@ -20,16 +21,16 @@ export function AuditView() {
   const acts = groupAuditActs(audit.data?.entries ?? []);
 
   return (
-    <section className="view" aria-labelledby="audit-title">
-      <header className="view__header">
-        <div>
-          <h2 id="audit-title">{t('audit.title')}</h2>
-          <p className="view__intro">{t('audit.intro')}</p>
-        </div>
+    <ViewSection
+      id="audit"
+      title={t('audit.title')}
+      intro={t('audit.intro')}
+      actions={
         <button type="button" className="button" onClick={() => void audit.refetch()} disabled={audit.isFetching}>
           {t('common.refresh')}
         </button>
-      </header>
+      }
+    >
       {audit.isError ? (
         <ErrorPanel title={t('audit.loadFailed')} error={audit.error} onRetry={() => void audit.refetch()} retrying={audit.isFetching} />
       ) : !audit.data ? (
@@ -81,6 +82,6 @@ export function AuditView() {
           </table>
         </div>
       )}
-    </section>
+    </ViewSection>
   );
 }

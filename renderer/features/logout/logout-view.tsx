@@ -17,6 +17,7 @@ import { SendResult } from './send-result';
 import { TokenPreview } from './token-preview';
 import { useLogoutTest } from './use-logout-test';
 import { VerifyToken } from './verify-token';
+import { ViewSection } from '../../components/view-section';
 
 export function LogoutView({ profile }: { profile: ProfileView }) {
   const { t } = useTranslation();
@@ -40,13 +41,7 @@ export function LogoutView({ profile }: { profile: ProfileView }) {
   };
 
   return (
-    <section className="view" aria-labelledby="logout-title">
-      <header className="view__header">
-        <div>
-          <h2 id="logout-title">{t('logout.title')}</h2>
-          <p className="view__intro">{t('logout.intro')}</p>
-        </div>
-      </header>
+    <ViewSection id="logout" title={t('logout.title')} intro={t('logout.intro')}>
       <div className="logout-layout">
         <form
           id={formId}
@@ -80,6 +75,6 @@ export function LogoutView({ profile }: { profile: ProfileView }) {
       <NegativeCases history={history} disabled={!canSend} pendingCase={test.isPending ? (test.variables?.testCase ?? null) : null} onRun={run} />
       <LogoutHistory history={history} />
       <VerifyToken profileId={profile.id} />
-    </section>
+    </ViewSection>
   );
 }

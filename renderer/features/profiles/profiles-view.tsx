@@ -7,6 +7,7 @@ import { DeleteProfileDialog } from './delete-profile-dialog';
 import { FirstRun } from './first-run';
 import { ProfileCard } from './profile-card';
 import { ProfileFormDialog } from './profile-form-dialog';
+import { ViewSection } from '../../components/view-section';
 
 type FormState = { mode: 'add' } | { mode: 'edit'; profile: ProfileView } | null;
 
@@ -25,16 +26,16 @@ export function ProfilesView() {
 
   const { activeId } = profiles.data;
   return (
-    <section className="view" aria-labelledby="profiles-title">
-      <header className="view__header">
-        <div>
-          <h2 id="profiles-title">{t('profiles.title')}</h2>
-          <p className="view__intro">{t('profiles.intro')}</p>
-        </div>
+    <ViewSection
+      id="profiles"
+      title={t('profiles.title')}
+      intro={t('profiles.intro')}
+      actions={
         <button type="button" className="button button--primary" onClick={() => setForm({ mode: 'add' })}>
           {t('profiles.addProfile')}
         </button>
-      </header>
+      }
+    >
       <div className="profile-list" role="list" aria-label={t('profiles.listLabel')}>
         {profiles.data.profiles.map((profile) => (
           <div role="listitem" key={profile.id}>
@@ -55,6 +56,6 @@ export function ProfilesView() {
         hasActiveProfile={activeId !== null}
       />
       <DeleteProfileDialog profile={deleting} onClose={() => setDeleting(null)} />
-    </section>
+    </ViewSection>
   );
 }

@@ -11,6 +11,7 @@ import { PaginationBar } from './pagination-bar';
 import { UserDetailPanel } from './user-detail-panel';
 import { UsersTable, UsersTableSkeleton } from './users-table';
 import { userRowKey, useUsersPage } from './use-users-page';
+import { ViewSection } from '../../components/view-section';
 
 function matchesFilter(user: UserRecord, filter: string): boolean {
   const needle = filter.toLocaleLowerCase();
@@ -55,16 +56,16 @@ export function UsersView({ profile }: { profile: ProfileView }) {
   }
 
   return (
-    <section className="view" aria-labelledby="users-title">
-      <header className="view__header">
-        <div>
-          <h2 id="users-title">{t('users.title')}</h2>
-          <p className="view__intro">{profile.name} · <span className="mono">{profile.applicationName}</span></p>
-        </div>
+    <ViewSection
+      id="users"
+      title={t('users.title')}
+      intro={<>{profile.name} · <span className="mono">{profile.applicationName}</span></>}
+      actions={
         <button type="button" className="button" onClick={() => void query.refetch()} disabled={query.isFetching}>
           {query.isFetching && query.data ? t('users.refreshing') : t('common.refresh')}
         </button>
-      </header>
+      }
+    >
       <ActOnUid />
       {query.isError && query.data && <ErrorPanel title={t('users.loadFailed')} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />}
       <div className="toolbar">
@@ -81,6 +82,6 @@ export function UsersView({ profile }: { profile: ProfileView }) {
         </div>
         {selected && <UserDetailPanel user={selected} onClose={() => selectUser(null)} />}
       </div>
-    </section>
+    </ViewSection>
   );
 }
