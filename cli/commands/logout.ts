@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
-import { PrivacyDeskError } from '../../shared/errors';
 import { LOGOUT_ALGORITHMS, NEGATIVE_CASES, type LogoutOptions, type LogoutResult, type NegativeCase, type LogoutAlgorithm } from '../../shared/logout';
+import { logoutRefusal } from '../../electron/core/logout-outcome';
 import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
 import { printJson, printLine } from '../output';
 import { parseClaim, parseWholeNumber } from '../parse';
@@ -38,7 +38,8 @@ export function logoutCommand(): Command {
     const result = await desk.sendLogout(profileId, uid, options, opts.reference);
     if (opts.json) printJson(result);
     else printResult(result);
-    if (!result.ok) throw refusal(result);
+    const refusal = logoutRefusal(result);
+    if (refusal) throw refusal;
   });
 }
 
@@ -51,21 +52,3 @@ function printResult(result: LogoutResult): void {
   printLine(`Token:    ${result.token}`);
 }
 
-function refusal(result: LogoutResult): PrivacyDeskError {
-  const body = result.body as { error_description?: unknown; error?: unknown } | string;
-  const said = typeof body === 'object' && body !== null ? String(body.error_description ?? body.error ?? '') : String(body ?? '');
-  if (result.status === 404) {
-    return new PrivacyDeskError({
-      code: 'APPLICATION_NOT_FOUND',
-      status: 404,
-      requestId: result.requestId,
-      message: 'The service does not know this application name (404 on the logout route). Check the application name in the profile against the service’s administration panel.',
-    });
-  }
-  return new PrivacyDeskError({
-    code: 'LOGOUT_REJECTED',
-    status: result.status,
-    requestId: result.requestId,
-    message: `The service refused the logout token${said ? `: “${said.slice(0, 300)}”` : ''}. Check the claims above; "privacy-desk token verify" explains what is wrong with a token.`,
-  });
-}

@@ -7,6 +7,7 @@ import type { LogoutOptions, LogoutResult } from '../../shared/logout';
 import { assertValidUid } from '../../shared/uid';
 import type { AuditLog } from './audit-log';
 import type { ServiceClient } from './types';
+import { logoutRefusal } from './logout-outcome';
 
 /**
  * The one gate every irreversible call goes through: nothing else may call
@@ -82,7 +83,8 @@ export async function performLogout(request: LogoutRequest): Promise<LogoutResul
     throw error;
   }
   const entry: AuditEntry = { ...base, at: now(), outcome: result.ok ? 'succeeded' : 'failed', status: result.status, requestId: result.requestId };
-  if (!result.ok) entry.errorCode = result.status === 404 ? 'APPLICATION_NOT_FOUND' : 'LOGOUT_REJECTED';
+  const refusal = logoutRefusal(result);
+  if (refusal) entry.errorCode = refusal.code;
   await recordOutcome(audit, entry, result.ok ? 'The logout was accepted' : 'The logout was refused');
   return result;
 }

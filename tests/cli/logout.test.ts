@@ -44,6 +44,19 @@ describe('privacy-desk logout and token verify (real CLI against the sandbox)', 
     expect(f.auditLines().at(-1)).toMatchObject({ action: 'logout', outcome: 'failed', errorCode: 'LOGOUT_REJECTED', status: 400 });
   });
 
+  it('a failing service is reported as SERVER_ERROR, not blamed on the token', async () => {
+    f.sandbox.setFaults({ errorRate: 1 });
+    try {
+      const { code, stderr } = await f.cli(['logout', 'alice@example.org']);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/^SERVER_ERROR: /);
+      expect(stderr).not.toMatch(/claims/);
+      expect(f.auditLines().at(-1)).toMatchObject({ action: 'logout', outcome: 'failed', errorCode: 'SERVER_ERROR' });
+    } finally {
+      f.sandbox.setFaults({ errorRate: 0 });
+    }
+  });
+
   it('token verify accepts a good token and explains a bad one (exit 1)', async () => {
     expect(goodToken).not.toBe('');
     const good = await f.cli(['token', 'verify', goodToken]);
