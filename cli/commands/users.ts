@@ -1,12 +1,10 @@
 import { Command } from 'commander';
 import type { UserPage, UserRecord } from '../../shared/users';
 import type { Desk } from '../../electron/core/desk';
+import { listAllUsers } from '../../electron/core/list-all-users';
 import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
 import { formatTable, printJson, printLine } from '../output';
 import { parseWholeNumber } from '../parse';
-
-// A runaway guard for --all: a service that always says "next" must not loop forever.
-const MAX_PAGES = 100_000;
 
 export function usersCommand(): Command {
   const users = new Command('users').description('list, anonymise and delete users');
@@ -56,14 +54,11 @@ export function usersCommand(): Command {
 }
 
 async function listAll(desk: Desk, profileId: string, perPage: number): Promise<UserRecord[]> {
-  const all: UserRecord[] = [];
   const progress = process.stderr.isTTY === true;
-  for (let page = 1; page <= MAX_PAGES; page += 1) {
-    const result = await desk.listUsers(profileId, { page, perPage });
-    all.push(...result.users);
-    if (progress) process.stderr.write(`\rpage ${page}${result.totalPages ? ` of ${result.totalPages}` : ''}, ${all.length} users`);
-    if (!result.hasNext || result.users.length === 0) break;
-  }
+  const all = await listAllUsers((input) => desk.listUsers(profileId, input), {
+    perPage,
+    onProgress: progress ? ({ page, collected, totalPages }) => process.stderr.write(`\rpage ${page}${totalPages ? ` of ${totalPages}` : ''}, ${collected} users`) : undefined,
+  });
   if (progress) process.stderr.write('\n');
   return all;
 }

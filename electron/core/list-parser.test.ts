@@ -65,4 +65,12 @@ describe('parseUserPage pagination', () => {
     expect(parseUserPage({ data: users(10), meta: { next: null } }, none, asked).hasNext).toBe(false);
     expect(parseUserPage({ data: users(1), meta: { pages: '4', page: '1', unknown: true } }, none, asked)).toMatchObject({ totalPages: 4, hasNext: true });
   });
+
+  it('with only a total, a page shorter than asked is read as a silent cap, not as the end', () => {
+    // 23 users, per_page capped at 5 although 7 were asked: page 4 holds users 16-20, so more exist.
+    const page4 = parseUserPage(users(5), new Headers({ total: '23' }), { page: 4, perPage: 7 });
+    expect(page4.hasNext).toBe(true);
+    const page5 = parseUserPage(users(3), new Headers({ total: '23' }), { page: 5, perPage: 7 });
+    expect(page5).toMatchObject({ total: 23 });
+  });
 });

@@ -95,7 +95,10 @@ function decideHasNext(paging: Paging, page: number, count: number, askedPerPage
   if (paging.next !== undefined) return paging.next;
   if (paging.totalPages !== undefined) return page < paging.totalPages;
   if (paging.total !== undefined) {
-    const perPage = paging.pageItems !== undefined && paging.pageItems > 0 ? Math.min(paging.pageItems, askedPerPage) : askedPerPage;
+    // A service may cap per_page silently: a page shorter than asked, with no page-items to say so,
+    // is taken as the real page size (at worst one extra, empty page), never as "no more users".
+    const served = count > 0 ? Math.min(count, askedPerPage) : askedPerPage;
+    const perPage = paging.pageItems !== undefined && paging.pageItems > 0 ? Math.min(paging.pageItems, askedPerPage) : served;
     return page * perPage < paging.total;
   }
   // No paging information at all (Part B variant): only a full page can have a successor.
