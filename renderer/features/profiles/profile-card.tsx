@@ -37,7 +37,7 @@ export function ProfileCard({ profile, active, appInfo, onEdit, onDelete }: Prof
         : t('profiles.storageNone');
 
   return (
-    <article className={`profile-card ${active ? 'profile-card--active' : ''}`} aria-labelledby={headingId}>
+    <article className={`card profile-card ${active ? 'profile-card--active' : ''}`} aria-labelledby={headingId}>
       <header className="profile-card__header">
         <h3 id={headingId} className="profile-card__name">
           {profile.name}
