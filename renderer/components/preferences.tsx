@@ -1,47 +1,21 @@
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, THEMES, useUiStore, type Language, type ThemeOverride } from '../state/ui-store';
+import { LANGUAGES, THEMES, useUiStore } from '../state/ui-store';
+import { HeaderSelect } from './header-select';
 
 export function LanguageSwitcher() {
   const { t } = useTranslation();
-  const id = useId();
   const language = useUiStore((s) => s.language);
   const setLanguage = useUiStore((s) => s.setLanguage);
-  return (
-    <div className="header-control">
-      <label htmlFor={id} className="header-control__label">
-        {t('header.language')}
-      </label>
-      <select id={id} className="select" value={language} onChange={(event) => setLanguage(event.target.value as Language)}>
-        {LANGUAGES.map((code) => (
-          <option key={code} value={code} lang={code}>
-            {t(`languages.${code}`)}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
+  const options = LANGUAGES.map((code) => ({ value: code, label: t(`languages.${code}`), lang: code }));
+  return <HeaderSelect label={t('header.language')} value={language} options={options} onChange={setLanguage} />;
 }
 
 const THEME_LABEL = { system: 'header.themeSystem', light: 'header.themeLight', dark: 'header.themeDark' } as const;
 
 export function ThemeSwitcher() {
   const { t } = useTranslation();
-  const id = useId();
   const theme = useUiStore((s) => s.theme);
   const setTheme = useUiStore((s) => s.setTheme);
-  return (
-    <div className="header-control">
-      <label htmlFor={id} className="header-control__label">
-        {t('header.theme')}
-      </label>
-      <select id={id} className="select" value={theme} onChange={(event) => setTheme(event.target.value as ThemeOverride)}>
-        {THEMES.map((value) => (
-          <option key={value} value={value}>
-            {t(THEME_LABEL[value])}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
+  const options = THEMES.map((value) => ({ value, label: t(THEME_LABEL[value]) }));
+  return <HeaderSelect label={t('header.theme')} value={theme} options={options} onChange={setTheme} />;
 }

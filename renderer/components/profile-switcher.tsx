@@ -1,15 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBridge } from '../bridge/bridge-context';
 import { useNotices } from '../state/notices-store';
 import { queryKeys } from '../state/query-keys';
 import { useUiStore } from '../state/ui-store';
 import { useProfiles } from '../state/use-profiles';
+import { HeaderSelect } from './header-select';
 
 export function ProfileSwitcher() {
   const { t } = useTranslation();
-  const id = useId();
   const bridge = useBridge();
   const queryClient = useQueryClient();
   const profiles = useProfiles();
@@ -24,25 +23,17 @@ export function ProfileSwitcher() {
     onError: (error) => pushNotice({ tone: 'error', text: t('header.switchFailed', { message: error.message }) }),
   });
   const list = profiles.data?.profiles ?? [];
+  const activeId = profiles.data?.activeId ?? '';
+  // With no active profile, an empty first choice says so instead of pretending one is selected.
+  const placeholder = activeId === '' ? [{ value: '', label: list.length === 0 ? t('header.noProfile') : '—' }] : [];
+  const options = [...placeholder, ...list.map((profile) => ({ value: profile.id, label: profile.name }))];
   return (
-    <div className="header-control">
-      <label htmlFor={id} className="header-control__label">
-        {t('header.activeProfile')}
-      </label>
-      <select
-        id={id}
-        className="select"
-        value={profiles.data?.activeId ?? ''}
-        disabled={list.length === 0 || setActive.isPending}
-        onChange={(event) => setActive.mutate(event.target.value)}
-      >
-        {(profiles.data?.activeId ?? null) === null && <option value="">{list.length === 0 ? t('header.noProfile') : '—'}</option>}
-        {list.map((profile) => (
-          <option key={profile.id} value={profile.id}>
-            {profile.name}
-          </option>
-        ))}
-      </select>
-    </div>
+    <HeaderSelect
+      label={t('header.activeProfile')}
+      value={activeId}
+      options={options}
+      disabled={list.length === 0 || setActive.isPending}
+      onChange={(profileId) => setActive.mutate(profileId)}
+    />
   );
 }
