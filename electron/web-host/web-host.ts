@@ -39,7 +39,8 @@ export interface RunningWebHost {
 }
 
 function buildServer(runtime: AppRuntime, staticDir: string, token: string, portOf: () => number): FastifyInstance {
-  const server = Fastify({ logger: false, bodyLimit: 1_048_576 });
+  // forceCloseConnections: a browser's keep-alive or in-flight request must not keep close() waiting.
+  const server = Fastify({ logger: false, bodyLimit: 1_048_576, forceCloseConnections: true });
 
   // Keep the raw text: a malformed body becomes an INVALID_INPUT answer, not a framework error page.
   server.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
