@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { NEGATIVE_CASES, type NegativeCase } from '../../../shared/logout';
 import type { LogoutTestRecord } from './logout-store';
+import { CardSection } from '../../components/card-section';
 
 interface NegativeCasesProps {
   history: LogoutTestRecord[];
@@ -13,11 +14,7 @@ interface NegativeCasesProps {
 export function NegativeCases({ history, disabled, pendingCase, onRun }: NegativeCasesProps) {
   const { t } = useTranslation();
   return (
-    <section className="card" aria-labelledby="negative-cases-title">
-      <h3 id="negative-cases-title" className="card__title">
-        {t('logout.negative')}
-      </h3>
-      <p className="card__hint">{t('logout.negativeIntro')}</p>
+    <CardSection title={t('logout.negative')} hint={t('logout.negativeIntro')}>
       <ul className="negative-cases">
         {NEGATIVE_CASES.map((testCase) => {
           const last = history.find((entry) => entry.testCase === testCase);
@@ -32,7 +29,7 @@ export function NegativeCases({ history, disabled, pendingCase, onRun }: Negativ
           );
         })}
       </ul>
-    </section>
+    </CardSection>
   );
 }
 

@@ -5,6 +5,7 @@ import { useBridge } from '../../bridge/bridge-context';
 import { ErrorPanel } from '../../components/error-panel';
 import { Field } from '../../components/field';
 import { JsonBlock } from '../../components/json-block';
+import { CardSection } from '../../components/card-section';
 
 /** Paste any logout token: decoded header and claims, and every reason it would be refused. */
 export function VerifyToken({ profileId }: { profileId: string }) {
@@ -14,11 +15,7 @@ export function VerifyToken({ profileId }: { profileId: string }) {
   const verify = useMutation({ mutationFn: (jwt: string) => bridge['logout.verify']({ profileId, token: jwt }) });
   const verdict = verify.data;
   return (
-    <section className="card" aria-labelledby="verify-token-title">
-      <h3 id="verify-token-title" className="card__title">
-        {t('logout.verifyTitle')}
-      </h3>
-      <p className="card__hint">{t('logout.verifyIntro')}</p>
+    <CardSection title={t('logout.verifyTitle')} hint={t('logout.verifyIntro')}>
       <form
         className="form"
         onSubmit={(event) => {
@@ -69,6 +66,6 @@ export function VerifyToken({ profileId }: { profileId: string }) {
           )}
         </div>
       )}
-    </section>
+    </CardSection>
   );
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { MAX_UID_LENGTH, uidProblem } from '../../../shared/uid';
 import { UidHints, VisibleUid } from '../../components/visible-uid';
 import { useUiStore } from '../../state/ui-store';
+import { CardSection } from '../../components/card-section';
 
 /** For a uid from a ticket: typed or pasted exactly, never trimmed (" alice" is not "alice"). */
 export function ActOnUid() {
@@ -16,11 +17,7 @@ export function ActOnUid() {
   const problemKey = uid === '' || usable ? undefined : uidProblemKey(uid);
   const problem = problemKey ? t(`uid.problems.${problemKey}`, { max: MAX_UID_LENGTH }) : undefined;
   return (
-    <section className="card act-on-uid" aria-labelledby={`${inputId}-title`}>
-      <h3 id={`${inputId}-title`} className="card__title">
-        {t('actOnUid.title')}
-      </h3>
-      <p className="card__hint">{t('actOnUid.hint')}</p>
+    <CardSection title={t('actOnUid.title')} hint={t('actOnUid.hint')} className="act-on-uid">
       <div className="act-on-uid__row">
         <label htmlFor={inputId} className="visually-hidden">
           {t('actOnUid.label')}
@@ -58,7 +55,7 @@ export function ActOnUid() {
           <UidHints uid={uid} />
         </div>
       )}
-    </section>
+    </CardSection>
   );
 }
 
