@@ -18,7 +18,7 @@ const rendererBans = {
 };
 const coreBans = {
   patterns: [
-    { group: ['electron'], message: 'electron/core is UI-free and runs in plain Node; only the Electron shell imports electron.' },
+    { group: ['electron'], message: 'core/ is UI-free and runs in plain Node; only the Electron shell imports electron.' },
     { group: ['**/renderer/**'], message: 'The core never imports the renderer.' },
   ],
 };
@@ -36,7 +36,7 @@ export default tseslint.config(
   },
   { files: ['shared/**'], rules: { 'no-restricted-imports': ['error', sharedBans] } },
   { files: ['renderer/**'], rules: { 'no-restricted-imports': ['error', rendererBans] } },
-  { files: ['electron/core/**', 'electron/handlers/**'], rules: { 'no-restricted-imports': ['error', coreBans] } },
+  { files: ['core/**', 'handlers/**'], rules: { 'no-restricted-imports': ['error', coreBans] } },
   {
     files: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'tests/**'],
     rules: { 'no-restricted-syntax': ['error', { selector: "MemberExpression[property.name='only']", message: 'No focused tests: .only hides the rest of the suite.' }] },

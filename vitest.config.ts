@@ -7,7 +7,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'sandbox/**/*.test.ts', 'cli/**/*.test.ts', 'tests/**/*.test.ts'],
+          include: ['shared/**/*.test.ts', 'core/**/*.test.ts', 'handlers/**/*.test.ts', 'app-runtime/**/*.test.ts', 'web-host/**/*.test.ts', 'electron/**/*.test.ts', 'sandbox/**/*.test.ts', 'cli/**/*.test.ts', 'tests/**/*.test.ts'],
           exclude: ['**/*.keychain.test.ts', 'node_modules/**'],
           testTimeout: 20_000,
           hookTimeout: 20_000,

@@ -1,10 +1,10 @@
 import { Command, Option } from 'commander';
 import { PrivacyDeskError, invalidInput } from '../shared/errors';
 import type { Credentials } from '../shared/profile';
-import { createSessionCredentialStore } from '../electron/core/credential-store';
-import { ensureDataDir, resolveDataDir } from '../electron/core/data-dir';
-import { createDesk, type Desk } from '../electron/core/desk';
-import { openCredentialStore } from '../electron/core/keytar-credential-store';
+import { createSessionCredentialStore } from '../core/credential-store';
+import { ensureDataDir, resolveDataDir } from '../core/data-dir';
+import { createDesk, type Desk } from '../core/desk';
+import { openCredentialStore } from '../core/keytar-credential-store';
 
 export const API_KEY_ENV = 'PRIVACY_DESK_API_KEY';
 export const API_SECRET_ENV = 'PRIVACY_DESK_API_SECRET';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { startSandbox, type RunningSandbox } from '../sandbox/server';
-import { startWebHost, type RunningWebHost } from '../electron/web-host/web-host';
+import { startWebHost, type RunningWebHost } from '../web-host/web-host';
 import type { BridgeMethod, BridgeOutput, BridgeResponse, ProfileView } from '../shared/contract';
 
 /**

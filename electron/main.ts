@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, Menu, net, session } from 'electron';
 import { toErrorInfo } from '../shared/errors';
-import { resolveDataDir } from './core/data-dir';
-import { startAppRuntime, type AppRuntime } from './handlers/app-runtime';
+import { resolveDataDir } from '../core/data-dir';
+import { startAppRuntime, type AppRuntime } from '../app-runtime/app-runtime';
 import { serveAppProtocol, registerAppScheme } from './shell/app-protocol';
 import { denyAllPermissions, installWebContentsGuards } from './shell/hardening';
 import { registerBridgeIpc } from './shell/ipc';
@@ -11,7 +11,7 @@ import { createMainWindow } from './shell/window';
 
 /**
  * The Electron shell: windows, protocol, IPC and lifecycle only. Everything
- * else is the same runtime the web host uses (electron/handlers/app-runtime.ts).
+ * else is the same runtime the web host uses (app-runtime/app-runtime.ts).
  * Bundled to dist/electron/main.cjs, so __dirname is dist/electron.
  */
 

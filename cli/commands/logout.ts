@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { LOGOUT_ALGORITHMS, NEGATIVE_CASES, type LogoutOptions, type LogoutResult, type NegativeCase, type LogoutAlgorithm } from '../../shared/logout';
-import { logoutRefusal } from '../../electron/core/logout-outcome';
+import { logoutRefusal } from '../../core/logout-outcome';
 import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
 import { printJson, printLine } from '../output';
 import { parseClaim, parseWholeNumber } from '../parse';

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { UserPage, UserRecord } from '../../shared/users';
-import type { Desk } from '../../electron/core/desk';
-import { listAllUsers } from '../../electron/core/list-all-users';
+import type { Desk } from '../../core/desk';
+import { listAllUsers } from '../../core/list-all-users';
 import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
 import { formatTable, printJson, printLine } from '../output';
 import { parseWholeNumber } from '../parse';

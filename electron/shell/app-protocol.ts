@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { net, protocol } from 'electron';
 import { APP_SCHEME, contentTypeFor, resolveAppFile } from './app-origin';
-import { SECURITY_HEADERS } from './security-headers';
+import { SECURITY_HEADERS } from '../../shared/security-headers';
 
 /** Must run before `app.ready`: makes app:// a secure, standard origin (like https) for the page. */
 export function registerAppScheme(): void {

@@ -1,8 +1,8 @@
 import { ipcMain, type IpcMainInvokeEvent } from 'electron';
 import { BRIDGE_CHANNEL_PREFIX, BRIDGE_METHOD_NAMES } from '../../shared/bridge-methods';
 import type { BridgeResponse } from '../../shared/contract';
-import { dispatchBridgeCall } from '../handlers/dispatch';
-import type { BridgeHandlers } from '../handlers/types';
+import { dispatchBridgeCall } from '../../handlers/dispatch';
+import type { BridgeHandlers } from '../../handlers/types';
 import { isTrustedSender } from './sender-guard';
 
 const REFUSED: BridgeResponse<never> = {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRIDGE_METHOD_NAMES } from '../../shared/bridge-methods';
-import { CONTENT_SECURITY_POLICY } from './security-headers';
+import { CONTENT_SECURITY_POLICY } from '../../shared/security-headers';
 
 /**
  * The built main process (dist/electron/main.cjs as `npm run build:electron` makes it),

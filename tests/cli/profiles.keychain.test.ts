@@ -1,6 +1,6 @@
 import keytar from 'keytar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEYCHAIN_SERVICE } from '../../electron/core/keytar-credential-store';
+import { KEYCHAIN_SERVICE } from '../../core/keytar-credential-store';
 import { startCliFixture, type CliFixture } from './cli-harness';
 
 const keyring = process.env.PRIVACY_DESK_KEYRING === '1';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server';
-import { createServiceClient } from '../../electron/core/service-client';
-import type { FetchLike, ServiceClient, ServiceClientOptions } from '../../electron/core/types';
+import { createServiceClient } from '../../core/service-client';
+import type { FetchLike, ServiceClient, ServiceClientOptions } from '../../core/types';
 import { PrivacyDeskError } from '../../shared/errors';
 
 export interface SentRequest {

@@ -1,0 +1,75 @@
+import type { AppInfo } from '../shared/contract';
+import { createDesk, type Desk } from '../core/desk';
+import type { CredentialStore } from '../core/credential-store';
+import { ensureDataDir, resolveDataDir } from '../core/data-dir';
+import type { FetchLike } from '../core/types';
+import type { RunningSandbox } from '../sandbox/server';
+import { startBundledSandbox } from './bundled-sandbox';
+import { createBridgeHandlers } from '../handlers/create-bridge-handlers';
+import type { BridgeHandlers, DeskPort } from '../handlers/types';
+
+export interface AppRuntimeOptions {
+  /** Defaults to PRIVACY_DESK_DATA_DIR or the OS per-user folder (shared with the CLI). */
+  dataDir?: string;
+  /** Node's fetch by default; Electron passes net.fetch. */
+  fetch?: FetchLike;
+  /** Start the bundled sandbox when there is no profile or the Sandbox profile exists. Default true. */
+  bundledSandbox?: boolean;
+  /** Default 4600, any free port when taken; tests pass 0. */
+  sandboxPort?: number;
+  version: string;
+  locale: string;
+  /** Defaults to the OS keychain, or the session store plus the reason the keychain cannot be used. */
+  openCredentials?: () => Promise<{ store: CredentialStore; problem?: string }>;
+}
+
+/** What both front ends (Electron main and the loopback web host) run: Desk, handlers, bundled sandbox. */
+export interface AppRuntime {
+  dataDir: string;
+  desk: Desk;
+  handlers: BridgeHandlers;
+  appInfo(): AppInfo;
+  /** Set when the bundled sandbox runs for this launch. */
+  sandbox?: RunningSandbox;
+  close(): Promise<void>;
+}
+
+async function defaultCredentials(): Promise<{ store: CredentialStore; problem?: string }> {
+  // Loaded lazily: keytar is a native module, only needed when no store is injected.
+  const { openCredentialStore } = await import('../core/keytar-credential-store');
+  return openCredentialStore();
+}
+
+export async function startAppRuntime(options: AppRuntimeOptions): Promise<AppRuntime> {
+  const dataDir = ensureDataDir(options.dataDir ?? resolveDataDir());
+  const credentials = await (options.openCredentials ?? defaultCredentials)();
+  const desk = createDesk({
+    dataDir,
+    credentialStore: credentials.store,
+    ...(credentials.problem ? { credentialProblem: credentials.problem } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    via: 'app',
+  });
+  const port: DeskPort = desk; // compile-time check that the real Desk offers what the handlers use
+  const sandbox = options.bundledSandbox === false ? undefined : await startBundledSandbox({ desk: port, dataDir, ...(options.sandboxPort !== undefined ? { port: options.sandboxPort } : {}) });
+
+  const appInfo = (): AppInfo => ({
+    version: options.version,
+    locale: options.locale,
+    keychain: desk.keychainStatus(),
+    ...(sandbox ? { sandboxUrl: sandbox.url } : {}),
+  });
+  let closed = false;
+  return {
+    dataDir,
+    desk,
+    handlers: createBridgeHandlers({ desk: port, appInfo }),
+    appInfo,
+    ...(sandbox ? { sandbox } : {}),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await sandbox?.close();
+    },
+  };
+}

@@ -1,0 +1,174 @@
+import { PrivacyDeskError, invalidInput } from '../shared/errors';
+import { bridgeContract, type BridgeParsedInput, type ProfileView } from '../shared/contract';
+import { credentialsSchema, isLocalBaseUrl, normalizeBaseUrl, profileSchema, type Credentials, type Profile } from '../shared/profile';
+import type { CredentialStore } from './credential-store';
+import { SANDBOX_PROFILE_ID, assertUniqueName, findProfile, makeProfileId, profileNotFound, type ProfileStore } from './profile-store';
+
+export type SaveProfileInput = BridgeParsedInput<'profiles.save'>;
+
+interface DeskProfilesDeps {
+  store: ProfileStore;
+  credentialStore: CredentialStore;
+  /** Called with a profile id whose connection details changed (the Desk drops its cached client). */
+  onChange: (profileId: string) => void;
+}
+
+export const SANDBOX_PROFILE_NAME = 'Sandbox';
+const SANDBOX_APPLICATION_NAME = 'sandbox-app';
+
+/** Profile bookkeeping for the Desk: non-secret fields in profiles.json, key and secret in the credential store. */
+export function createDeskProfiles({ store, credentialStore, onChange }: DeskProfilesDeps) {
+  const toView = async (profile: Profile): Promise<ProfileView> => {
+    // A keychain that fails now must not hide the whole list; using the profile reports the real problem.
+    const credentials = await credentialStore.get(profile.id).catch(() => null);
+    const view: ProfileView = {
+      id: profile.id,
+      name: profile.name,
+      baseUrl: profile.baseUrl,
+      applicationName: profile.applicationName,
+      isLocal: isLocalBaseUrl(profile.baseUrl),
+      hasCredentials: credentials !== null,
+      credentialStorage: credentials ? credentialStore.kind : 'none',
+    };
+    if (credentials) view.apiKeyHint = credentials.apiKey.slice(-4);
+    return view;
+  };
+
+  const saveProfile = async (raw: SaveProfileInput): Promise<ProfileView> => {
+    const checked = bridgeContract['profiles.save'].input.safeParse(raw);
+    if (!checked.success) throw invalidInput(`The profile is incomplete: ${checked.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}.`);
+    const input = checked.data;
+    const creating = input.id === undefined;
+    const given = { apiKey: blankToUndefined(input.apiKey), apiSecret: blankToUndefined(input.apiSecret) };
+    let saved: Profile;
+    let writtenId: string | undefined;
+    try {
+      saved = await store.update(async (data) => {
+        const id = input.id ?? makeProfileId(input.name, data.profiles.map((p) => p.id));
+        if (!creating) findProfile(data, id);
+        const profile = validateProfile({ id, name: input.name, baseUrl: input.baseUrl, applicationName: input.applicationName });
+        assertUniqueName(data, profile.name, id);
+        const stored = creating ? null : await credentialStore.get(id);
+        if (given.apiKey !== undefined || given.apiSecret !== undefined || !stored) {
+          const merged = { apiKey: given.apiKey ?? stored?.apiKey, apiSecret: given.apiSecret ?? stored?.apiSecret };
+          await credentialStore.set(id, validateCredentials(merged));
+          writtenId = id;
+        }
+        const index = data.profiles.findIndex((p) => p.id === id);
+        if (index >= 0) data.profiles[index] = profile;
+        else data.profiles.push(profile);
+        if (data.activeId === null) data.activeId = id; // the first profile is the one in use
+        return profile;
+      });
+    } catch (error) {
+      // A new profile whose file write failed must not leave an orphan keychain entry.
+      if (creating && writtenId !== undefined) await credentialStore.delete(writtenId).catch(() => undefined);
+      throw error;
+    }
+    onChange(saved.id);
+    return toView(saved);
+  };
+
+  return {
+    async listProfiles(): Promise<{ profiles: ProfileView[]; activeId: string | null }> {
+      const data = await store.read();
+      return { profiles: await Promise.all(data.profiles.map(toView)), activeId: data.activeId };
+    },
+
+    saveProfile,
+
+    async removeProfile(id: string, confirmName: string): Promise<{ removed: true }> {
+      const profile = findProfile(await store.read(), id);
+      if (confirmName !== profile.name) {
+        throw new PrivacyDeskError({
+          code: 'CONFIRMATION_MISMATCH',
+          message: `The name you typed does not match the profile name "${profile.name}"; nothing was removed. Type the name exactly (case counts).`,
+        });
+      }
+      // Keychain entry first: if that fails the profile stays listed and the operator can retry.
+      await credentialStore.delete(id);
+      await store.update((data) => {
+        data.profiles = data.profiles.filter((p) => p.id !== id);
+        if (data.activeId === id) data.activeId = null; // never silently switch to another (possibly live) service
+      });
+      onChange(id);
+      return { removed: true };
+    },
+
+    async setActiveProfile(id: string): Promise<{ activeId: string }> {
+      await store.update((data) => {
+        findProfile(data, id);
+        data.activeId = id;
+      });
+      return { activeId: id };
+    },
+
+    async getProfile(id: string): Promise<Profile> {
+      return findProfile(await store.read(), id);
+    },
+
+    async findProfile(idOrName: string): Promise<Profile> {
+      const data = await store.read();
+      const wanted = idOrName.trim().toLocaleLowerCase();
+      const found = data.profiles.find((p) => p.id === idOrName) ?? data.profiles.find((p) => p.name.trim().toLocaleLowerCase() === wanted);
+      if (!found) throw profileNotFound(idOrName);
+      return found;
+    },
+
+    /** Creates or refreshes the reserved `sandbox` profile; it becomes active only when nothing else is. */
+    async ensureSandboxProfile(input: { url: string; credentials: Credentials; applicationName?: string }): Promise<ProfileView> {
+      const credentials = validateCredentials(input.credentials);
+      const profile = await store.update(async (data) => {
+        const clash = data.profiles.some((p) => p.id !== SANDBOX_PROFILE_ID && p.name.toLocaleLowerCase() === SANDBOX_PROFILE_NAME.toLocaleLowerCase());
+        const sandbox = validateProfile({
+          id: SANDBOX_PROFILE_ID,
+          name: clash ? `${SANDBOX_PROFILE_NAME} (bundled)` : SANDBOX_PROFILE_NAME,
+          baseUrl: input.url,
+          applicationName: input.applicationName ?? SANDBOX_APPLICATION_NAME,
+        });
+        await credentialStore.set(SANDBOX_PROFILE_ID, credentials);
+        const index = data.profiles.findIndex((p) => p.id === SANDBOX_PROFILE_ID);
+        if (index >= 0) data.profiles[index] = sandbox;
+        else data.profiles.push(sandbox);
+        if (data.activeId === null) data.activeId = SANDBOX_PROFILE_ID;
+        return sandbox;
+      });
+      onChange(SANDBOX_PROFILE_ID);
+      return toView(profile);
+    },
+
+    /** Validates a connection that is not stored (CLI --base-url/--app). */
+    validateTemporary(input: { id: string; name?: string; baseUrl: string; applicationName: string; credentials: Credentials }): Profile {
+      validateCredentials(input.credentials);
+      return validateProfile({ id: input.id, name: input.name ?? connectionLabel(input.baseUrl), baseUrl: input.baseUrl, applicationName: input.applicationName });
+    },
+  };
+}
+
+/** Names a --base-url connection after its host, so messages say which service answered. */
+function connectionLabel(baseUrl: string): string {
+  try {
+    return new URL(baseUrl.trim()).host || 'command-line connection';
+  } catch {
+    return 'command-line connection'; // normalizeBaseUrl then explains what is wrong with the address
+  }
+}
+
+function blankToUndefined(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+function validateProfile(input: Profile): Profile {
+  const candidate = { ...input, name: input.name.trim(), applicationName: input.applicationName.trim(), baseUrl: normalizeBaseUrl(input.baseUrl) };
+  const parsed = profileSchema.safeParse(candidate);
+  if (!parsed.success) throw invalidInput(parsed.error.issues.map((issue) => issue.message).join(' '));
+  return parsed.data;
+}
+
+function validateCredentials(input: { apiKey?: string; apiSecret?: string }): Credentials {
+  if (!input.apiKey?.trim() && !input.apiSecret) throw invalidInput('Enter the API key and the secret key (Configuration > General in the service’s administration panel).');
+  const parsed = credentialsSchema.safeParse({ apiKey: input.apiKey?.trim() ?? '', apiSecret: input.apiSecret ?? '' });
+  // The messages come from the schema ("Enter the API key.") and never echo the values.
+  if (!parsed.success) throw invalidInput(parsed.error.issues.map((issue) => issue.message).join(' '));
+  return parsed.data;
+}

@@ -1,0 +1,202 @@
+import { PrivacyDeskError, invalidInput, toErrorInfo } from '../shared/errors';
+import type { AuditEntry } from '../shared/audit';
+import type { ConnectionCheck, ProfileView, SandboxUserState } from '../shared/contract';
+import type { BuiltLogoutToken, LogoutOptions, LogoutResult, TokenVerification } from '../shared/logout';
+import { isLocalBaseUrl, type Credentials, type Profile } from '../shared/profile';
+import { listUsersInputSchema, type ErasureAction, type ErasureResult, type ListUsersInput, type UserPage } from '../shared/users';
+import { assertValidUid, encodeUidSegment } from '../shared/uid';
+import { openAuditLog } from './audit-log';
+import type { CredentialStore } from './credential-store';
+import { createDeskProfiles, type SaveProfileInput } from './desk-profiles';
+import { performErasure, performLogout } from './erasure';
+import { openProfileStore } from './profile-store';
+import type { FetchLike, ServiceClient, ServiceClientOptions } from './types';
+
+export interface DeskOptions {
+  dataDir: string;
+  credentialStore: CredentialStore;
+  /** Why the keychain is not used (shown to the operator); set when credentialStore is the session fallback. */
+  credentialProblem?: string;
+  fetch?: FetchLike;
+  via: AuditEntry['via'];
+  timeoutMs?: number;
+  /** Test hook; defaults to createServiceClient from service-client.ts. */
+  createClient?: (options: ServiceClientOptions) => ServiceClient;
+}
+
+export interface TemporaryConnection {
+  name?: string;
+  baseUrl: string;
+  applicationName: string;
+  credentials: Credentials;
+}
+
+/** Id of the connection built from --base-url/--app: kept in memory, never in profiles.json or the keychain. */
+export const TEMPORARY_PROFILE_ID = 'temporary';
+
+export type Desk = ReturnType<typeof createDesk>;
+
+/**
+ * The facade the CLI and the app's bridge handlers share: profiles and their
+ * credentials, one cached service client per profile (so tokens are reused),
+ * and every irreversible act routed through the erasure gate with an audit entry.
+ */
+export function createDesk(options: DeskOptions) {
+  const { dataDir, credentialStore, via } = options;
+  const profileStore = openProfileStore(dataDir);
+  const audit = openAuditLog(dataDir);
+  const clients = new Map<string, Promise<ServiceClient>>();
+  let temporary: { profile: Profile; credentials: Credentials } | null = null;
+  const profiles = createDeskProfiles({ store: profileStore, credentialStore, onChange: (id) => clients.delete(id) });
+
+  const getProfile = async (profileId: string): Promise<Profile> =>
+    temporary && profileId === TEMPORARY_PROFILE_ID ? temporary.profile : profiles.getProfile(profileId);
+
+  const credentialsFor = async (profile: Profile): Promise<Credentials> => {
+    if (temporary && profile.id === TEMPORARY_PROFILE_ID) return temporary.credentials;
+    const found = await credentialStore.get(profile.id);
+    if (found) return found;
+    if (credentialStore.kind === 'session') {
+      throw new PrivacyDeskError({
+        code: 'KEYCHAIN_UNAVAILABLE',
+        message: `No API key and secret are known for "${profile.name}": without a working keychain they are kept only for the session in which they were entered. Enter them again in the profile.${options.credentialProblem ? ` (${options.credentialProblem})` : ''}`,
+      });
+    }
+    throw invalidInput(`No API key and secret are stored for "${profile.name}" in the keychain. Edit the profile and enter them again.`);
+  };
+
+  const buildClient = async (profileId: string): Promise<ServiceClient> => {
+    const profile = await getProfile(profileId);
+    const credentials = await credentialsFor(profile);
+    const create = options.createClient ?? (await import('./service-client')).createServiceClient;
+    const clientOptions: ServiceClientOptions = { profile, credentials };
+    if (options.fetch) clientOptions.fetch = options.fetch;
+    if (options.timeoutMs !== undefined) clientOptions.timeoutMs = options.timeoutMs;
+    return create(clientOptions);
+  };
+
+  const clientFor = (profileId: string): Promise<ServiceClient> => {
+    let client = clients.get(profileId);
+    if (!client) {
+      client = buildClient(profileId);
+      clients.set(profileId, client);
+      client.catch(() => clients.delete(profileId)); // a failed build is not cached
+    }
+    return client;
+  };
+
+  return {
+    dataDir,
+    auditPath: audit.path,
+    profilesPath: profileStore.path,
+    listProfiles: profiles.listProfiles,
+    saveProfile: (input: SaveProfileInput): Promise<ProfileView> => profiles.saveProfile(input),
+    removeProfile: profiles.removeProfile,
+    setActiveProfile: profiles.setActiveProfile,
+    getProfile,
+    /** Profile by exact id, else by name ignoring case (for the CLI's --profile). */
+    findProfile: profiles.findProfile,
+    ensureSandboxProfile: profiles.ensureSandboxProfile,
+    /** Only when the operator asks: moves a corrupt profiles.json aside. */
+    startFresh: () => profileStore.startFresh(),
+
+    /** A connection from --base-url/--app and environment credentials: used for this run only, stored nowhere. */
+    useTemporaryConnection(connection: TemporaryConnection): Profile {
+      const profile = profiles.validateTemporary({ ...connection, id: TEMPORARY_PROFILE_ID });
+      temporary = { profile, credentials: connection.credentials };
+      clients.delete(TEMPORARY_PROFILE_ID);
+      return profile;
+    },
+
+    clientFor,
+
+    async testConnection(profileId: string): Promise<ConnectionCheck[]> {
+      const client = await clientFor(profileId);
+      const checks: ConnectionCheck[] = [];
+      for (const scope of ['authentication', 'public'] as const) {
+        try {
+          const info = await client.checkToken(scope);
+          checks.push({ step: `token-${scope}`, ok: true, detail: `scope ${scope}, expires in ${describeDuration(info.expiresAt - Date.now())}` });
+        } catch (error) {
+          checks.push({ step: `token-${scope}`, ok: false, error: toErrorInfo(error) });
+        }
+      }
+      try {
+        const page = await client.listUsers({ page: 1, perPage: 1 });
+        const detail = page.total !== undefined ? `${page.total} users in total` : page.users.length > 0 ? 'users can be listed' : 'no users yet';
+        checks.push({ step: 'list-users', ok: true, detail });
+      } catch (error) {
+        checks.push({ step: 'list-users', ok: false, error: toErrorInfo(error) });
+      }
+      return checks;
+    },
+
+    async listUsers(profileId: string, input: ListUsersInput = {}): Promise<UserPage> {
+      const parsed = listUsersInputSchema.safeParse(input);
+      if (!parsed.success) throw invalidInput(`Page must be 1 or more and users per page between 1 and 100 (${parsed.error.issues[0]?.message ?? 'invalid'}).`);
+      return (await clientFor(profileId)).listUsers(parsed.data);
+    },
+
+    async erase(input: { profileId: string; action: ErasureAction; uid: string; confirmUid: string; reference?: string }): Promise<ErasureResult> {
+      const profile = await getProfile(input.profileId);
+      const client = await clientFor(input.profileId);
+      return performErasure({ client, profile, audit, via, action: input.action, uid: input.uid, confirmUid: input.confirmUid, reference: input.reference });
+    },
+
+    async buildLogoutToken(profileId: string, uid: string, logoutOptions?: LogoutOptions): Promise<BuiltLogoutToken> {
+      assertValidUid(uid);
+      return (await clientFor(profileId)).buildLogoutToken(uid, logoutOptions);
+    },
+
+    async sendLogout(profileId: string, uid: string, logoutOptions?: LogoutOptions, reference?: string): Promise<LogoutResult> {
+      const profile = await getProfile(profileId);
+      const client = await clientFor(profileId);
+      return performLogout({ client, profile, audit, via, uid, options: logoutOptions, reference });
+    },
+
+    async verifyLogoutToken(profileId: string, token: string): Promise<TokenVerification> {
+      return (await clientFor(profileId)).verifyLogoutToken(token);
+    },
+
+    async sandboxUserState(profileId: string, uid: string): Promise<SandboxUserState | null> {
+      assertValidUid(uid);
+      const profile = await getProfile(profileId);
+      if (!isLocalBaseUrl(profile.baseUrl)) return null; // live data is never probed through sandbox routes
+      return fetchSandboxUserState(options.fetch ?? fetch, profile.baseUrl, uid, options.timeoutMs ?? 10_000);
+    },
+
+    auditEntries: (limit = 200): Promise<AuditEntry[]> => audit.list(limit),
+
+    keychainStatus(): { available: boolean; problem?: string } {
+      if (credentialStore.kind === 'keychain') return { available: true };
+      return { available: false, problem: options.credentialProblem ?? 'The OS keychain is not in use: credentials are kept for this session only.' };
+    },
+  };
+}
+
+async function fetchSandboxUserState(fetchFn: FetchLike, baseUrl: string, uid: string, timeoutMs: number): Promise<SandboxUserState | null> {
+  let response: Response;
+  try {
+    response = await fetchFn(`${baseUrl}/sandbox/users/${encodeUidSegment(uid)}`, { signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    throw new PrivacyDeskError({ code: 'NETWORK', message: `Could not reach the sandbox at ${baseUrl}. Check that it is running.` }, { cause: error });
+  }
+  if (response.status === 404) return null; // not a sandbox, or a uid it never had
+  if (!response.ok) return null;
+  const body = (await response.json().catch(() => null)) as { state?: string; sessionCount?: number; messagesCount?: number; votesCount?: number } | null;
+  if (!body || typeof body.state !== 'string') return null;
+  return {
+    exists: body.state !== 'deleted',
+    anonymized: body.state === 'anonymized',
+    sessionCount: body.sessionCount ?? 0,
+    messagesCount: body.messagesCount ?? 0,
+    votesCount: body.votesCount ?? 0,
+  };
+}
+
+function describeDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds >= 3600) return `${Math.round((seconds / 3600) * 10) / 10} h`;
+  if (seconds >= 60) return `${Math.round(seconds / 60)} min`;
+  return `${seconds} s`;
+}

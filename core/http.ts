@@ -1,0 +1,249 @@
+import { PrivacyDeskError } from '../shared/errors';
+import type { FetchLike } from './types';
+import { excerpt, redactSecrets } from './redact';
+import { parseRetryAfter } from './retry';
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface HttpDeps {
+  fetch: FetchLike;
+  timeoutMs: number;
+  now: () => number;
+  /** Every secret this client knows (secret key, API key, live tokens): cut out of any service text we quote. */
+  secrets: () => Iterable<string | undefined>;
+}
+
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** What we were doing, for messages: "listing users", "anonymising user “x”". */
+  purpose: string;
+  /** Irreversible acts: a failure after the request may have reached the service leaves the outcome unknown. */
+  irreversible?: boolean;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  requestId?: string;
+  elapsedMs: number;
+  host: string;
+}
+
+export function requestIdOf(headers: Headers): string | undefined {
+  return headers.get('x-request-id') ?? undefined;
+}
+
+/**
+ * Sends one request with a timeout covering the whole exchange (headers and
+ * body). Any failure to get an answer becomes NETWORK, TIMEOUT or TLS; an
+ * HTTP answer, whatever its status, is returned for the caller to judge.
+ */
+export async function sendRequest(deps: HttpDeps, request: HttpRequest): Promise<HttpResponse> {
+  const host = hostOf(request.url);
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, deps.timeoutMs);
+  const started = deps.now();
+  try {
+    const response = await deps.fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      signal: controller.signal,
+      // A redirect would resend credentials elsewhere or turn a POST into a GET: report it instead.
+      redirect: 'manual',
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, requestId: requestIdOf(response.headers), elapsedMs: deps.now() - started, host };
+  } catch (error) {
+    if (timedOut) throw timeoutError(host, deps.timeoutMs, request);
+    throw transportError(host, error, request);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the service';
+  }
+}
+
+function timeoutError(host: string, timeoutMs: number, request: HttpRequest): PrivacyDeskError {
+  const seconds = Math.round(timeoutMs / 100) / 10;
+  const base = `No answer from ${host} within ${seconds} s while ${request.purpose}.`;
+  const advice = request.irreversible
+    ? ' The outcome is UNKNOWN: the service may or may not have done it. Check the user (list or search for the uid) before trying again.'
+    : ' The service may be slow or unreachable. Check your connection and try again.';
+  return new PrivacyDeskError({ code: 'TIMEOUT', message: base + advice });
+}
+
+interface TransportFailure {
+  kind: 'tls' | 'network';
+  reason: string;
+  /** True when the failure happened before the request could reach the service. */
+  notSent: boolean;
+}
+
+const NOT_SENT_CODES: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused (nothing answers at that address)',
+  ENOTFOUND: 'the host name could not be found',
+  EAI_AGAIN: 'the host name could not be looked up',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  ERR_CONNECTION_REFUSED: 'the connection was refused (nothing answers at that address)',
+  ERR_NAME_NOT_RESOLVED: 'the host name could not be found',
+  ERR_INTERNET_DISCONNECTED: 'this computer is offline',
+  ERR_ADDRESS_UNREACHABLE: 'the host is unreachable',
+};
+const MID_FLIGHT_CODES: Record<string, string> = {
+  ECONNRESET: 'the connection was cut',
+  EPIPE: 'the connection was cut',
+  ETIMEDOUT: 'the connection timed out',
+  UND_ERR_SOCKET: 'the connection closed before an answer came',
+  ERR_CONNECTION_RESET: 'the connection was cut',
+  ERR_CONNECTION_CLOSED: 'the connection closed before an answer came',
+  ERR_EMPTY_RESPONSE: 'the connection closed before an answer came',
+};
+const TLS_CODE = /^(CERT_|ERR_TLS_|ERR_SSL_|ERR_CERT_|SSL_)|^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)$/;
+
+/** Collects error codes along the cause chain: Node puts them on `cause.code`, Electron in the message (`net::ERR_…`). */
+function errorCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current && typeof current === 'object'; depth += 1) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string') codes.push(code);
+    if (typeof message === 'string') {
+      for (const match of message.matchAll(/net::([A-Z_]+)/g)) if (match[1]) codes.push(match[1]);
+      for (const match of message.matchAll(/\b(E[A-Z]{3,}|UND_ERR_[A-Z_]+)\b/g)) if (match[1]) codes.push(match[1]);
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return codes;
+}
+
+export function classifyTransportError(error: unknown): TransportFailure {
+  const codes = errorCodes(error);
+  const tls = codes.find((code) => TLS_CODE.test(code));
+  if (tls) return { kind: 'tls', reason: `its certificate was not accepted (${tls})`, notSent: true };
+  for (const code of codes) {
+    const notSent = NOT_SENT_CODES[code];
+    if (notSent) return { kind: 'network', reason: `${notSent} (${code})`, notSent: true };
+  }
+  for (const code of codes) {
+    const midFlight = MID_FLIGHT_CODES[code];
+    if (midFlight) return { kind: 'network', reason: `${midFlight} (${code})`, notSent: false };
+  }
+  return { kind: 'network', reason: 'the request failed before an answer came', notSent: false };
+}
+
+function transportError(host: string, error: unknown, request: HttpRequest): PrivacyDeskError {
+  const failure = classifyTransportError(error);
+  // The original error is deliberately not attached as `cause`: nothing we did not write ourselves leaves the core.
+  if (failure.kind === 'tls') {
+    return new PrivacyDeskError({
+      code: 'TLS',
+      message: `Could not connect securely to ${host}: ${failure.reason}. Check the address; if the service uses a private certificate authority, install it on this computer. Nothing was sent.`,
+    });
+  }
+  const advice = !request.irreversible
+    ? ' Check the address and your connection.'
+    : failure.notSent
+      ? ' Nothing was changed. Check the address and your connection.'
+      : ` The outcome of ${request.purpose} is UNKNOWN: the service may or may not have done it. Check the user before trying again.`;
+  return new PrivacyDeskError({ code: 'NETWORK', message: `Could not reach ${host}: ${failure.reason}.${advice}` });
+}
+
+export type JsonBody = { kind: 'empty' } | { kind: 'json'; value: unknown } | { kind: 'text' };
+
+export function readJson(response: HttpResponse): JsonBody {
+  if (response.text.trim() === '') return { kind: 'empty' };
+  try {
+    return { kind: 'json', value: JSON.parse(response.text) as unknown };
+  } catch {
+    return { kind: 'text' };
+  }
+}
+
+/** The service's own words about a failure (error_description, error, message), with any secret cut out. */
+export function serviceDescription(response: HttpResponse, secrets: Iterable<string | undefined>): string | undefined {
+  const body = readJson(response);
+  if (body.kind !== 'json' || !body.value || typeof body.value !== 'object') return undefined;
+  const record = body.value as Record<string, unknown>;
+  const text = [record.error_description, record.error, record.message].find((value) => typeof value === 'string' && value.trim() !== '');
+  return typeof text === 'string' ? excerpt(redactSecrets(text, secrets)) : undefined;
+}
+
+/**
+ * The error for an HTTP answer the caller has no specific meaning for:
+ * redirects, 429, 5xx and anything else unexpected. Always carries status and requestId.
+ */
+export function statusError(response: HttpResponse, request: HttpRequest, secrets: Iterable<string | undefined>): PrivacyDeskError {
+  const { status, requestId } = response;
+  const said = serviceDescription(response, secrets);
+  const saidPart = said ? ` The service said: “${said}”.` : '';
+  if (status === 429) {
+    const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+    const wait = retryAfterSeconds === undefined ? 'Wait a little' : `Wait ${retryAfterSeconds} s`;
+    const changed = request.irreversible ? ' Nothing was changed.' : '';
+    return new PrivacyDeskError({
+      code: 'RATE_LIMITED',
+      status,
+      requestId,
+      retryAfterSeconds,
+      message: `The service is limiting requests (429) and refused ${request.purpose}.${changed} ${wait} and try again.`,
+    });
+  }
+  if (status >= 500) {
+    const advice = request.irreversible
+      ? ' The outcome is uncertain: check the user before trying again.'
+      : ' Try again in a moment; if it persists, contact the service’s administrators.';
+    return new PrivacyDeskError({ code: 'SERVER_ERROR', status, requestId, message: `The service failed (${status}) while ${request.purpose}.${saidPart}${advice}` });
+  }
+  if (status >= 300 && status < 400) {
+    const location = safeLocation(response.headers.get('location'));
+    const where = location ? ` to ${location}` : '';
+    return new PrivacyDeskError({
+      code: 'UNEXPECTED_RESPONSE',
+      status,
+      requestId,
+      message: `The service redirected (${status})${where} while ${request.purpose}. Check the base address in the profile (https://, host and path).`,
+    });
+  }
+  return new PrivacyDeskError({
+    code: 'UNEXPECTED_RESPONSE',
+    status,
+    requestId,
+    message: `The service answered ${status} while ${request.purpose}, which Privacy Desk does not expect.${saidPart} Check the profile’s address; if it persists, contact the service.`,
+  });
+}
+
+/** A redirect target without its query or fragment (those could carry anything). */
+function safeLocation(location: string | null): string | undefined {
+  if (!location) return undefined;
+  try {
+    const url = new URL(location, 'http://relative.invalid');
+    return url.origin === 'http://relative.invalid' ? url.pathname : `${url.origin}${url.pathname}`;
+  } catch {
+    return undefined;
+  }
+}
+
+export function unexpectedBody(response: HttpResponse, purpose: string, what: string): PrivacyDeskError {
+  return new PrivacyDeskError({
+    code: 'UNEXPECTED_RESPONSE',
+    status: response.status,
+    requestId: response.requestId,
+    message: `The service’s answer to ${purpose} could not be read: ${what}. Check that the profile’s address points at the service’s API; if it does, contact the service.`,
+  });
+}

@@ -1,0 +1,105 @@
+import { invalidInput, PrivacyDeskError } from '../shared/errors';
+import { listUsersInputSchema, type ListUsersInput, type UserPage } from '../shared/users';
+import { readJson, sendRequest, statusError, unexpectedBody, type HttpDeps, type HttpRequest, type HttpResponse } from './http';
+import { ListShapeError, parseUserPage } from './list-parser';
+import { redactSecrets } from './redact';
+import { withRetry } from './retry';
+import { sendAuthorized, type TokenManager } from './token-manager';
+
+export interface UserListerDeps {
+  http: HttpDeps;
+  tokens: TokenManager;
+  baseUrl: string;
+  apiKey: string;
+  maxRetries: number;
+  sleep: (ms: number) => Promise<void>;
+}
+
+/**
+ * Lists users with a `public` token; if the service will not give that
+ * scope (token endpoint invalid_scope, or 403 on the list), falls back to
+ * the `api_key` query parameter (Part A.4) and keeps doing so for this client.
+ * Listing is read-only, so network errors, timeouts, 5xx and 429 are retried.
+ */
+export class UserLister {
+  #useApiKey = false;
+  readonly #deps: UserListerDeps;
+
+  constructor(deps: UserListerDeps) {
+    this.#deps = deps;
+  }
+
+  /** True once the service refused the public scope and the API key parameter is used instead. */
+  get usesApiKey(): boolean {
+    return this.#useApiKey;
+  }
+
+  async list(input: ListUsersInput = {}): Promise<UserPage> {
+    const parsed = listUsersInputSchema.safeParse(input);
+    if (!parsed.success) {
+      throw invalidInput('The page must be a whole number from 1, and users per page a whole number from 1 to 100.');
+    }
+    const { page, perPage } = parsed.data;
+    return withRetry(() => this.#listOnce(page, perPage), { maxRetries: this.#deps.maxRetries, sleep: this.#deps.sleep });
+  }
+
+  async #listOnce(page: number, perPage: number): Promise<UserPage> {
+    const query = new URLSearchParams({ page: String(page), per_page: String(perPage) });
+    const request: HttpRequest = {
+      method: 'GET',
+      url: `${this.#deps.baseUrl}/api/v1/users?${query.toString()}`,
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      purpose: `listing users (page ${page})`,
+    };
+    if (!this.#useApiKey) {
+      const response = await this.#withToken(request);
+      if (response) return this.#read(response, request, { page, perPage });
+      this.#useApiKey = true;
+    }
+    query.set('api_key', this.#deps.apiKey);
+    // The URL now holds the API key: it goes nowhere but the request itself (messages name only the host).
+    const keyed: HttpRequest = { ...request, url: `${this.#deps.baseUrl}/api/v1/users?${query.toString()}` };
+    const response = await sendRequest(this.#deps.http, keyed);
+    if (response.status === 401) {
+      throw new PrivacyDeskError({
+        code: 'INVALID_CREDENTIALS',
+        status: 401,
+        requestId: response.requestId,
+        message: 'The service refused the API key for listing users. Check the API key in the profile (Configuration > General in the service’s administration panel).',
+      });
+    }
+    if (response.status === 403) {
+      throw new PrivacyDeskError({
+        code: 'INSUFFICIENT_SCOPE',
+        status: 403,
+        requestId: response.requestId,
+        message: 'This API key may not list users: the service refused both a “public” token and the API key parameter. Ask the service’s administrators to allow listing for this client application.',
+      });
+    }
+    return this.#read(response, request, { page, perPage });
+  }
+
+  /** The token route's answer, or undefined when the public scope is refused and the API key must be used. */
+  async #withToken(request: HttpRequest): Promise<HttpResponse | undefined> {
+    try {
+      const response = await sendAuthorized(this.#deps.http, this.#deps.tokens, 'public', request);
+      return response.status === 403 ? undefined : response;
+    } catch (error) {
+      if (error instanceof PrivacyDeskError && error.code === 'INSUFFICIENT_SCOPE') return undefined;
+      throw error;
+    }
+  }
+
+  #read(response: HttpResponse, request: HttpRequest, asked: { page: number; perPage: number }): UserPage {
+    if (response.status !== 200) throw statusError(response, request, [this.#deps.apiKey, ...this.#deps.tokens.liveTokenValues()]);
+    const body = readJson(response);
+    if (body.kind === 'empty') throw unexpectedBody(response, request.purpose, 'the body is empty');
+    if (body.kind === 'text') throw unexpectedBody(response, request.purpose, 'it is not JSON');
+    try {
+      return parseUserPage(body.value, response.headers, asked);
+    } catch (error) {
+      if (error instanceof ListShapeError) throw unexpectedBody(response, request.purpose, redactSecrets(error.message, this.#deps.http.secrets()));
+      throw error;
+    }
+  }
+}

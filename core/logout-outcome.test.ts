@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { LogoutResult } from '../shared/logout';
+import { logoutRefusal } from './logout-outcome';
+
+const answer = (status: number, body: unknown = '', headers: Record<string, string> = {}): LogoutResult => ({
+  uid: 'u', status, ok: status >= 200 && status < 300, headers, body, elapsedMs: 5, token: 't', header: {}, claims: {},
+});
+
+describe('logoutRefusal', () => {
+  it('an accepted logout is no refusal', () => {
+    expect(logoutRefusal(answer(200, { success: true }))).toBeNull();
+  });
+
+  it('a 400 or 422 is the service judging the token, quoting its reason', () => {
+    const error = logoutRefusal(answer(422, { error: 'invalid_request', error_description: 'The token has expired.' }));
+    expect(error?.code).toBe('LOGOUT_REJECTED');
+    expect(error?.message).toContain('The token has expired.');
+  });
+
+  it('a 429 is a rate limit with the wait, never blamed on the token', () => {
+    const error = logoutRefusal(answer(429, 'Retry later', { 'retry-after': '7' }));
+    expect(error).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: 7 });
+    expect(error?.message).not.toMatch(/claims/);
+  });
+
+  it('a 5xx is a service failure; a 404 names both the application name and the address', () => {
+    expect(logoutRefusal(answer(503))?.code).toBe('SERVER_ERROR');
+    const notFound = logoutRefusal(answer(404, '<html>Not found</html>'));
+    expect(notFound?.code).toBe('APPLICATION_NOT_FOUND');
+    expect(notFound?.message).toMatch(/application name.*address/);
+  });
+});

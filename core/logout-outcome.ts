@@ -1,0 +1,44 @@
+import { PrivacyDeskError } from '../shared/errors';
+import type { LogoutResult } from '../shared/logout';
+import { parseRetryAfter } from './retry';
+
+/**
+ * What a non-2xx logout answer means, as one error family member. A 4xx is the
+ * service judging the token; 429 and 5xx are about the service, not the token,
+ * so they must not send the operator hunting through the claims.
+ */
+export function logoutRefusal(result: LogoutResult, nowMs = Date.now()): PrivacyDeskError | null {
+  if (result.ok) return null;
+  const { status, requestId } = result;
+  if (status === 429) {
+    const retryAfterSeconds = parseRetryAfter(result.headers['retry-after'], nowMs);
+    const wait = retryAfterSeconds !== undefined ? `Wait ${retryAfterSeconds} s` : 'Wait a moment';
+    return new PrivacyDeskError({ code: 'RATE_LIMITED', status, requestId, retryAfterSeconds, message: `The service is limiting requests (429) and did not look at the logout token. ${wait} and send it again.` });
+  }
+  if (status >= 500) {
+    return new PrivacyDeskError({ code: 'SERVER_ERROR', status, requestId, message: `The service failed (${status}) while handling the logout; the user's sessions may not have ended. Send the logout again, and contact the service if it persists.` });
+  }
+  if (status === 404) {
+    return new PrivacyDeskError({
+      code: 'APPLICATION_NOT_FOUND',
+      status,
+      requestId,
+      message: 'The logout route was not found (404): the service does not know this application name, or the profile’s address is wrong. Check both against the service’s administration panel.',
+    });
+  }
+  const said = serviceWords(result.body);
+  return new PrivacyDeskError({
+    code: 'LOGOUT_REJECTED',
+    status,
+    requestId,
+    message: `The service refused the logout token (${status})${said ? `: “${said}”` : ''}. Check the claims; "token verify" explains what is wrong with a token.`,
+  });
+}
+
+function serviceWords(body: unknown): string {
+  if (typeof body === 'object' && body !== null) {
+    const { error_description: description, error } = body as { error_description?: unknown; error?: unknown };
+    return String(description ?? error ?? '').slice(0, 300);
+  }
+  return typeof body === 'string' ? body.slice(0, 300) : '';
+}

@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { PrivacyDeskError } from '../shared/errors';
+import { profileSchema, type Profile } from '../shared/profile';
+import { ensureDataDir } from './data-dir';
+
+export const PROFILES_FILE_NAME = 'profiles.json';
+/** The bundled sandbox profile's fixed id; no generated id can take it (they always carry a suffix). */
+export const SANDBOX_PROFILE_ID = 'sandbox';
+
+const profileFileSchema = z.object({
+  version: z.literal(1),
+  activeId: z.string().nullable(),
+  profiles: z.array(profileSchema),
+});
+export type ProfileFile = z.infer<typeof profileFileSchema>;
+
+export interface ProfileStore {
+  readonly path: string;
+  /** The current list; an empty one when the file does not exist yet. Throws PROFILE_STORE_CORRUPT. */
+  read(): Promise<ProfileFile>;
+  /** Read, change, write atomically; serialised so two saves never interleave. Refuses while the file is corrupt. */
+  update<T>(change: (data: ProfileFile) => T | Promise<T>): Promise<T>;
+  /** Only on the operator's explicit request: moves a corrupt file aside and starts with no profiles. */
+  startFresh(): Promise<{ setAsidePath: string | null }>;
+}
+
+const emptyFile = (): ProfileFile => ({ version: 1, activeId: null, profiles: [] });
+
+export function openProfileStore(dataDir: string): ProfileStore {
+  const path = join(dataDir, PROFILES_FILE_NAME);
+  let queue: Promise<unknown> = Promise.resolve();
+  const serialise = <T>(task: () => Promise<T>): Promise<T> => {
+    const run = queue.then(task, task);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  const read = async (): Promise<ProfileFile> => {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyFile();
+      throw corrupt(path, `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw corrupt(path, 'it is not valid JSON');
+    }
+    const parsed = profileFileSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw corrupt(path, `it does not have the expected shape (${issue ? `${issue.path.join('.') || 'top level'}: ${issue.message}` : 'unknown problem'})`);
+    }
+    return parsed.data;
+  };
+
+  return {
+    path,
+    read: () => serialise(read),
+    update: (change) =>
+      serialise(async () => {
+        const data = await read(); // throws while corrupt: a corrupt file is never overwritten
+        const result = await change(data);
+        await writeAtomically(path, `${JSON.stringify(profileFileSchema.parse(data), null, 2)}\n`);
+        return result;
+      }),
+    startFresh: () =>
+      serialise(async () => {
+        try {
+          await read();
+          return { setAsidePath: null }; // nothing wrong: keep the profiles
+        } catch (error) {
+          if (!(error instanceof PrivacyDeskError) || error.code !== 'PROFILE_STORE_CORRUPT') throw error;
+        }
+        const setAsidePath = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+        await rename(path, setAsidePath);
+        return { setAsidePath };
+      }),
+  };
+}
+
+function corrupt(path: string, reason: string): PrivacyDeskError {
+  return new PrivacyDeskError({
+    code: 'PROFILE_STORE_CORRUPT',
+    message:
+      `The profile list ${path} cannot be used: ${reason}. Nothing was changed and no profile can be saved until this is resolved. ` +
+      'Repair the file (for example from a backup), or start fresh: the damaged file is then kept aside as profiles.json.corrupt-<time> ' +
+      '(CLI: privacy-desk profiles start-fresh).',
+  });
+}
+
+/** Temp file in the same folder + fsync + rename: a crash leaves the old file or the new one, never half of one. */
+export async function writeAtomically(path: string, content: string): Promise<void> {
+  const dir = join(path, '..');
+  ensureDataDir(dir);
+  const tempPath = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await open(tempPath, 'wx', 0o600);
+  try {
+    await handle.writeFile(content, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(tempPath, path);
+  } catch (error) {
+    await unlink(tempPath).catch(() => undefined);
+    throw error;
+  }
+  // Persist the rename itself; not every platform can open a folder, so this is best effort.
+  const dirHandle = await open(dir, 'r').catch(() => null);
+  if (dirHandle) await dirHandle.sync().catch(() => undefined).finally(() => dirHandle.close());
+}
+
+/** Slug of the name plus a short random suffix, e.g. "Production EU" => "production-eu-4f9a2c". */
+export function makeProfileId(name: string, takenIds: Iterable<string> = []): string {
+  const taken = new Set(takenIds);
+  const slug =
+    name
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 48)
+      .replace(/-+$/g, '') || 'profile';
+  for (;;) {
+    const id = `${slug}-${randomBytes(3).toString('hex')}`;
+    if (!taken.has(id)) return id;
+  }
+}
+
+/** Names are unique ignoring case, so "Production" and "production" cannot both exist. */
+export function assertUniqueName(data: ProfileFile, name: string, exceptId?: string): void {
+  const wanted = name.trim().toLocaleLowerCase();
+  const clash = data.profiles.find((p) => p.id !== exceptId && p.name.trim().toLocaleLowerCase() === wanted);
+  if (clash) {
+    throw new PrivacyDeskError({
+      code: 'INVALID_INPUT',
+      message: `A profile named "${clash.name}" already exists (names are compared ignoring case). Choose another name, or edit that profile.`,
+    });
+  }
+}
+
+export function findProfile(data: ProfileFile, id: string): Profile {
+  const found = data.profiles.find((p) => p.id === id);
+  if (!found) throw profileNotFound(id);
+  return found;
+}
+
+export function profileNotFound(idOrName: string): PrivacyDeskError {
+  return new PrivacyDeskError({
+    code: 'PROFILE_NOT_FOUND',
+    message: `There is no profile "${idOrName}". List the profiles (privacy-desk profiles list) and use one of their names or ids.`,
+  });
+}

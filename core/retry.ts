@@ -1,0 +1,63 @@
+import { PrivacyDeskError } from '../shared/errors';
+
+/** Longest single wait between two list attempts; a longer Retry-After ends the retries instead. */
+export const MAX_RETRY_WAIT_MS = 60_000;
+const BASE_DELAY_MS = 500;
+
+/**
+ * Reads a Retry-After header: delay-seconds or an HTTP date (RFC 9110 §10.2.3).
+ * Returns whole seconds from `nowMs`, or undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (trimmed === '') return undefined;
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  // An HTTP date always names a month; this keeps Date.parse from reading "-5" as a year.
+  if (!/[A-Za-z]{3}/.test(trimmed)) return undefined;
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, Math.ceil((date - nowMs) / 1000));
+}
+
+/**
+ * Exponential backoff with full jitter (attempt 0 = first retry), never
+ * shorter than what the service asked for, never longer than the cap.
+ */
+export function retryDelayMs(attempt: number, retryAfterSeconds: number | undefined, random: () => number = Math.random): number {
+  const ceiling = Math.min(MAX_RETRY_WAIT_MS, BASE_DELAY_MS * 2 ** attempt);
+  const jittered = Math.round(ceiling / 2 + random() * (ceiling / 2));
+  const asked = retryAfterSeconds === undefined ? 0 : retryAfterSeconds * 1000;
+  return Math.min(MAX_RETRY_WAIT_MS, Math.max(jittered, asked));
+}
+
+/** The failures after which repeating a SAFE (read-only) request can help. */
+export function isRetryable(error: unknown): error is PrivacyDeskError {
+  if (!(error instanceof PrivacyDeskError)) return false;
+  return error.code === 'NETWORK' || error.code === 'TIMEOUT' || error.code === 'SERVER_ERROR' || error.code === 'RATE_LIMITED';
+}
+
+export interface RetryOptions {
+  maxRetries: number;
+  sleep: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+/**
+ * Runs a read-only operation, repeating it on retryable failures. Never use
+ * it for anonymise or delete: repeating those blindly is not safe.
+ */
+export async function withRetry<T>(operation: () => Promise<T>, options: RetryOptions): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await operation();
+    } catch (error) {
+      if (!isRetryable(error) || attempt >= options.maxRetries) throw error;
+      // A service that asks for a longer pause than we are willing to wait gets its answer, not a premature retry.
+      if (error.retryAfterSeconds !== undefined && error.retryAfterSeconds * 1000 > MAX_RETRY_WAIT_MS) throw error;
+      await options.sleep(retryDelayMs(attempt, error.retryAfterSeconds, options.random));
+    }
+  }
+}
+
+export const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

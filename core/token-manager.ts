@@ -1,0 +1,178 @@
+import { PrivacyDeskError } from '../shared/errors';
+import type { Credentials } from '../shared/profile';
+import { readJson, sendRequest, serviceDescription, statusError, unexpectedBody, type HttpDeps, type HttpRequest, type HttpResponse } from './http';
+import type { Scope, TokenInfo } from './types';
+
+/** If the service's created_at is this far from our clock, trust our clock instead. */
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+const REFRESH_MARGIN_MS = 60_000;
+/** Part A: tokens live two hours; used only if the service leaves expires_in out. */
+const DEFAULT_LIFETIME_S = 7200;
+
+export interface AccessToken {
+  /** The bearer credential: stays inside the core, never logged, returned or put in a message. */
+  readonly value: string;
+  readonly scope: Scope;
+  readonly expiresAt: number;
+  readonly refreshAt: number;
+}
+
+export interface TokenLease {
+  token: AccessToken;
+  /** False when the token was minted for this very call: a 401 on it means a refresh will not help. */
+  reused: boolean;
+}
+
+export const INVALID_CREDENTIALS_MESSAGE =
+  'The API key or secret key was refused. Check both in the profile (Configuration > General in the service’s administration panel).';
+
+/**
+ * Obtains and caches one client-credentials token per scope, in memory only.
+ * Concurrent callers share one request per scope (single flight).
+ */
+export class TokenManager {
+  readonly #tokens = new Map<Scope, AccessToken>();
+  readonly #inFlight = new Map<Scope, Promise<AccessToken>>();
+  readonly #deps: HttpDeps;
+  readonly #credentials: Credentials;
+  readonly #tokenUrl: string;
+
+  constructor(deps: HttpDeps, credentials: Credentials, baseUrl: string) {
+    this.#deps = deps;
+    this.#credentials = credentials;
+    this.#tokenUrl = `${baseUrl}/oauth/token`;
+  }
+
+  /** Live token values, so error text quoting the service can be scrubbed of them. */
+  *liveTokenValues(): Iterable<string> {
+    for (const token of this.#tokens.values()) yield token.value;
+  }
+
+  async lease(scope: Scope): Promise<TokenLease> {
+    const cached = this.#tokens.get(scope);
+    if (cached && this.#deps.now() < cached.refreshAt) return { token: cached, reused: true };
+    let pending = this.#inFlight.get(scope);
+    if (!pending) {
+      pending = this.#request(scope).finally(() => this.#inFlight.delete(scope));
+      this.#inFlight.set(scope, pending);
+    }
+    return { token: await pending, reused: false };
+  }
+
+  async info(scope: Scope): Promise<TokenInfo> {
+    const { token } = await this.lease(scope);
+    return { scope, expiresAt: token.expiresAt };
+  }
+
+  /** Drops a token the service refused, unless another caller already replaced it. */
+  drop(token: AccessToken): void {
+    if (this.#tokens.get(token.scope) === token) this.#tokens.delete(token.scope);
+  }
+
+  clear(): void {
+    this.#tokens.clear();
+  }
+
+  async #request(scope: Scope): Promise<AccessToken> {
+    const body = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: this.#credentials.apiKey,
+      client_secret: this.#credentials.apiSecret,
+      scope,
+    }).toString();
+    const purpose = `getting an access token (scope ${scope})`;
+    const request = { method: 'POST' as const, url: this.#tokenUrl, purpose, body, headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' } };
+    const response = await sendRequest(this.#deps, request);
+    const receivedAt = this.#deps.now();
+    if (response.status !== 200) throw this.#tokenError(response, scope, purpose, request);
+    const token = this.#parseToken(response, scope, receivedAt, purpose);
+    this.#tokens.set(scope, token);
+    return token;
+  }
+
+  #parseToken(response: HttpResponse, scope: Scope, receivedAt: number, purpose: string): AccessToken {
+    const body = readJson(response);
+    if (body.kind !== 'json' || !body.value || typeof body.value !== 'object') throw unexpectedBody(response, purpose, 'it is not a JSON object');
+    const json = body.value as Record<string, unknown>;
+    if (typeof json.access_token !== 'string' || json.access_token === '') throw unexpectedBody(response, purpose, 'it has no access_token');
+    const lifetimeS = positiveNumber(json.expires_in) ?? DEFAULT_LIFETIME_S;
+    const createdAtMs = positiveNumber(json.created_at) === undefined ? undefined : Number(json.created_at) * 1000;
+    // A missing or implausible created_at (clock skew, wrong unit) must not make a token look expired or immortal.
+    const issuedAt = createdAtMs !== undefined && Math.abs(createdAtMs - receivedAt) <= MAX_CLOCK_SKEW_MS ? createdAtMs : receivedAt;
+    const lifetimeMs = lifetimeS * 1000;
+    const expiresAt = issuedAt + lifetimeMs;
+    const margin = Math.min(REFRESH_MARGIN_MS, lifetimeMs / 10);
+    return { value: json.access_token, scope, expiresAt, refreshAt: expiresAt - margin };
+  }
+
+  #tokenError(response: HttpResponse, scope: Scope, purpose: string, request: HttpRequest): PrivacyDeskError {
+    const { status, requestId } = response;
+    const secrets = [this.#credentials.apiKey, this.#credentials.apiSecret];
+    const body = readJson(response);
+    const errorName = body.kind === 'json' && body.value && typeof body.value === 'object' ? (body.value as { error?: unknown }).error : undefined;
+    if (status === 401 || errorName === 'invalid_client') {
+      return new PrivacyDeskError({ code: 'INVALID_CREDENTIALS', status, requestId, message: INVALID_CREDENTIALS_MESSAGE });
+    }
+    if (status === 400 && errorName === 'invalid_scope') {
+      return new PrivacyDeskError({
+        code: 'INSUFFICIENT_SCOPE',
+        status,
+        requestId,
+        message: `The service will not grant this API key the “${scope}” scope. Ask the service’s administrators to allow it for this client application.`,
+      });
+    }
+    if (status === 400 || status === 403) {
+      const said = serviceDescription(response, secrets);
+      return new PrivacyDeskError({
+        code: 'UNEXPECTED_RESPONSE',
+        status,
+        requestId,
+        message: `The service refused the token request (${status}${typeof errorName === 'string' ? ` ${errorName}` : ''})${said ? `: “${said}”` : ''}. Check the profile’s address and keys; if they are right, contact the service.`,
+      });
+    }
+    return statusError(response, request, secrets);
+  }
+}
+
+function positiveNumber(value: unknown): number | undefined {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof number === 'number' && Number.isFinite(number) && number > 0 ? number : undefined;
+}
+
+/**
+ * Sends a request with a bearer token of the scope. A 401 on a reused token
+ * means it was revoked or expired early: drop it, get a new one and repeat
+ * ONCE (the service refused the first attempt, so nothing happened). A 401
+ * on a brand-new token, or a second 401, is UNAUTHORIZED. Every other
+ * status is returned for the caller to judge.
+ */
+export async function sendAuthorized(deps: HttpDeps, tokens: TokenManager, scope: Scope, request: HttpRequest): Promise<HttpResponse> {
+  const first = await tokens.lease(scope);
+  const response = await sendRequest(deps, withBearer(request, first.token));
+  if (response.status !== 401) return response;
+  tokens.drop(first.token);
+  if (!first.reused) throw unauthorized(response, request);
+  const second = await tokens.lease(scope);
+  const retried = await sendRequest(deps, withBearer(request, second.token));
+  if (retried.status !== 401) return retried;
+  tokens.drop(second.token);
+  throw unauthorized(retried, request);
+}
+
+function withBearer(request: HttpRequest, token: AccessToken): HttpRequest {
+  return { ...request, headers: { ...request.headers, Authorization: `Bearer ${token.value}` } };
+}
+
+function unauthorized(response: HttpResponse, request: HttpRequest): PrivacyDeskError {
+  // WWW-Authenticate carries the service's reason ("The access token expired"): safe, and useful to show.
+  const header = response.headers.get('www-authenticate') ?? '';
+  const reason = /error_description="([^"]{1,200})"/.exec(header)?.[1];
+  const said = reason ? ` The service said: “${reason}”.` : '';
+  const changed = request.irreversible ? ' Nothing was changed.' : '';
+  return new PrivacyDeskError({
+    code: 'UNAUTHORIZED',
+    status: response.status,
+    requestId: response.requestId,
+    message: `The service refused a new access token (401) while ${request.purpose}.${said}${changed} Check the profile’s keys; if they are right, the client application may have lost access — contact the service’s administrators.`,
+  });
+}

@@ -1,0 +1,185 @@
+import { request as httpRequest } from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSessionCredentialStore } from '../core/credential-store';
+import { CONTENT_SECURITY_POLICY } from '../shared/security-headers';
+import { startWebHost, type RunningWebHost } from './web-host';
+
+let host: RunningWebHost;
+let dataDir: string;
+let staticDir: string;
+let port: number;
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** node:http rather than fetch: fetch will not let a test forge Host or Sec-Fetch-Site. */
+function raw(options: { method?: string; path: string; headers?: Record<string, string>; body?: string; hostname?: string }): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { hostname: options.hostname ?? '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: options.headers },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+function bridge(method: string, input: unknown, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  return raw({
+    method: 'POST',
+    path: `/bridge/${method}`,
+    headers: { 'Content-Type': 'application/json', 'X-Privacy-Desk-Token': host.token, Origin: host.origin, 'Sec-Fetch-Site': 'same-origin', ...headers },
+    body: JSON.stringify(input),
+  });
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'privacy-desk-web-data-'));
+  staticDir = await mkdtemp(join(tmpdir(), 'privacy-desk-web-static-'));
+  await writeFile(join(staticDir, 'index.html'), '<!doctype html><title>Privacy Desk</title><div id="root"></div>');
+  await writeFile(join(staticDir, '.hidden'), 'not for the browser');
+  host = await startWebHost({ port: 0, dataDir, staticDir, sandboxPort: 0, openCredentials: async () => ({ store: createSessionCredentialStore(), problem: 'test' }) });
+  port = Number(new URL(host.origin).port);
+});
+
+afterAll(async () => {
+  await host?.close();
+  await rm(dataDir, { recursive: true, force: true });
+  await rm(staticDir, { recursive: true, force: true });
+});
+
+describe('loopback web host', () => {
+  it('prints an address on 127.0.0.1 with a long random token in the fragment', () => {
+    expect(host.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(host.url).toBe(`${host.origin}/#token=${host.token}`);
+    expect(Buffer.from(host.token, 'base64url')).toHaveLength(32);
+  });
+
+  it('serves the page with the CSP and the other security headers', async () => {
+    const page = await raw({ path: '/' });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<div id="root">');
+    expect(page.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    expect(page.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-opener-policy': 'same-origin',
+      'x-frame-options': 'DENY',
+    });
+    expect(page.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('serves nothing outside the built window', async () => {
+    expect((await raw({ path: '/.hidden' })).status).toBe(404);
+    for (const path of ['/../package.json', '/%2e%2e/%2e%2e/package.json', '/..%2f..%2fpackage.json']) {
+      const answer = await raw({ path });
+      expect([403, 404]).toContain(answer.status); // the static server refuses traversal outright
+      expect(answer.body).not.toContain('privacy-desk');
+    }
+    expect((await raw({ path: '/bridge/app.info' })).status).toBe(404); // GET is not a bridge call
+  });
+
+  it('accepts a good call with the token (200)', async () => {
+    const answer = await bridge('app.info', {});
+    expect(answer.status).toBe(200);
+    const body = JSON.parse(answer.body);
+    expect(body).toMatchObject({ ok: true, value: { keychain: { available: false, problem: 'test' }, sandboxUrl: host.sandboxUrl } });
+    expect(answer.headers['cache-control']).toBe('no-store');
+  });
+
+  it('accepts localhost:PORT as Host with the matching Origin', async () => {
+    const answer = await bridge('app.info', {}, { Host: `localhost:${port}`, Origin: `http://localhost:${port}` });
+    expect(answer.status).toBe(200);
+  });
+
+  it('accepts a call without Origin or Sec-Fetch-Site headers (older browsers, same origin)', async () => {
+    const answer = await raw({ method: 'POST', path: '/bridge/app.info', headers: { 'Content-Type': 'application/json', 'X-Privacy-Desk-Token': host.token }, body: '{}' });
+    expect(answer.status).toBe(200);
+  });
+
+  it('refuses a missing or wrong token with 401', async () => {
+    const missing = await raw({ method: 'POST', path: '/bridge/profiles.list', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    expect(missing.status).toBe(401);
+    expect(JSON.parse(missing.body).error.message).toContain('npm run web');
+    const wrong = host.token.slice(0, -1) + (host.token.endsWith('A') ? 'B' : 'A'); // one character off, never equal
+    expect((await bridge('profiles.list', {}, { 'X-Privacy-Desk-Token': wrong })).status).toBe(401);
+    expect((await bridge('profiles.list', {}, { 'X-Privacy-Desk-Token': '' })).status).toBe(401);
+  });
+
+  it('refuses a foreign Host with 403 (DNS rebinding), even for the page', async () => {
+    expect((await raw({ path: '/', headers: { Host: `evil.example:${port}` } })).status).toBe(403);
+    expect((await bridge('profiles.list', {}, { Host: `evil.example:${port}` })).status).toBe(403);
+    expect((await bridge('profiles.list', {}, { Host: `127.0.0.1:${port + 1}` })).status).toBe(403);
+  });
+
+  it('refuses a foreign Origin or a cross-site request with 403, even with the token', async () => {
+    expect((await bridge('profiles.list', {}, { Origin: 'https://evil.example' })).status).toBe(403);
+    expect((await bridge('profiles.list', {}, { Origin: 'null' })).status).toBe(403);
+    expect((await bridge('profiles.list', {}, { Origin: `http://localhost:${port}` })).status).toBe(403); // not where this page came from
+    expect((await bridge('profiles.list', {}, { 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
+  });
+
+  it('refuses a non-JSON body (415) and answers malformed JSON with INVALID_INPUT', async () => {
+    expect((await bridge('profiles.list', {}, { 'Content-Type': 'text/plain' })).status).toBe(415);
+    const malformed = await raw({ method: 'POST', path: '/bridge/profiles.list', headers: { 'Content-Type': 'application/json', 'X-Privacy-Desk-Token': host.token }, body: '{oops' });
+    expect(malformed.status).toBe(200);
+    expect(JSON.parse(malformed.body)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+  });
+
+  it('answers an unknown method with 404', async () => {
+    expect((await bridge('users.dropAll', {})).status).toBe(404);
+  });
+
+  it('answers no CORS preflight', async () => {
+    const preflight = await raw({ method: 'OPTIONS', path: '/bridge/profiles.list', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' } });
+    expect(preflight.status).toBe(404);
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('is not reachable from the network, only from loopback', async (context) => {
+    const external = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal);
+    if (!external) {
+      console.warn('Skipped: this machine has no non-loopback IPv4 address to try the host from.');
+      context.skip();
+      return;
+    }
+    await expect(raw({ path: '/', hostname: external.address })).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('starts the bundled sandbox and points the Sandbox profile at it', async () => {
+    expect(host.sandboxUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const listed = JSON.parse((await bridge('profiles.list', {})).body);
+    expect(listed.value).toMatchObject({ activeId: 'sandbox', profiles: [{ id: 'sandbox', name: 'Sandbox', baseUrl: host.sandboxUrl, isLocal: true }] });
+    const page = JSON.parse((await bridge('users.list', { profileId: 'sandbox', perPage: 3 })).body);
+    expect(page).toMatchObject({ ok: true, value: { perPage: 3 } });
+    expect(page.value.users).toHaveLength(3);
+  });
+});
+
+describe('web host start-up and shut-down', () => {
+  it('refuses to start without a built window, saying what to run', async () => {
+    await expect(startWebHost({ port: 0, dataDir, staticDir: join(staticDir, 'missing'), bundledSandbox: false })).rejects.toThrow(/npm run web/);
+  });
+
+  it('stops the bundled sandbox when it closes', async () => {
+    const ownData = await mkdtemp(join(tmpdir(), 'privacy-desk-web-close-'));
+    const second = await startWebHost({ port: 0, dataDir: ownData, staticDir, sandboxPort: 0, openCredentials: async () => ({ store: createSessionCredentialStore() }) });
+    const sandboxUrl = second.sandboxUrl!;
+    expect((await fetch(`${sandboxUrl}/sandbox/`)).status).toBe(200);
+    await second.close();
+    await expect(fetch(`${sandboxUrl}/sandbox/`)).rejects.toThrow();
+    await expect(fetch(`${second.origin}/`)).rejects.toThrow();
+    await rm(ownData, { recursive: true, force: true });
+  });
+});

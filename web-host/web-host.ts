@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { PrivacyDeskError } from '../shared/errors';
+import { dispatchBridgeCall, isBridgeMethod } from '../handlers/dispatch';
+import { startAppRuntime, type AppRuntime, type AppRuntimeOptions } from '../app-runtime/app-runtime';
+import { SECURITY_HEADERS } from '../shared/security-headers';
+import { bridgeRequestRefusal, isAllowedHost } from './request-guard';
+
+export const DEFAULT_WEB_HOST_PORT = 4610;
+const LOOPBACK = '127.0.0.1';
+
+export interface WebHostOptions {
+  /** 0 = any free port; default 4610, then any free port when taken. */
+  port?: number;
+  dataDir?: string;
+  /** Default true. */
+  bundledSandbox?: boolean;
+  /** The built renderer; default dist/renderer under the working folder. */
+  staticDir?: string;
+  /** Extension for tests: the bundled sandbox's port (default 4600, then free). */
+  sandboxPort?: number;
+  /** Extension for tests: the credential store (default: OS keychain or session store). */
+  openCredentials?: AppRuntimeOptions['openCredentials'];
+  version?: string;
+}
+
+export interface RunningWebHost {
+  /** The address to open, including the per-launch token in the fragment (never sent to the server by the browser). */
+  url: string;
+  origin: string;
+  token: string;
+  /** Set when the bundled sandbox runs. */
+  sandboxUrl?: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+function buildServer(runtime: AppRuntime, staticDir: string, token: string, portOf: () => number): FastifyInstance {
+  // forceCloseConnections: a browser's keep-alive or in-flight request must not keep close() waiting.
+  const server = Fastify({ logger: false, bodyLimit: 1_048_576, forceCloseConnections: true });
+
+  // Keep the raw text: a malformed body becomes an INVALID_INPUT answer, not a framework error page.
+  server.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  server.addHook('onRequest', async (request, reply) => {
+    reply.headers(SECURITY_HEADERS);
+    if (!isAllowedHost(request.headers.host, portOf())) {
+      return reply.code(403).type('text/plain; charset=utf-8').send('Refused: open Privacy Desk at the 127.0.0.1 address printed by `npm run web`.');
+    }
+  });
+
+  server.post<{ Params: { method: string } }>('/bridge/:method', async (request, reply) => {
+    const refusal = bridgeRequestRefusal(request.headers, portOf(), token);
+    if (refusal) return reply.code(refusal.status).send({ ok: false, error: { code: refusal.code, message: refusal.message } });
+    const { method } = request.params;
+    if (!isBridgeMethod(method)) {
+      return reply.code(404).send({ ok: false, error: { code: 'INVALID_INPUT', message: `Privacy Desk has no operation called "${method.slice(0, 80)}".` } });
+    }
+    let input: unknown;
+    try {
+      input = typeof request.body === 'string' && request.body.length > 0 ? JSON.parse(request.body) : undefined;
+    } catch {
+      return reply.send({ ok: false, error: new PrivacyDeskError({ code: 'INVALID_INPUT', message: 'The request body is not valid JSON. Reload the page and try again.' }).toInfo() });
+    }
+    return reply.header('Cache-Control', 'no-store').send(await dispatchBridgeCall(runtime.handlers, method, input));
+  });
+
+  server.register(fastifyStatic, { root: staticDir, prefix: '/', index: ['index.html'], serveDotFiles: false, dotfiles: 'ignore', list: false, redirect: false });
+  return server;
+}
+
+async function listen(server: FastifyInstance, port: number): Promise<number> {
+  try {
+    await server.listen({ host: LOOPBACK, port });
+  } catch (error) {
+    if (port === 0 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    await server.listen({ host: LOOPBACK, port: 0 });
+  }
+  const address = server.server.address();
+  if (!address || typeof address === 'string') throw new Error('The web host did not get a TCP port.');
+  return address.port;
+}
+
+/**
+ * Serves the built renderer and the bridge on 127.0.0.1 only, for use in a
+ * browser where Electron cannot run. Each launch has a new random token that
+ * the page must send with every bridge call.
+ */
+export async function startWebHost(options: WebHostOptions = {}): Promise<RunningWebHost> {
+  const staticDir = resolve(options.staticDir ?? 'dist/renderer');
+  if (!existsSync(resolve(staticDir, 'index.html'))) {
+    throw new PrivacyDeskError({ code: 'INVALID_INPUT', message: `The built window is missing (${staticDir}/index.html). Run \`npm run web\`, which builds it first, or \`npx vite build\`.` });
+  }
+  const runtime = await startAppRuntime({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    bundledSandbox: options.bundledSandbox ?? true,
+    ...(options.sandboxPort !== undefined ? { sandboxPort: options.sandboxPort } : {}),
+    ...(options.openCredentials ? { openCredentials: options.openCredentials } : {}),
+    version: options.version ?? process.env.npm_package_version ?? '0.0.0',
+    locale: Intl.DateTimeFormat().resolvedOptions().locale,
+  });
+  const token = randomBytes(32).toString('base64url');
+  let port = 0;
+  const server = buildServer(runtime, staticDir, token, () => port);
+  try {
+    port = await listen(server, options.port ?? DEFAULT_WEB_HOST_PORT);
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+  const origin = `http://${LOOPBACK}:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `${origin}/#token=${token}`,
+    origin,
+    token,
+    ...(runtime.sandbox ? { sandboxUrl: runtime.sandbox.url } : {}),
+    dataDir: runtime.dataDir,
+    close() {
+      closing ??= server.close().finally(() => runtime.close());
+      return closing;
+    },
+  };
+}
