@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { isPrivacyDeskError } from '../shared/errors';
+import { SANDBOX_PROFILE_ID } from '../shared/profile';
 import { startSandbox, type RunningSandbox } from '../sandbox/server';
 import type { DeskPort } from '../handlers/types';
 
-/** The reserved id of the profile that points at the bundled sandbox. */
-export const SANDBOX_PROFILE_ID = 'sandbox';
 export const PREFERRED_SANDBOX_PORT = 4600;
 
 /**

@@ -1,8 +1,9 @@
 import { PrivacyDeskError, invalidInput } from '../shared/errors';
 import { bridgeContract, type BridgeParsedInput, type ProfileView } from '../shared/contract';
-import { credentialsSchema, isLocalBaseUrl, normalizeBaseUrl, profileSchema, type Credentials, type Profile } from '../shared/profile';
+import { credentialsSchema, isLocalBaseUrl, profileSchema, SANDBOX_PROFILE_ID, type Credentials, type Profile } from '../shared/profile';
+import { normalizeBaseUrl } from './input-problems';
 import type { CredentialStore } from './credential-store';
-import { SANDBOX_PROFILE_ID, assertUniqueName, findProfile, makeProfileId, profileNotFound, type ProfileStore } from './profile-store';
+import { assertUniqueName, findProfile, makeProfileId, profileNotFound, type ProfileStore } from './profile-store';
 
 export type SaveProfileInput = BridgeParsedInput<'profiles.save'>;
 

@@ -4,7 +4,8 @@ import type { ConnectionCheck, ProfileView, SandboxUserState } from '../shared/c
 import type { BuiltLogoutToken, LogoutOptions, LogoutResult, TokenVerification } from '../shared/logout';
 import { isLocalBaseUrl, type Credentials, type Profile } from '../shared/profile';
 import { listUsersInputSchema, type ErasureAction, type ErasureResult, type ListUsersInput, type UserPage } from '../shared/users';
-import { assertValidUid, encodeUidSegment } from '../shared/uid';
+import { encodeUidSegment } from '../shared/uid';
+import { assertValidUid } from './input-problems';
 import { openAuditLog } from './audit-log';
 import type { CredentialStore } from './credential-store';
 import { createDeskProfiles, type SaveProfileInput } from './desk-profiles';

@@ -4,7 +4,7 @@ import type { AuditEntry } from '../shared/audit';
 import type { Profile } from '../shared/profile';
 import { ERASURE_ACTIONS, type ErasureAction, type ErasureResult } from '../shared/users';
 import type { LogoutOptions, LogoutResult } from '../shared/logout';
-import { assertValidUid } from '../shared/uid';
+import { assertValidUid } from './input-problems';
 import type { AuditLog } from './audit-log';
 import type { ServiceClient } from './types';
 import { logoutRefusal } from './logout-outcome';

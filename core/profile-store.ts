@@ -7,8 +7,6 @@ import { profileSchema, type Profile } from '../shared/profile';
 import { ensureDataDir } from './data-dir';
 
 export const PROFILES_FILE_NAME = 'profiles.json';
-/** The bundled sandbox profile's fixed id; no generated id can take it (they always carry a suffix). */
-export const SANDBOX_PROFILE_ID = 'sandbox';
 
 const profileFileSchema = z.object({
   version: z.literal(1),

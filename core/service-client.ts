@@ -1,8 +1,8 @@
 import { PrivacyDeskError, invalidInput } from '../shared/errors';
 import type { ErasureAction, ErasureResult } from '../shared/users';
 import type { LogoutOptions, LogoutResult } from '../shared/logout';
-import { normalizeBaseUrl } from '../shared/profile';
-import { assertValidUid, encodeUidSegment } from '../shared/uid';
+import { assertValidUid, normalizeBaseUrl } from './input-problems';
+import { encodeUidSegment } from '../shared/uid';
 import { DEFAULT_TIMEOUT_MS, readJson, sendRequest, serviceDescription, statusError, type HttpDeps, type HttpRequest } from './http';
 import { UserLister } from './list-users';
 import { buildLogoutToken, verifyLogoutToken, type LogoutTokenContext } from './logout-token';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { invalidInput } from './errors';
+
+/** The bundled sandbox profile's fixed id; no generated id can take it (they always carry a suffix). */
+export const SANDBOX_PROFILE_ID = 'sandbox';
 
 export const profileIdSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'a profile id is lower-case letters, digits and dashes');
 
@@ -25,30 +27,43 @@ export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname.endsWith('.localhost');
 }
 
+/** Why a pasted address cannot be a service's base URL; each side turns the code into its own words. */
+export type BaseUrlProblem =
+  | { code: 'required' }
+  | { code: 'not-a-url'; input: string }
+  | { code: 'scheme'; protocol: string }
+  | { code: 'https-required' }
+  | { code: 'credentials-in-url' }
+  | { code: 'query-or-fragment' };
+export type BaseUrlProblemCode = BaseUrlProblem['code'];
+
+export type BaseUrlCheck = { ok: true; baseUrl: string } | { ok: false; problem: BaseUrlProblem };
+
 /**
- * Normalises what an operator pastes as the service's address: trailing
- * slashes and a pasted `/api/v1` suffix go; https is required except on
- * loopback (the sandbox). Throws INVALID_INPUT with a message saying what to fix.
+ * Checks and normalises what an operator pastes as the service's address:
+ * trailing slashes and a pasted `/api/v1` suffix go; https is required except
+ * on loopback (the sandbox).
  */
-export function normalizeBaseUrl(input: string): string {
+export function checkBaseUrl(input: string): BaseUrlCheck {
   const trimmed = input.trim();
+  if (!trimmed) return { ok: false, problem: { code: 'required' } };
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    throw invalidInput(`"${trimmed}" is not a web address. Enter the service's address, for example https://debate.example.com`);
+    return { ok: false, problem: { code: 'not-a-url', input: trimmed } };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw invalidInput(`The address must start with https:// (it starts with ${url.protocol}//).`);
-  }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    throw invalidInput('The address must use https:// — credentials and user data may only travel encrypted. Plain http:// is allowed only for this computer (localhost).');
-  }
-  if (url.username || url.password) throw invalidInput('Remove the user name and password from the address; credentials go in the key fields.');
-  if (url.search || url.hash) throw invalidInput('Remove the part after ? or # from the address; enter only the service’s base address.');
-  let path = url.pathname.replace(/\/+$/, '');
-  path = path.replace(/\/api\/v1$/i, '').replace(/\/+$/, '');
-  return `${url.protocol}//${url.host}${path}`;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, problem: { code: 'scheme', protocol: url.protocol } };
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) return { ok: false, problem: { code: 'https-required' } };
+  if (url.username || url.password) return { ok: false, problem: { code: 'credentials-in-url' } };
+  if (url.search || url.hash) return { ok: false, problem: { code: 'query-or-fragment' } };
+  const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/i, '').replace(/\/+$/, '');
+  return { ok: true, baseUrl: `${url.protocol}//${url.host}${path}` };
+}
+
+export function baseUrlProblem(input: string): BaseUrlProblem | undefined {
+  const checked = checkBaseUrl(input);
+  return checked.ok ? undefined : checked.problem;
 }
 
 /** True when a base URL points at this computer: the sandbox or a local test server, not live data. */

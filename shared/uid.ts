@@ -1,10 +1,19 @@
-import { invalidInput } from './errors';
-
 export const MAX_UID_LENGTH = 1024;
 
 // C0 controls, DEL and C1 controls: never part of a real uid, often a paste accident.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+// With the u flag a proper surrogate pair is one code point, so only a lone half matches.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Why a uid can never be sent; each side turns the code into its own words. */
+export type UidProblem =
+  | { code: 'empty' }
+  | { code: 'too-long'; length: number; max: number }
+  | { code: 'control-character' }
+  | { code: 'invalid-unicode' }
+  | { code: 'dot-segment'; uid: '.' | '..' };
+export type UidProblemCode = UidProblem['code'];
 
 /**
  * Checks a uid before any request is sent. uids are the client application's
@@ -12,24 +21,15 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
  * occur), so only what can never be valid is refused. Nothing is trimmed:
  * " alice" and "alice" are different users.
  */
-export function uidProblem(uid: string): string | undefined {
-  if (uid.length === 0) return 'The uid is empty. Enter the uid exactly as the client application knows the user.';
-  if (uid.length > MAX_UID_LENGTH) {
-    return `The uid is ${uid.length} characters long; uids are at most ${MAX_UID_LENGTH}. Check that you pasted only the uid.`;
-  }
-  if (CONTROL_CHARACTERS.test(uid)) {
-    return 'The uid contains a control character (such as a line break or tab), probably from a paste. Remove it and try again.';
-  }
-  if (uid === '.' || uid === '..') {
-    // URL parsers resolve these (even percent-encoded) as path navigation, so no request could reach this user.
-    return `The uid "${uid}" cannot be sent in a request path. Check the uid; if it is really this, contact the service.`;
-  }
+export function uidProblem(uid: string): UidProblem | undefined {
+  if (uid.length === 0) return { code: 'empty' };
+  if (uid.length > MAX_UID_LENGTH) return { code: 'too-long', length: uid.length, max: MAX_UID_LENGTH };
+  if (CONTROL_CHARACTERS.test(uid)) return { code: 'control-character' };
+  // Half of a surrogate pair (a paste cut mid-emoji) has no UTF-8 form, so it cannot be percent-encoded.
+  if (LONE_SURROGATE.test(uid)) return { code: 'invalid-unicode' };
+  // URL parsers resolve these (even percent-encoded) as path navigation, so no request could reach this user.
+  if (uid === '.' || uid === '..') return { code: 'dot-segment', uid };
   return undefined;
-}
-
-export function assertValidUid(uid: string): void {
-  const problem = uidProblem(uid);
-  if (problem) throw invalidInput(problem);
 }
 
 /** The uid as one percent-encoded path segment: `/`, `?`, `#` and `%` can never change the route. */

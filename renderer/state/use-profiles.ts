@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { AppInfo, ProfileView } from '../../shared/contract';
+import { SANDBOX_PROFILE_ID } from '../../shared/profile';
 import { useBridge } from '../bridge/bridge-context';
 import { queryKeys } from './query-keys';
 
@@ -25,7 +26,7 @@ export type Environment = 'sandbox' | 'local' | 'live';
 /** Loopback profiles are calm ("Sandbox" when it is the bundled sandbox); everything else is live data. */
 export function environmentOf(profile: ProfileView, appInfo?: AppInfo): Environment {
   if (!profile.isLocal) return 'live';
-  const isBundledSandbox = profile.id === 'sandbox' || (appInfo?.sandboxUrl !== undefined && sameOrigin(profile.baseUrl, appInfo.sandboxUrl));
+  const isBundledSandbox = profile.id === SANDBOX_PROFILE_ID || (appInfo?.sandboxUrl !== undefined && sameOrigin(profile.baseUrl, appInfo.sandboxUrl));
   return isBundledSandbox ? 'sandbox' : 'local';
 }
 

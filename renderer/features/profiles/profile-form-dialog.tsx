@@ -2,14 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BridgeInput, ProfileView } from '../../../shared/contract';
-import { normalizeBaseUrl } from '../../../shared/profile';
 import { useBridge } from '../../bridge/bridge-context';
 import { DialogShell } from '../../components/dialog-shell';
 import { ErrorPanel } from '../../components/error-panel';
 import { Field } from '../../components/field';
 import { useNotices } from '../../state/notices-store';
 import { queryKeys } from '../../state/query-keys';
-import { validateProfileForm, type ProfileFormErrors, type ProfileFormValues } from './profile-form-validation';
+import { normalizedFormBaseUrl, validateProfileForm, type ProfileFormErrors, type ProfileFormValues } from './profile-form-validation';
 
 interface ProfileFormDialogProps {
   open: boolean;
@@ -88,7 +87,7 @@ function ProfileForm({ profile, hasActiveProfile, onDone }: { profile?: ProfileV
     save.mutate({
       ...(profile ? { id: profile.id } : {}),
       name: values.name.trim(),
-      baseUrl: normalizeBaseUrl(values.baseUrl),
+      baseUrl: normalizedFormBaseUrl(values.baseUrl),
       applicationName: values.applicationName.trim(),
       ...(values.apiKey.trim() ? { apiKey: values.apiKey.trim() } : {}),
       ...(values.apiSecret ? { apiSecret: values.apiSecret } : {}),

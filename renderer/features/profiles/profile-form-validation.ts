@@ -1,4 +1,4 @@
-import { isLoopbackHost } from '../../../shared/profile';
+import { baseUrlProblem, checkBaseUrl, type BaseUrlProblemCode } from '../../../shared/profile';
 
 export interface ProfileFormValues {
   name: string;
@@ -21,21 +21,25 @@ export type ProfileFormErrorKey =
 
 export type ProfileFormErrors = Partial<Record<keyof ProfileFormValues, ProfileFormErrorKey>>;
 
-/** The same rules as shared normalizeBaseUrl, as message keys the form can translate. */
-export function baseUrlProblem(input: string): ProfileFormErrorKey | undefined {
-  const trimmed = input.trim();
-  if (!trimmed) return 'baseUrlRequired';
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    return 'baseUrlInvalid';
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'baseUrlInvalid';
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) return 'baseUrlHttps';
-  if (url.username || url.password) return 'baseUrlCredentials';
-  if (url.search || url.hash) return 'baseUrlExtra';
-  return undefined;
+/** The shared rule decides; this only picks the form's translated wording for each problem code. */
+const BASE_URL_ERROR_KEYS = {
+  required: 'baseUrlRequired',
+  'not-a-url': 'baseUrlInvalid',
+  scheme: 'baseUrlInvalid',
+  'https-required': 'baseUrlHttps',
+  'credentials-in-url': 'baseUrlCredentials',
+  'query-or-fragment': 'baseUrlExtra',
+} as const satisfies Record<BaseUrlProblemCode, ProfileFormErrorKey>;
+
+function baseUrlErrorKey(input: string): ProfileFormErrorKey | undefined {
+  const problem = baseUrlProblem(input);
+  return problem ? BASE_URL_ERROR_KEYS[problem.code] : undefined;
+}
+
+/** The address as the profile stores it. Should it still be invalid, it goes as typed and the core says why. */
+export function normalizedFormBaseUrl(input: string): string {
+  const checked = checkBaseUrl(input);
+  return checked.ok ? checked.baseUrl : input.trim();
 }
 
 /**
@@ -45,8 +49,8 @@ export function baseUrlProblem(input: string): ProfileFormErrorKey | undefined {
 export function validateProfileForm(values: ProfileFormValues, context: { editing: boolean; hasCredentials: boolean }): ProfileFormErrors {
   const errors: ProfileFormErrors = {};
   if (!values.name.trim()) errors.name = 'nameRequired';
-  const urlProblem = baseUrlProblem(values.baseUrl);
-  if (urlProblem) errors.baseUrl = urlProblem;
+  const urlError = baseUrlErrorKey(values.baseUrl);
+  if (urlError) errors.baseUrl = urlError;
   if (!values.applicationName.trim()) errors.applicationName = 'applicationNameRequired';
   const keysRequired = !context.editing || !context.hasCredentials;
   if (keysRequired && !values.apiKey.trim()) errors.apiKey = 'apiKeyRequired';

@@ -1,9 +1,18 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAX_UID_LENGTH, uidProblem } from '../../../shared/uid';
+import { MAX_UID_LENGTH, uidProblem, type UidProblemCode } from '../../../shared/uid';
 import { UidHints, VisibleUid } from '../../components/visible-uid';
 import { useUiStore } from '../../state/ui-store';
 import { CardSection } from '../../components/card-section';
+
+/** The shared rule decides whether a uid can be sent; this only picks the translated wording (none for an empty field). */
+const UID_PROBLEM_KEYS = {
+  empty: undefined,
+  'too-long': 'tooLong',
+  'control-character': 'control',
+  'invalid-unicode': 'invalidUnicode',
+  'dot-segment': 'dotSegment',
+} as const satisfies Record<UidProblemCode, string | undefined>;
 
 /** For a uid from a ticket: typed or pasted exactly, never trimmed (" alice" is not "alice"). */
 export function ActOnUid() {
@@ -13,8 +22,9 @@ export function ActOnUid() {
   const openErasure = useUiStore((s) => s.openErasure);
   const testLogout = useUiStore((s) => s.testLogout);
   // The shared rule alone decides: the empty string is the only "empty" (a uid of spaces is a real uid).
-  const usable = uidProblem(uid) === undefined;
-  const problemKey = uid === '' || usable ? undefined : uidProblemKey(uid);
+  const uidCheck = uidProblem(uid);
+  const usable = uidCheck === undefined;
+  const problemKey = uidCheck ? UID_PROBLEM_KEYS[uidCheck.code] : undefined;
   const problem = problemKey ? t(`uid.problems.${problemKey}`, { max: MAX_UID_LENGTH }) : undefined;
   return (
     <CardSection title={t('actOnUid.title')} hint={t('actOnUid.hint')} className="act-on-uid">
@@ -34,7 +44,7 @@ export function ActOnUid() {
           aria-describedby={problem ? `${inputId}-problem` : undefined}
         />
         <button type="button" className="button" disabled={!usable} onClick={() => openErasure({ action: 'anonymize', uid })}>
-          {t('users.anonymise')}
+          {t('users.anonymize')}
         </button>
         <button type="button" className="button button--danger-ghost" disabled={!usable} onClick={() => openErasure({ action: 'delete', uid })}>
           {t('users.delete')}
@@ -57,11 +67,4 @@ export function ActOnUid() {
       )}
     </CardSection>
   );
-}
-
-/** The shared rule decides whether a uid can be sent; this only picks the translated wording. */
-function uidProblemKey(uid: string): 'tooLong' | 'control' | 'dotSegment' {
-  if (uid.length > MAX_UID_LENGTH) return 'tooLong';
-  if (uid === '.' || uid === '..') return 'dotSegment';
-  return 'control';
 }

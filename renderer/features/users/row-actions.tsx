@@ -12,8 +12,8 @@ export function RowActions({ uid, compact = true }: { uid: string | null; compac
   const size = compact ? 'button--small' : '';
   return (
     <div className="row-actions" onClick={stop}>
-      <button type="button" className={`button ${size}`} aria-label={t('users.rowAnonymise', { uid })} onClick={() => openErasure({ action: 'anonymize', uid })}>
-        {t('users.anonymise')}
+      <button type="button" className={`button ${size}`} aria-label={t('users.rowAnonymize', { uid })} onClick={() => openErasure({ action: 'anonymize', uid })}>
+        {t('users.anonymize')}
       </button>
       <button type="button" className={`button button--danger-ghost ${size}`} aria-label={t('users.rowDelete', { uid })} onClick={() => openErasure({ action: 'delete', uid })}>
         {t('users.delete')}

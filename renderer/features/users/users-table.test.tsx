@@ -70,12 +70,12 @@ describe('users table', () => {
     renderApp();
     await screen.findByRole('table', { name: 'Users on page 1' });
     const box = screen.getByRole('region', { name: 'Act on a uid' });
-    const anonymise = within(box).getByRole('button', { name: 'Anonymise' });
-    expect(anonymise.hasAttribute('disabled')).toBe(true);
+    const anonymize = within(box).getByRole('button', { name: 'Anonymise' });
+    expect(anonymize.hasAttribute('disabled')).toBe(true);
     await user.type(within(box).getByLabelText('uid'), '   ');
-    expect(anonymise.hasAttribute('disabled')).toBe(false);
+    expect(anonymize.hasAttribute('disabled')).toBe(false);
     expect(box.textContent).toMatch(/␣␣␣/);
-    await user.click(anonymise);
+    await user.click(anonymize);
     const dialog = await screen.findByRole('dialog');
     expect(dialog.textContent).toMatch(/␣␣␣/);
   });
