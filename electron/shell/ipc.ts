@@ -7,7 +7,7 @@ import { isTrustedSender } from './sender-guard';
 
 const REFUSED: BridgeResponse<never> = {
   ok: false,
-  error: { code: 'UNAUTHORIZED', message: 'Refused: only the Privacy Desk window may use this operation. Restart the app.' },
+  error: { code: 'UNAUTHORIZED', outcome: 'not-sent', message: 'Refused: only the Privacy Desk window may use this operation. Restart the app.' },
 };
 
 function senderAllowed(event: IpcMainInvokeEvent, trustedIds: ReadonlySet<number>): boolean {

@@ -1,5 +1,5 @@
 import type { BridgeResponse } from '../../shared/contract';
-import { errorInfoSchema, type ErrorInfo } from '../../shared/errors';
+import { errorInfoSchema, PrivacyDeskError, type ErrorInit } from '../../shared/errors';
 import type { BridgeTransport } from './transport';
 
 export const HOST_TOKEN_STORAGE_KEY = 'privacy-desk-host-token';
@@ -29,8 +29,8 @@ export function takeHostToken(win: Window = window): string | null {
   return win.sessionStorage.getItem(HOST_TOKEN_STORAGE_KEY);
 }
 
-function failure(error: ErrorInfo): BridgeResponse<never> {
-  return { ok: false, error };
+function failure(error: ErrorInit): BridgeResponse<never> {
+  return { ok: false, error: new PrivacyDeskError(error).toInfo() };
 }
 
 export function createHttpTransport(options: { token?: string | null; fetch?: typeof fetch } = {}): BridgeTransport {

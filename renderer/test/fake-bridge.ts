@@ -1,5 +1,5 @@
 import type { AppInfo, BridgeClient, BridgeInput, BridgeMethod, ProfileView } from '../../shared/contract';
-import { PrivacyDeskError, type ErrorInfo } from '../../shared/errors';
+import { PrivacyDeskError, type ErrorInit } from '../../shared/errors';
 import type { UserRecord } from '../../shared/users';
 import type { AuditEntry } from '../../shared/audit';
 
@@ -72,7 +72,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
   let users: UserRecord[] = Array.from({ length: count }, (_, i) => makeUser(AWKWARD_UIDS[i] ?? `user-${i + 1}`, i));
   const audit: AuditEntry[] = [...(options.auditEntries ?? [])];
   const calls: Call[] = [];
-  const failures = new Map<BridgeMethod, ErrorInfo>();
+  const failures = new Map<BridgeMethod, ErrorInit>();
 
   const guard = (method: BridgeMethod, input: unknown) => {
     calls.push({ method, input });
@@ -128,7 +128,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
         checks: [
           { step: 'token-authentication', ok: true, detail: 'scope authentication, expires in 2 h' },
           { step: 'token-public', ok: true, detail: 'scope public, expires in 2 h' },
-          { step: 'list-users', ok: false, error: { code: 'INSUFFICIENT_SCOPE', message: 'The key lacks the public scope.' } },
+          { step: 'list-users', ok: false, error: { code: 'INSUFFICIENT_SCOPE', outcome: 'refused', message: 'The key lacks the public scope.' } },
         ],
       };
     },
@@ -196,7 +196,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     bridge,
     calls,
     callsOf: <M extends BridgeMethod>(method: M) => calls.filter((c) => c.method === method).map((c) => c.input as BridgeInput<M>),
-    failNext: (method: BridgeMethod, error: ErrorInfo) => failures.set(method, error),
+    failNext: (method: BridgeMethod, error: ErrorInit) => failures.set(method, error),
     get users() {
       return users;
     },
