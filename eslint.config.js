@@ -1,42 +1,261 @@
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
-// Import direction (docs/ARCHITECTURE.md): shared/ imports neither side;
-// the renderer never reaches into the main process; the core never loads Electron.
-const sharedBans = {
-  patterns: [
-    { group: ['**/electron/**', '**/renderer/**', '**/sandbox/**', '**/cli/**'], message: 'shared/ is imported by both sides and imports neither.' },
-    { group: ['electron', 'node:*', 'fs', 'path', 'os', 'crypto', 'http', 'https', 'child_process', 'keytar', 'react', 'react-dom'], message: 'shared/ stays free of Node, DOM-framework and Electron imports.' },
-  ],
+// The folder table (docs/FOLDER-RULES.md): what each folder may import and which globals
+// it sees, enforced below and proven by tests/lint/boundaries.test.ts.
+
+const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const anyOf = (names) => `(?:${names.map(escapeRegex).join('|')})`;
+
+/* ---------- What an import can point at: one regex per target ---------- */
+
+const NODE_BUILTIN_NAMES = [...new Set(builtinModules.map((name) => name.split('/')[0]))];
+const NODE_BUILTIN = `node:|${anyOf(NODE_BUILTIN_NAMES)}(?:/|$)`;
+const target = (label, regex, extra = {}) => ({ label, regex, ...extra });
+
+const nodeBuiltins = target('Node built-ins', `^(?:${NODE_BUILTIN})`);
+const electronPackage = target('the electron package', '^electron(?:/|$)');
+const keytar = target('keytar', '^keytar(?:/|$)');
+const react = target('react or react-dom', '^react(?:-dom)?(?:/|$)');
+const fastify = target('fastify or @fastify/*', '^(?:fastify(?:/|$)|@fastify/)');
+const zod = target('zod', '^zod(?:/|$)');
+const vitest = target('vitest', '^vitest(?:/|$)', {
+  testsMayImport: true,
+  instead: 'only *.test.ts(x) files and test helpers use vitest',
+});
+
+/** Every npm package except `allowed` (Node built-ins have their own target). */
+const packagesExcept = (allowed) =>
+  target(`packages other than ${allowed.join(', ')}`, `^(?!\\.|/|${NODE_BUILTIN}|${anyOf(allowed)}(?:/|$))`, {
+    forTests: () => packagesExcept([...allowed, 'vitest']),
+  });
+
+/** Relative imports other than the listed paths (with or without an extension). */
+const filesExcept = (allowed) =>
+  target(`files other than ${allowed.join(', ')}`, `^(?!${anyOf(allowed)}(?:\\.[cm]?[jt]sx?)?$)\\.`);
+
+/** A top-level project folder, reached by a relative import from any depth (../x, ../../x…). */
+const folder = (name, extra = {}) => target(`${name}/`, `^(?:\\.\\./)+${escapeRegex(name)}(?:/|$)`, extra);
+const FOLDER = {
+  shared: folder('shared'),
+  core: folder('core'),
+  handlers: folder('handlers'),
+  appRuntime: folder('app-runtime'),
+  webHost: folder('web-host'),
+  electron: folder('electron'),
+  renderer: folder('renderer'),
+  cli: folder('cli'),
+  sandbox: folder('sandbox', {
+    testsMayImport: true,
+    instead: 'only tests and app-runtime/ (which bundles it) start the sandbox; reach it over HTTP like the real service',
+  }),
+  tests: folder('tests', { testsMayImport: true, instead: 'product code never depends on test code; move the helper next to its user' }),
+  e2e: folder('e2e', { instead: 'product code never depends on test code; move the helper next to its user' }),
+  scripts: folder('scripts', { instead: 'product code never depends on build scripts; move the helper next to its user' }),
 };
-const rendererBans = {
-  patterns: [
-    { group: ['**/electron/**', '**/sandbox/**', '**/cli/**'], message: 'The renderer talks to the main process only through the bridge contract in shared/.' },
-    { group: ['electron', 'node:*', 'fs', 'path', 'os', 'child_process', 'keytar'], message: 'The renderer runs without Node or Electron.' },
-  ],
+const NOT_CODE = [FOLDER.tests, FOLDER.e2e, FOLDER.scripts, vitest];
+
+/* ---------- Which globals a folder sees ---------- */
+// typescript-eslint leaves undefined names to the compiler (no-undef is off for TS), and our one
+// tsconfig knows both DOM and Node, so a folder's wrong-side globals are listed and refused here.
+
+const names = (...sets) => new Set(sets.flatMap((set) => Object.keys(set)));
+const minus = (set, ...others) => [...set].filter((name) => !others.some((other) => other.has(name)));
+const ES = names(globals.es2023);
+const NODE = names(globals.node, globals.nodeBuiltin);
+const BROWSER = names(globals.browser);
+const BOTH = names(globals['shared-node-browser']);
+// Node 20 (our floor) has no navigator or Web Storage, although `globals` lists them as shared.
+const NOT_IN_NODE_20 = ['navigator', 'localStorage', 'sessionStorage'];
+
+const RUNTIMES = {
+  both: {
+    restricted: [...minus(names(globals.browser, globals.node, globals.nodeBuiltin), ES, BOTH), ...NOT_IN_NODE_20],
+    message: (where, name) =>
+      `${where} runs in the browser and in Node, and \`${name}\` exists in only one of them. Take the value as a parameter from the caller instead.`,
+  },
+  browser: {
+    restricted: minus(NODE, BROWSER, ES),
+    message: (where, name) =>
+      `${where} runs in Chromium without Node, so \`${name}\` does not exist there. Ask the main process through the bridge (shared/contract.ts) instead.`,
+  },
+  node: {
+    restricted: minus(BROWSER, NODE, ES),
+    message: (where, name) =>
+      `${where} runs in Node, where the browser global \`${name}\` does not exist. Use the Node API instead, or take the value as a parameter.`,
+  },
 };
-const coreBans = {
-  patterns: [
-    { group: ['electron'], message: 'core/ is UI-free and runs in plain Node; only the Electron shell imports electron.' },
-    { group: ['**/renderer/**'], message: 'The core never imports the renderer.' },
-  ],
+
+/* ---------- The table ---------- */
+
+const NODE_FOLDER_BANS = [electronPackage, react];
+const FOLDER_RULES = [
+  {
+    where: 'shared/',
+    files: ['shared/**'],
+    runsIn: 'both',
+    why: 'it runs in the browser and in Node and depends on nothing but zod',
+    instead: 'keep shared/ to types, zod schemas and pure functions, and do the Node, UI or service work in the folder that calls it',
+    forbid: [nodeBuiltins, packagesExcept(['zod']), ...Object.values(FOLDER).filter((f) => f !== FOLDER.shared)],
+  },
+  {
+    where: 'core/',
+    files: ['core/**'],
+    runsIn: 'node',
+    why: 'it is the UI-free core in plain Node, below every front end',
+    instead: 'let handlers/, app-runtime/, web-host/, electron/ or cli/ call the core, and move what they share into core/ or shared/',
+    forbid: [...NODE_FOLDER_BANS, fastify, FOLDER.renderer, FOLDER.handlers, FOLDER.appRuntime, FOLDER.webHost, FOLDER.electron, FOLDER.cli, FOLDER.sandbox, ...NOT_CODE],
+  },
+  {
+    where: 'handlers/',
+    files: ['handlers/**'],
+    runsIn: 'node',
+    why: 'it turns bridge calls into core calls and knows no transport',
+    instead: 'keep transport code in web-host/ or electron/, and reach the service only through core/',
+    forbid: [...NODE_FOLDER_BANS, fastify, FOLDER.renderer, FOLDER.webHost, FOLDER.appRuntime, FOLDER.electron, FOLDER.cli, FOLDER.sandbox, ...NOT_CODE],
+  },
+  {
+    where: 'app-runtime/',
+    files: ['app-runtime/**'],
+    runsIn: 'node',
+    why: 'it is the runtime both transports start, below web-host/ and electron/',
+    instead: 'let web-host/ or electron/ start the runtime, and pass anything transport-specific in as a parameter',
+    forbid: [...NODE_FOLDER_BANS, FOLDER.renderer, FOLDER.webHost, FOLDER.electron, FOLDER.cli, ...NOT_CODE],
+  },
+  {
+    where: 'web-host/',
+    files: ['web-host/**'],
+    runsIn: 'node',
+    why: 'it is the loopback HTTP transport in plain Node',
+    instead: 'start the app through app-runtime/ and serve the built renderer from dist/ as static files',
+    forbid: [...NODE_FOLDER_BANS, FOLDER.renderer, FOLDER.sandbox, FOLDER.electron, FOLDER.cli, ...NOT_CODE],
+  },
+  {
+    where: 'electron/ (main process)',
+    files: ['electron/**'],
+    ignores: ['electron/preload.ts'],
+    runsIn: 'node',
+    why: 'it is the thin Electron shell over app-runtime/',
+    instead: 'start the app through app-runtime/ and reach the window only over IPC',
+    forbid: [react, fastify, FOLDER.renderer, FOLDER.webHost, FOLDER.sandbox, FOLDER.cli, ...NOT_CODE],
+  },
+  {
+    where: 'electron/preload.ts',
+    files: ['electron/preload.ts'],
+    runsIn: null, // sandboxed preload: browser globals plus Electron's small process/Buffer shim
+    why: 'it runs sandboxed, with only electron and the bridge method names',
+    instead: 'import only electron and ../shared/bridge-methods (zod-free), and leave parsing and everything else to the main process',
+    forbid: [nodeBuiltins, zod, packagesExcept(['electron', 'zod']), filesExcept(['../shared/bridge-methods'])],
+  },
+  {
+    where: 'renderer/',
+    files: ['renderer/**'],
+    runsIn: 'browser',
+    why: 'it is the React console in Chromium, without Node',
+    instead: 'call the main process through the bridge (shared/contract.ts, renderer/bridge/)',
+    forbid: [nodeBuiltins, electronPackage, keytar, fastify, FOLDER.core, FOLDER.handlers, FOLDER.appRuntime, FOLDER.webHost, FOLDER.electron, FOLDER.cli, FOLDER.sandbox, ...NOT_CODE],
+  },
+  {
+    where: 'cli/',
+    files: ['cli/**'],
+    runsIn: 'node',
+    why: 'it is the command-line front end over the core',
+    instead: 'reach the service through the Desk in core/, as every front end does',
+    forbid: [...NODE_FOLDER_BANS, fastify, FOLDER.renderer, FOLDER.handlers, FOLDER.appRuntime, FOLDER.webHost, FOLDER.electron, FOLDER.sandbox, ...NOT_CODE],
+  },
+  {
+    where: 'sandbox/',
+    files: ['sandbox/**'],
+    runsIn: 'node',
+    why: 'it imitates the service as a separate program and shares only shared/ with the app',
+    instead: 'write the service behaviour inside sandbox/ (it imitates the service, not our client)',
+    forbid: [...NODE_FOLDER_BANS, FOLDER.core, FOLDER.handlers, FOLDER.appRuntime, FOLDER.webHost, FOLDER.electron, FOLDER.renderer, FOLDER.cli, ...NOT_CODE],
+  },
+];
+
+// Test files and test helpers may also import vitest, sandbox/ and tests/ helpers; nothing else changes.
+const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', '**/test/**', '**/*.harness.mjs'];
+const forTests = (targets) => targets.filter((t) => !t.testsMayImport).map((t) => t.forTests?.() ?? t);
+
+const importPatterns = (rule, targets) => ({
+  patterns: targets.map((t) => ({
+    regex: t.regex,
+    caseSensitive: true,
+    message: `${rule.where} must not import ${t.label}: ${rule.why}. Instead, ${t.instead ?? rule.instead}.`,
+  })),
+});
+
+/* ---------- import() and import('x').Type, which no-restricted-imports does not see ---------- */
+
+const dynamicImportRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Applies no-restricted-imports regex patterns to import() and import types' },
+    schema: [{ type: 'object', properties: { patterns: { type: 'array' } }, additionalProperties: false }],
+  },
+  create(context) {
+    const patterns = (context.options[0]?.patterns ?? []).map((p) => ({ ...p, matcher: new RegExp(p.regex, 'u') }));
+    const check = (node) => {
+      const source = node.type === 'TemplateLiteral' ? node.quasis[0].value.cooked : node.value;
+      for (const { matcher, message } of patterns) {
+        if (matcher.test(source)) context.report({ node, message: `'${source}' import is restricted. ${message}` });
+      }
+    };
+    return {
+      ImportExpression(node) {
+        const { source } = node;
+        if ((source.type === 'Literal' && typeof source.value === 'string') || (source.type === 'TemplateLiteral' && source.expressions.length === 0)) check(source);
+      },
+      TSImportType(node) {
+        if (node.source) check(node.source);
+      },
+    };
+  },
 };
+
+const importRules = (options) => ({
+  'no-restricted-imports': ['error', options],
+  'folder-rules/no-restricted-dynamic-imports': ['error', options],
+});
+
+const folderConfigs = FOLDER_RULES.flatMap((rule) => {
+  const runtime = rule.runsIn && RUNTIMES[rule.runsIn];
+  return [
+    {
+      files: rule.files,
+      ignores: [...(rule.ignores ?? []), ...TEST_FILES],
+      rules: {
+        ...importRules(importPatterns(rule, rule.forbid)),
+        ...(runtime && {
+          'no-restricted-globals': ['error', ...runtime.restricted.map((name) => ({ name, message: runtime.message(rule.where, name) }))],
+        }),
+      },
+    },
+    ...(rule.files[0].endsWith('/**')
+      ? [{
+          files: TEST_FILES.map((testGlob) => rule.files[0].replace(/\*\*$/, testGlob)),
+          ignores: rule.ignores ?? [],
+          rules: importRules(importPatterns(rule, forTests(rule.forbid))),
+        }]
+      : []),
+  ];
+});
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    plugins: { 'folder-rules': { rules: { 'no-restricted-dynamic-imports': dynamicImportRule } } },
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
     },
   },
-  { files: ['shared/**'], rules: { 'no-restricted-imports': ['error', sharedBans] } },
-  { files: ['renderer/**'], rules: { 'no-restricted-imports': ['error', rendererBans] } },
-  { files: ['core/**', 'handlers/**'], rules: { 'no-restricted-imports': ['error', coreBans] } },
+  ...folderConfigs,
   {
     files: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'tests/**'],
     rules: { 'no-restricted-syntax': ['error', { selector: "MemberExpression[property.name='only']", message: 'No focused tests: .only hides the rest of the suite.' }] },

@@ -1,0 +1,93 @@
+import { fileURLToPath } from 'node:url';
+import { ESLint, type Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { GLOBALS_CASES, IMPORT_CASES, TEST_FILE_CASES, UNRESTRICTED_CASES } from './folder-cases';
+
+// Lints in-memory probes placed at paths inside each folder with the real eslint.config.js, so
+// every row of docs/FOLDER-RULES.md is proven to refuse what it forbids and accept what it allows.
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const eslint = new ESLint({ cwd: repoRoot });
+
+// One probe file per folder case, one import per line group: a handful of lint runs for the whole table.
+const FORMS = [
+  { name: 'import', line: (source: string, i: number) => `import '${source}'; // ${i}`, ruleId: 'no-restricted-imports' },
+  { name: 'import()', line: (source: string, i: number) => `export const probe${i} = () => import('${source}');`, ruleId: 'folder-rules/no-restricted-dynamic-imports' },
+  { name: 'import type', line: (source: string, i: number) => `export type Probe${i} = import('${source}').Probe;`, ruleId: 'folder-rules/no-restricted-dynamic-imports' },
+] as const;
+
+const lintRuns = new Map<string, Promise<Linter.LintMessage[]>>();
+function lintOnce(probe: string, code: string): Promise<Linter.LintMessage[]> {
+  const key = `${probe}\n${code}`;
+  if (!lintRuns.has(key)) {
+    const run = eslint.lintText(code, { filePath: probe }).then(([result]) => {
+      const messages = result?.messages ?? [];
+      // A probe that does not parse would leave every line without messages, so "allowed" would pass vacuously.
+      const fatal = messages.find((m) => m.fatal);
+      if (fatal) throw new Error(`${probe} did not parse: ${fatal.message}`);
+      return messages;
+    });
+    lintRuns.set(key, run);
+  }
+  return lintRuns.get(key)!;
+}
+
+/** The messages for sources[index] written in each form, linted together with its siblings. */
+async function importMessages(probe: string, sources: string[], index: number) {
+  const code = sources.flatMap((source, i) => FORMS.map((form) => form.line(source, i))).join('\n');
+  const messages = await lintOnce(probe, code);
+  return FORMS.map((form, f) => ({ form, messages: messages.filter((m) => m.line === index * FORMS.length + f + 1) }));
+}
+
+const importRows = (cases: { where?: string; probe: string; sources: string[] }[]) =>
+  cases.flatMap(({ where = '', probe, sources }) => sources.map((source, index) => ({ where, probe, source, sources, index })));
+
+describe('each folder refuses the imports its row forbids', () => {
+  const forbidden = importRows([...IMPORT_CASES, ...TEST_FILE_CASES].map((c) => ({ ...c, sources: c.forbidden })));
+
+  it.each(forbidden)('$probe: $source', async ({ where, probe, source, sources, index }) => {
+    for (const { form, messages } of await importMessages(probe, sources, index)) {
+      expect(messages.map((m) => m.ruleId), `${form.name} '${source}'`).toEqual([form.ruleId]);
+      expect(messages[0]?.severity).toBe(2);
+      expect(messages[0]?.message).toContain(`${where} must not import`);
+      expect(messages[0]?.message).toContain('Instead,');
+    }
+  });
+
+  it('re-exports are refused like imports', async () => {
+    const messages = await lintOnce('core/__lint_probe__.ts', "export * from '../handlers/dispatch';\nexport { x } from '../web-host/web-host';\n");
+    expect(messages.map((m) => m.ruleId)).toEqual(['no-restricted-imports', 'no-restricted-imports']);
+  });
+});
+
+describe('each folder accepts the imports its row allows', () => {
+  const allowed = importRows([...IMPORT_CASES, ...TEST_FILE_CASES, ...UNRESTRICTED_CASES].map((c) => ({ ...c, sources: c.allowed })));
+
+  it.each(allowed)('$probe: $source', async ({ probe, sources, index }) => {
+    for (const { messages } of await importMessages(probe, sources, index)) expect(messages).toEqual([]);
+  });
+});
+
+describe('each folder sees only the globals of where it runs', () => {
+  const globalRows = (pick: 'forbidden' | 'allowed') =>
+    GLOBALS_CASES.flatMap(({ where, probe, [pick]: names }) => names.map((name, index) => ({ where, probe, name, names, index })));
+  const globalMessages = async (probe: string, names: string[], index: number) => {
+    const messages = await lintOnce(probe, names.map((name, i) => `export const probe${i} = () => ${name};`).join('\n'));
+    return messages.filter((m) => m.line === index + 1);
+  };
+
+  it.each(globalRows('forbidden'))('$probe: $name is refused', async ({ where, probe, names, index }) => {
+    const messages = await globalMessages(probe, names, index);
+    expect(messages.map((m) => m.ruleId)).toEqual(['no-restricted-globals']);
+    expect(messages[0]?.severity).toBe(2);
+    expect(messages[0]?.message).toContain(`${where} runs in`);
+    expect(messages[0]?.message).toContain('instead');
+  });
+
+  it.each(globalRows('allowed'))('$probe: $name is allowed', async ({ probe, names, index }) => {
+    expect(await globalMessages(probe, names, index)).toEqual([]);
+  });
+
+  it('a parameter named like a wrong-side global is not that global', async () => {
+    expect(await lintOnce('shared/__lint_probe__.ts', 'export const probe = (process: string) => process;\n')).toEqual([]);
+  });
+});
