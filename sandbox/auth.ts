@@ -43,7 +43,7 @@ export function authorize(ctx: SandboxContext, request: FastifyRequest, reply: F
     sendUnauthorized(ctx, reply, INVALID);
     return false;
   }
-  if (issued.expiresAtMs <= Date.now()) {
+  if (issued.expiresAtMs <= ctx.clock.now()) {
     sendUnauthorized(ctx, reply, EXPIRED);
     return false;
   }

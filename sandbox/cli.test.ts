@@ -15,17 +15,21 @@ function startCliDirect(args: string[]): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', ...args], { cwd: repoRoot, detached: true });
 }
 
-/** Purpose-built wait with a generous bound: true once nothing answers at the URL any more. */
-async function stoppedAnswering(url: string): Promise<boolean> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    try {
-      await fetch(`${url}/sandbox/`);
-    } catch {
-      return true;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+/**
+ * Resolves once the process has ended and closed its output: every process that shared the pipe
+ * (npx's and tsx's children too) has exited, so nothing of the sandbox is left to answer.
+ */
+function closed(child: ChildProcessWithoutNullStreams): Promise<void> {
+  return new Promise((resolve) => child.once('close', () => resolve()));
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    await fetch(`${url}/sandbox/`);
+    return true;
+  } catch {
+    return false;
   }
-  return false;
 }
 
 /** Collects stdout until `done` says enough, or the process ends. */
@@ -95,9 +99,11 @@ describe('npm run sandbox (sandbox/main.ts)', () => {
     expect(log).not.toMatch(/api_key=sandbox-api-key/);
 
     const stopping = readUntil(child, (text) => text.includes('Stopping the sandbox (SIGTERM).'));
+    const ended = closed(child);
     process.kill(-child.pid!, 'SIGTERM');
     await stopping;
-    expect(await stoppedAnswering(url)).toBe(true);
+    await ended;
+    expect(await answers(url)).toBe(false);
   });
 
   it.each(['SIGINT', 'SIGTERM'] as const)('stops cleanly with exit code 0 on %s', async (signal) => {
@@ -106,9 +112,11 @@ describe('npm run sandbox (sandbox/main.ts)', () => {
     const banner = await readUntil(child, (text) => text.includes('Application name:'));
     const url = /^URL: (\S+)$/m.exec(banner)?.[1] ?? '';
     expect((await fetch(`${url}/sandbox/`)).status).toBe(200);
+    const ended = closed(child);
     child.kill(signal);
     expect(await exitCode(child)).toBe(0);
-    expect(await stoppedAnswering(url)).toBe(true);
+    await ended;
+    expect(await answers(url)).toBe(false);
   });
 
   it.each([

@@ -1,3 +1,4 @@
+import type { SandboxClock } from './clock';
 import type { SandboxConfig } from './config';
 import type { RateLimiter } from './rate-limiter';
 import type { SandboxState } from './state';
@@ -11,7 +12,9 @@ export interface SandboxContext {
   tokenTtlSeconds: number;
   stats: SandboxStats;
   rateLimiter: RateLimiter;
-  /** Users back to the seed, stats and rate-limit window cleared, faults and variants as at start. */
+  /** Every check of time goes through it, so tests can move it forward. */
+  clock: SandboxClock;
+  /** Users back to the seed, stats and rate-limit window cleared, faults and variants as at start; the clock is not turned back. */
   reset(): void;
 }
 

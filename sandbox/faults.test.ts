@@ -2,11 +2,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from './server';
 import { api, listPage, requestToken, tokenFor } from './test-support';
 
+/** A whole second, so that the HTTP-date Retry-After is known exactly. */
+const START = Date.parse('2026-11-21T12:00:00Z');
+
 describe('faults', () => {
   let sandbox: RunningSandbox;
   let token: string;
   beforeAll(async () => {
-    sandbox = await startSandbox({ users: 30 });
+    // The sandbox's clock stands still unless a test moves it: rate-limit windows pass only when told to.
+    sandbox = await startSandbox({ users: 30, now: () => START });
     token = await tokenFor(sandbox, 'public');
   });
   beforeEach(() => sandbox.reset());
@@ -44,28 +48,34 @@ describe('faults', () => {
     expect((await fetch(`${sandbox.url}/sandbox/stats`)).status).toBe(200);
   });
 
-  it('accepts requests again once Retry-After has passed', async () => {
+  it('accepts requests again once Retry-After has passed, and not a moment before', async () => {
     sandbox.setFaults({ rateLimit: 1 });
     expect((await listPage(sandbox, 'per_page=1')).status).toBe(200);
     const limited = await listPage(sandbox, 'per_page=1');
     expect(limited.status).toBe(429);
-    await new Promise((resolve) => setTimeout(resolve, Number(limited.headers.get('retry-after')) * 1000 + 50));
+    const retryAfterSeconds = Number(limited.headers.get('retry-after'));
+    sandbox.advanceClock(retryAfterSeconds - 0.001);
+    expect((await listPage(sandbox, 'per_page=1')).status).toBe(429);
+    sandbox.advanceClock(0.001);
     expect((await listPage(sandbox, 'per_page=1')).status).toBe(200);
   });
 
-  it('says when to retry as an HTTP date, or not at all, per variant', async () => {
+  it('says when to retry as an HTTP date (a client that waits until then is accepted), or not at all, per variant', async () => {
     sandbox.setFaults({ rateLimit: 1 });
     sandbox.setVariants({ retryAfter: 'http-date' });
     await listPage(sandbox, 'per_page=1');
     const dated = await listPage(sandbox, 'per_page=1');
     expect(dated.status).toBe(429);
-    const when = Date.parse(dated.headers.get('retry-after') ?? '');
-    expect(Number.isNaN(when)).toBe(false);
-    expect(when).toBeGreaterThan(Date.now() - 1000);
+    const header = dated.headers.get('retry-after') ?? '';
+    expect(header).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+    // Whole seconds, rounded up: between the one-second window and one second more.
+    const waitMs = Date.parse(header) - sandbox.now();
+    expect(waitMs).toBeGreaterThanOrEqual(1000);
+    expect(waitMs).toBeLessThan(2000);
+    sandbox.advanceClock(waitMs / 1000);
+    expect((await listPage(sandbox, 'per_page=1')).status).toBe(200);
 
     sandbox.setVariants({ retryAfter: 'none' });
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    await listPage(sandbox, 'per_page=1');
     const silent = await listPage(sandbox, 'per_page=1');
     expect(silent.status).toBe(429);
     expect(silent.headers.get('retry-after')).toBeNull();

@@ -41,7 +41,7 @@ function sendRateLimited(ctx: SandboxContext, reply: FastifyReply, waitMs: numbe
   if (ctx.config.variants.retryAfter === 'seconds') reply.header('retry-after', String(seconds));
   if (ctx.config.variants.retryAfter === 'http-date') {
     // HTTP dates have whole seconds: round up so a client that waits until then is accepted.
-    reply.header('retry-after', new Date(Math.ceil((Date.now() + waitMs) / 1000) * 1000).toUTCString());
+    reply.header('retry-after', new Date(Math.ceil((ctx.clock.now() + waitMs) / 1000) * 1000).toUTCString());
   }
   // rack-attack's default answer.
   return reply.code(429).type('text/plain; charset=utf-8').send('Retry later\n');
@@ -65,7 +65,7 @@ export function registerFaults(app: FastifyInstance, ctx: SandboxContext, onDrop
       return;
     }
     if (rateLimit > 0) {
-      const waitMs = ctx.rateLimiter.take(rateLimit, Date.now());
+      const waitMs = ctx.rateLimiter.take(rateLimit, ctx.clock.now());
       if (waitMs !== undefined) return sendRateLimited(ctx, reply, waitMs);
     }
     if (errorRate > 0 && Math.random() < errorRate) {

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app';
+import { SandboxClock } from './clock';
 import { SandboxConfig } from './config';
 import { emptyStats, type SandboxContext } from './context';
 import { SANDBOX_DEFAULTS } from './defaults';
@@ -33,7 +34,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const dataFile = options.dataFile;
   const saved = dataFile ? loadSnapshot(dataFile) : undefined;
   const persist = dataFile ? (snapshot: Parameters<typeof saveSnapshot>[1]) => saveSnapshot(dataFile, snapshot) : undefined;
-  const state = new SandboxState(saved ?? seedSnapshot(seed, userCount), persist);
+  const clock = new SandboxClock(options.now);
+  const state = new SandboxState(saved ?? seedSnapshot(seed, userCount), persist, () => clock.now());
   if (dataFile && !saved) saveSnapshot(dataFile, state.snapshot());
 
   const config = new SandboxConfig(options.faults, options.variants);
@@ -44,6 +46,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     tokenTtlSeconds,
     stats: emptyStats(),
     rateLimiter: new RateLimiter(),
+    clock,
     reset() {
       state.replaceUsers(seedSnapshot(seed, userCount));
       config.restore();
@@ -66,6 +69,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     stats: () => structuredClone(ctx.stats),
     setFaults: (faults) => config.setFaults(faults),
     setVariants: (variants) => config.setVariants(variants),
+    now: () => clock.now(),
+    advanceClock: (seconds) => clock.advance(seconds),
     reset: async () => ctx.reset(),
     close: async () => {
       await app.close();

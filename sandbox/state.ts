@@ -53,7 +53,12 @@ export class SandboxState {
   private nextUserId = 1;
   private contributionIds = { next: 1 };
 
-  constructor(snapshot: StateSnapshot, private readonly onChange: (snapshot: StateSnapshot) => void = () => {}) {
+  constructor(
+    snapshot: StateSnapshot,
+    private readonly onChange: (snapshot: StateSnapshot) => void = () => {},
+    /** The sandbox's clock: dates of new sessions and users. */
+    private readonly now: () => number = Date.now,
+  ) {
     this.load(snapshot);
   }
 
@@ -123,14 +128,14 @@ export class SandboxState {
   login(uid: string): number | undefined {
     const user = this.byUid.get(uid);
     if (!user) return undefined;
-    user.sessions.push({ id: randomUUID(), createdAt: new Date().toISOString() });
+    user.sessions.push({ id: randomUUID(), createdAt: new Date(this.now()).toISOString() });
     this.changed();
     return user.sessions.length;
   }
 
   create(input: NewUserInput): StoredUser | undefined {
     if (this.byUid.has(input.uid)) return undefined;
-    const user = buildUser(input, this.nextUserId++, this.contributionIds, new Date());
+    const user = buildUser(input, this.nextUserId++, this.contributionIds, new Date(this.now()));
     this.users.push(user);
     this.byUid.set(input.uid, user);
     this.tombstones.delete(input.uid);
@@ -148,7 +153,7 @@ export class SandboxState {
     return { state: 'deleted', user: null, sessionCount: 0, messagesCount: 0, votesCount: 0 };
   }
 
-  issueToken(scopes: string[], ttlSeconds: number, now = Date.now()): { token: string; createdAtMs: number } {
+  issueToken(scopes: string[], ttlSeconds: number, now: number): { token: string; createdAtMs: number } {
     const token = randomBytes(32).toString('base64url');
     const issued: IssuedToken = { hash: hashToken(token), scopes, createdAtMs: now, expiresAtMs: now + ttlSeconds * 1000 };
     this.pruneExpiredTokens(now);

@@ -140,13 +140,16 @@ describe('token lifetime', () => {
     expect(SANDBOX_DEFAULTS.apiSecret).toHaveLength(64);
   });
 
-  it('refuses an expired token with the "expired" description', async () => {
-    const sandbox = await startSandbox({ users: 5, tokenTtlSeconds: 2 });
+  it('refuses a token from the moment it expires, with the "expired" description', async () => {
+    let clock = Date.parse('2026-11-21T12:00:00Z');
+    const sandbox = await startSandbox({ users: 5, tokenTtlSeconds: 2, now: () => clock });
     try {
-      const body = (await (await requestToken(sandbox, 'public')).json()) as { access_token: string; expires_in: number };
+      const body = (await (await requestToken(sandbox, 'public')).json()) as { access_token: string; expires_in: number; created_at: number };
       expect(body.expires_in).toBe(2);
+      expect(body.created_at).toBe(clock / 1000);
+      clock += 1999;
       expect((await api(sandbox, 'GET', '/api/v1/users', body.access_token)).status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 2200));
+      clock += 1;
       const response = await api(sandbox, 'GET', '/api/v1/users', body.access_token);
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toBe(

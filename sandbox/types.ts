@@ -46,6 +46,13 @@ export interface SandboxOptions {
   quiet?: boolean;
   /** Where request log lines go when not quiet; default console.log. */
   log?: (line: string) => void;
+  /**
+   * The sandbox's clock, in milliseconds since the epoch; default Date.now.
+   * Token expiry, rate-limit windows, logout-token iat/exp checks and new
+   * records' dates read it. Tests pass their own (or use advanceClock) rather
+   * than wait for time to pass.
+   */
+  now?: () => number;
 }
 
 export interface SandboxCredentials {
@@ -66,6 +73,10 @@ export interface RunningSandbox {
   stats(): SandboxStats;
   setFaults(f: Partial<SandboxFaults>): void;
   setVariants(v: Partial<SandboxVariants>): void;
+  /** The sandbox's current time, in milliseconds since the epoch. */
+  now(): number;
+  /** Moves the sandbox's clock forward (tokens expire, rate-limit windows pass); never back. */
+  advanceClock(seconds: number): void;
   reset(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { MAX_CLOCK_ADVANCE_SECONDS } from '../clock';
 import { describeIssues, faultsUpdateSchema, splitUpdate } from '../config';
 import type { SandboxContext } from '../context';
 import { MAX_UID_LENGTH } from '../../shared/uid';
@@ -34,12 +35,21 @@ const ROUTES = [
   'GET /sandbox/users/{uid}: state of a uid (active, anonymized, deleted), its record, session and contribution counts',
   'POST /sandbox/users/{uid}/login: open a session for the user; returns sessionCount',
   'POST /sandbox/users: create a user from JSON (uid required); 409 if the uid exists',
-  'POST /sandbox/reset: users back to the seed, stats cleared, faults and variants as at start',
+  'POST /sandbox/reset: users back to the seed, stats cleared, faults and variants as at start (the clock is not turned back)',
   'GET /sandbox/faults: current faults and variants',
   'PUT /sandbox/faults: change faults and/or variants (partial JSON, flat or {faults, variants})',
   'GET /sandbox/stats: token, API and logout request counts',
   'POST /sandbox/stats/reset: set the counts back to zero',
+  'GET /sandbox/clock: the sandbox\'s time (now, ISO 8601 and epoch milliseconds) and how far tests moved it',
+  'POST /sandbox/clock: move the sandbox\'s clock forward, JSON {"advanceSeconds": N}: tokens expire and rate-limit windows pass without waiting',
 ];
+
+const clockAdvanceSchema = z.strictObject({ advanceSeconds: z.number().min(0).max(MAX_CLOCK_ADVANCE_SECONDS) });
+
+function clockView(ctx: SandboxContext): { now: string; nowMs: number; advancedSeconds: number } {
+  const nowMs = ctx.clock.now();
+  return { now: new Date(nowMs).toISOString(), nowMs, advancedSeconds: ctx.clock.advancedMs / 1000 };
+}
 
 export function registerInspectRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.get('/sandbox/', async () => ({
@@ -83,6 +93,15 @@ export function registerInspectRoutes(app: FastifyInstance, ctx: SandboxContext)
     ctx.config.setFaults(faults);
     ctx.config.setVariants(variants);
     return { faults: ctx.config.faults, variants: ctx.config.variants };
+  });
+
+  app.get('/sandbox/clock', async () => clockView(ctx));
+
+  app.post('/sandbox/clock', async (request, reply) => {
+    const parsed = clockAdvanceSchema.safeParse(request.body ?? {});
+    if (!parsed.success) return reply.code(400).send({ error: `Invalid clock change: ${describeIssues(parsed.error)}` });
+    ctx.clock.advance(parsed.data.advanceSeconds);
+    return clockView(ctx);
   });
 
   app.get('/sandbox/stats', async () => ctx.stats);

@@ -40,16 +40,17 @@ async function verifiedSubject(token: string, ctx: SandboxContext): Promise<stri
     const shown = typeof alg === 'string' ? alg : 'missing';
     throw new LogoutRefused(`The logout token algorithm "${shown}" is not accepted: use HS256, HS384 or HS512.`);
   }
+  const now = ctx.clock.now();
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(token, new TextEncoder().encode(ctx.credentials.apiSecret), { algorithms: ALGORITHMS }));
+    ({ payload } = await jwtVerify(token, new TextEncoder().encode(ctx.credentials.apiSecret), { algorithms: ALGORITHMS, currentDate: new Date(now) }));
   } catch (error) {
     throw new LogoutRefused(joseReason(error));
   }
   if (typeof payload.sub !== 'string' || payload.sub === '') {
     throw new LogoutRefused('The logout token has no sub claim: it must carry the uid of the user to log out.');
   }
-  if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + MAX_IAT_SKEW_SECONDS) {
+  if (typeof payload.iat === 'number' && payload.iat > now / 1000 + MAX_IAT_SKEW_SECONDS) {
     throw new LogoutRefused('The logout token was issued in the future (iat): check the clock of the machine that signed it.');
   }
   if (payload.aud !== undefined) {

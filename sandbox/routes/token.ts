@@ -73,7 +73,7 @@ export function registerTokenRoute(app: FastifyInstance, ctx: SandboxContext): v
     const scopes = requestedScopes(request.body);
     if (!scopes.every((s) => (KNOWN_SCOPES as readonly string[]).includes(s))) return fail('invalid_scope');
 
-    const { token, createdAtMs } = ctx.state.issueToken(scopes, ctx.tokenTtlSeconds);
+    const { token, createdAtMs } = ctx.state.issueToken(scopes, ctx.tokenTtlSeconds, ctx.clock.now());
     const body: Record<string, unknown> = {
       access_token: token,
       token_type: 'Bearer',
