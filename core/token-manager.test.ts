@@ -61,12 +61,17 @@ describe('TokenManager', () => {
   });
 
   it('makes exactly one request per scope for concurrent callers', async () => {
+    // The service answers only once the test says so: every caller asks while the first requests are still out.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
     const stub = tokenStub(async (form) => {
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await answered;
       return json({ access_token: `tok-${form.get('scope')}`, expires_in: 7200 });
     });
     const tokens = new TokenManager(stub.deps, credentials, BASE);
-    const leases = await Promise.all([...Array(25)].flatMap(() => [tokens.lease('public'), tokens.lease('authentication')]));
+    const leasing = Promise.all([...Array(25)].flatMap(() => [tokens.lease('public'), tokens.lease('authentication')]));
+    answer();
+    const leases = await leasing;
     expect(stub.forms.map((form) => form.get('scope')).sort()).toEqual(['authentication', 'public']);
     expect(new Set(leases.map((lease) => lease.token.value))).toEqual(new Set(['tok-public', 'tok-authentication']));
   });
@@ -104,7 +109,7 @@ describe('sendAuthorized', () => {
     let tokenCount = 0;
     const deps: HttpDeps = {
       timeoutMs: 1000,
-      now: Date.now,
+      now: () => Date.parse('2026-11-21T12:00:00Z'),
       secrets: () => [],
       fetch: async (url, init) => {
         if (String(url).endsWith('/oauth/token')) return json({ access_token: `tok-${++tokenCount}`, expires_in: 7200 });

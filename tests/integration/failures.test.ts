@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { PrivacyDeskError } from '../../shared/errors';
 import { startSandbox } from '../../sandbox/server';
-import { clientFor, failure, leaks, recordingFetch, useSandbox } from './helpers';
+import { clientFor, failure, leaks, recordingFetch, untilRefused, useSandbox } from './helpers';
 
 /** A port on which nothing listens: bound, read, then released. */
 async function closedPort(): Promise<number> {
@@ -67,8 +67,8 @@ describe('failures against the sandbox', () => {
     const client = clientFor(stopping);
     await client.checkToken('authentication');
     await stopping.close();
-    // Let the pooled keep-alive connection see the close, so the next attempt is a fresh connect that gets refused.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The pooled keep-alive connection is gone too, so the next attempt is a fresh connect that gets refused.
+    await untilRefused(stopping.url);
     const error = await failure(client.anonymizeUser('alice@example.org'));
     expect(error.code).toBe('NETWORK');
     expect(error.message).toMatch(/connection was refused/);

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server';
-import { createServiceClient } from '../../core/service-client';
+import { connectToService } from '../../core/service-client';
+import type { ServiceActs } from '../../core/service-acts';
+import type { ErasureAction, ErasureResult } from '../../shared/users';
 import type { FetchLike, ServiceClient, ServiceClientOptions } from '../../core/types';
 import { PrivacyDeskError } from '../../shared/errors';
 
@@ -68,13 +70,65 @@ export function useSandbox(options: SandboxOptions = {}): { readonly current: Ru
   };
 }
 
-export function clientFor(sandbox: RunningSandbox, overrides: Partial<ServiceClientOptions> = {}): ServiceClient {
-  return createServiceClient({
+/**
+ * The client with its irreversible acts at hand, for testing how they talk to the service.
+ * Only tests may do this: in the app, the acts exist only inside the erasure gate.
+ */
+export type TestClient = ServiceClient & {
+  anonymizeUser(uid: string): Promise<ErasureResult>;
+  deleteUser(uid: string): Promise<ErasureResult>;
+  eraseUser(action: ErasureAction, uid: string): Promise<ErasureResult>;
+  sendLogout: ServiceActs['sendLogout'];
+};
+
+export function clientFor(sandbox: RunningSandbox, overrides: Partial<ServiceClientOptions> = {}): TestClient {
+  const { client, acts } = connectToService({
     profile: { id: 'sandbox', name: 'Sandbox', baseUrl: sandbox.url, applicationName: sandbox.credentials.applicationName },
     credentials: { apiKey: sandbox.credentials.apiKey, apiSecret: sandbox.credentials.apiSecret },
     sleep: async () => {},
     ...overrides,
   });
+  return {
+    ...client,
+    anonymizeUser: (uid) => acts.erase('anonymize', uid),
+    deleteUser: (uid) => acts.erase('delete', uid),
+    eraseUser: (action, uid) => acts.erase(action, uid),
+    sendLogout: (uid, options) => acts.sendLogout(uid, options),
+  };
+}
+
+/** One hand-moved clock, shared by a sandbox and a client when a test needs time to pass: it moves, nobody waits. */
+export function testClock(startMs = Date.parse('2026-11-21T12:00:00Z')): { now: () => number; advance: (ms: number) => void } {
+  let current = startMs;
+  return {
+    now: () => current,
+    advance: (ms) => {
+      current += ms;
+    },
+  };
+}
+
+function isRefused(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if ((current as { code?: unknown }).code === 'ECONNREFUSED') return true;
+  }
+  return false;
+}
+
+/**
+ * After a sandbox has closed: fetches its address until a fresh connection is refused. Each try on a
+ * keep-alive connection the shared pool still holds to the old server fails and drops it, so the next
+ * request of a test opens a new connection, as after a real outage.
+ */
+export async function untilRefused(url: string): Promise<void> {
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    try {
+      await globalThis.fetch(`${url}/sandbox/`);
+    } catch (error) {
+      if (isRefused(error)) return;
+    }
+  }
+  throw new Error(`${url} still answers or fails otherwise than "connection refused" after 20 tries.`);
 }
 
 export interface UserInspection {

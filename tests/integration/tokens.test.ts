@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/server';
-import { clientFor, failure, recordingFetch, useSandbox } from './helpers';
+import { clientFor, failure, recordingFetch, testClock, untilRefused, useSandbox } from './helpers';
 
 describe('access tokens against the sandbox', () => {
-  const sandbox = useSandbox();
+  const clock = testClock();
+  const sandbox = useSandbox({ now: clock.now });
+  /** Our clock runs 10 s ahead of the service's: close enough that the service's created_at is trusted. */
+  const ahead = (): number => clock.now() + 10_000;
 
-  it('checkToken gets a token per scope and says when it expires, without the token', async () => {
-    const client = clientFor(sandbox.current);
-    const before = Date.now();
+  it('checkToken gets a token per scope and says when it expires (by the service’s created_at), without the token', async () => {
+    const client = clientFor(sandbox.current, { now: ahead });
     const info = await client.checkToken('authentication');
     expect(info.scope).toBe('authentication');
-    expect(info.expiresAt).toBeGreaterThanOrEqual(before + 7190_000);
-    expect(info.expiresAt).toBeLessThanOrEqual(Date.now() + 7200_000);
+    expect(info.expiresAt).toBe(clock.now() + 7200_000);
     expect(Object.keys(info).sort()).toEqual(['expiresAt', 'scope']);
     expect(sandbox.current.stats().tokenRequests).toMatchObject({ authentication: 1, public: 0 });
   });
@@ -38,29 +39,34 @@ describe('access tokens against the sandbox', () => {
 
   it('works when the token JSON has no created_at (Part B variant)', async () => {
     sandbox.current.setVariants({ tokenCreatedAt: false });
-    const client = clientFor(sandbox.current);
-    const before = Date.now();
+    const client = clientFor(sandbox.current, { now: ahead });
     const info = await client.checkToken('public');
-    expect(info.expiresAt).toBeGreaterThanOrEqual(before + 7200_000);
+    // Counted from when our clock received it.
+    expect(info.expiresAt).toBe(ahead() + 7200_000);
     expect((await client.listUsers()).users).toHaveLength(10);
   });
 });
 
 describe('token lifetime', () => {
   it('refreshes a token before it expires (2 s lifetime)', async () => {
-    const sandbox = await startSandbox({ users: 20, tokenTtlSeconds: 2 });
+    const clock = testClock();
+    const sandbox = await startSandbox({ users: 20, tokenTtlSeconds: 2, now: clock.now });
     try {
-      const client = clientFor(sandbox);
+      const recorder = recordingFetch();
+      const client = clientFor(sandbox, { fetch: recorder.fetch, now: clock.now });
       await client.listUsers();
       expect(sandbox.stats().tokenRequests.public).toBe(1);
+      clock.advance(1700);
       await client.listUsers();
       expect(sandbox.stats().tokenRequests.public).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 2100));
+      // 1.9 s in: the token still has 0.1 s to live, inside the refresh margin (a tenth of its life).
+      clock.advance(200);
       const page = await client.listUsers();
       expect(page.users).toHaveLength(10);
-      // A fresh token was fetched before the request, so the service never saw the expired one.
+      // A fresh token was fetched before the request, so the service never refused one.
       expect(sandbox.stats().tokenRequests.public).toBe(2);
       expect(sandbox.stats().apiRequests).toBe(3);
+      expect(recorder.apiRequests().map((request) => request.outcome)).toEqual([200, 200, 200]);
     } finally {
       await sandbox.close();
     }
@@ -74,7 +80,7 @@ describe('token lifetime', () => {
     await client.listUsers();
     await client.checkToken('authentication');
     await first.close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await untilRefused(first.url);
     // Same address, fresh state: both cached tokens are now unknown to the service.
     const second = await startSandbox({ users: 20, port: Number(port) });
     try {
@@ -98,17 +104,20 @@ describe('token lifetime', () => {
   });
 
   it('a token the service says expired (our clock is behind) is renewed and the request repeated once', async () => {
-    const sandbox = await startSandbox({ users: 20, tokenTtlSeconds: 2 });
+    const service = testClock();
+    const sandbox = await startSandbox({ users: 20, tokenTtlSeconds: 2, now: service.now });
     try {
       // Our clock runs 30 s behind the service's: within the skew we trust, so the token looks valid to us for longer.
-      const client = clientFor(sandbox, { now: () => Date.now() - 30_000 });
+      const ours = (): number => service.now() - 30_000;
+      const recorder = recordingFetch();
+      const client = clientFor(sandbox, { fetch: recorder.fetch, now: ours });
       const info = await client.checkToken('public');
       await client.listUsers();
-      await new Promise((resolve) => setTimeout(resolve, 2100));
-      expect(info.expiresAt).toBeGreaterThan(Date.now() - 30_000);
+      service.advance(2100);
+      expect(info.expiresAt).toBeGreaterThan(ours());
       expect((await client.listUsers()).users).toHaveLength(10);
       expect(sandbox.stats().tokenRequests.public).toBe(2);
-      expect(sandbox.stats().apiRequests).toBe(3);
+      expect(recorder.apiRequests().map((request) => request.outcome)).toEqual([200, 401, 200]);
     } finally {
       await sandbox.close();
     }
