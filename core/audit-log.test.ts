@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, appendFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../shared/audit';
 import { openAuditLog } from './audit-log';
+import { AUDIT_LOCK, lockPathFor } from './data-lock';
 
 describe('audit log', () => {
   let dir: string;
@@ -44,6 +45,61 @@ describe('audit log', () => {
     await log.append(entry('a', 'attempted'));
     appendFileSync(log.path, '{"at":"2026-');
     expect(await log.list()).toHaveLength(1);
+  });
+
+  it('an entry written after a torn line is kept, on a line of its own', async () => {
+    const log = openAuditLog(dir);
+    await log.append(entry('a', 'attempted'));
+    appendFileSync(log.path, '{"at":"2026-');
+    await log.append(entry('b', 'attempted'));
+    expect((await log.list()).map((e) => e.uid)).toEqual(['b', 'a']);
+    expect(readFileSync(log.path, 'utf8').split('\n')[1]).toBe('{"at":"2026-');
+  });
+
+  it('hands the last complete line, as stored, to an entry built from it', async () => {
+    const log = openAuditLog(dir);
+    const seen: Array<string | null> = [];
+    const chained = (uid: string) => (lastLine: string | null) => {
+      seen.push(lastLine);
+      return entry(uid, 'attempted');
+    };
+    await log.appendAfterLast(chained('a'));
+    await log.appendAfterLast(chained('b'));
+    appendFileSync(log.path, '{"torn');
+    await log.appendAfterLast(chained('c'));
+    const lines = readFileSync(log.path, 'utf8').split('\n');
+    expect(seen).toEqual([null, lines[0], lines[1]]);
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({ uid: 'a' });
+  });
+
+  it('finds the last line past the first read from the end', async () => {
+    const log = openAuditLog(dir);
+    const long = { ...entry('a', 'attempted'), reference: 'r'.repeat(10_000) };
+    await log.append(long);
+    await log.append({ ...long, uid: 'b' });
+    let last: string | null = null;
+    await log.appendAfterLast((lastLine) => {
+      last = lastLine;
+      return entry('c', 'attempted');
+    });
+    expect(JSON.parse(last ?? '')).toMatchObject({ uid: 'b', reference: long.reference });
+  });
+
+  it('writes nothing and says why when another process holds the audit lock', async () => {
+    const log = openAuditLog(dir, { waitMs: 0 });
+    await log.append(entry('a', 'attempted'));
+    mkdirSync(lockPathFor(dir, AUDIT_LOCK));
+    await expect(log.append(entry('b', 'attempted'))).rejects.toMatchObject({
+      name: 'PrivacyDeskError',
+      message: expect.stringContaining(`is changing the audit trail in ${dir}`),
+    });
+    expect((await log.list()).map((e) => e.uid)).toEqual(['a']);
+  });
+
+  it('creates the file for its owner only', async () => {
+    const log = openAuditLog(dir);
+    await log.append(entry('a', 'attempted'));
+    expect(statSync(log.path).mode & 0o777).toBe(0o600);
   });
 
   it('is empty before the first entry', async () => {

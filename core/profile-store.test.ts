@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PROFILES_LOCK, lockPathFor } from './data-lock';
 import { makeProfileId, openProfileStore } from './profile-store';
 
 describe('profile store', () => {
@@ -20,7 +21,7 @@ describe('profile store', () => {
       data.activeId = sample.id;
     });
     expect(JSON.parse(readFileSync(store.path, 'utf8'))).toEqual({ version: 1, activeId: sample.id, profiles: [sample] });
-    expect(readdirSync(dir)).toEqual(['profiles.json']);
+    expect(readdirSync(dir)).toEqual(['profiles.json']); // no temp file, and the lock is let go
     expect(statSync(store.path).mode & 0o777).toBe(0o600);
   });
 
@@ -34,6 +35,31 @@ describe('profile store', () => {
       ),
     );
     expect((await store.read()).profiles).toHaveLength(20);
+  });
+
+  it('keeps every save when two stores on one folder write at once (each re-reads under the lock)', async () => {
+    const here = openProfileStore(dir);
+    const elsewhere = openProfileStore(dir); // its own store, as another process would have
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => [
+        here.update((data) => void data.profiles.push({ ...sample, id: `here-${i}`, name: `Here ${i}` })),
+        elsewhere.update((data) => void data.profiles.push({ ...sample, id: `elsewhere-${i}`, name: `Elsewhere ${i}` })),
+      ]).flat(),
+    );
+    expect((await here.read()).profiles).toHaveLength(20);
+  });
+
+  it('leaves the file untouched and no temp file behind when the profiles lock cannot be had', async () => {
+    const store = openProfileStore(dir);
+    await store.update((data) => void data.profiles.push(sample));
+    const before = readFileSync(store.path, 'utf8');
+    mkdirSync(lockPathFor(dir, PROFILES_LOCK)); // another process holds it
+    const impatient = openProfileStore(dir, { waitMs: 0 });
+    await expect(impatient.update((data) => void data.profiles.push({ ...sample, id: 'late-1', name: 'Late' }))).rejects.toMatchObject({
+      message: expect.stringMatching(/^Another Privacy Desk process \(the app or a CLI command\) is changing the profile list in .*, so nothing was changed\./),
+    });
+    expect(readFileSync(store.path, 'utf8')).toBe(before);
+    expect(readdirSync(dir).sort()).toEqual(['profiles.json', 'profiles.lock']); // no temp file
   });
 
   it('reports a file of the wrong shape with its path and refuses to save over it', async () => {

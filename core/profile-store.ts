@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { PrivacyDeskError } from '../shared/errors';
 import { profileSchema, type Profile } from '../shared/profile';
 import { ensureDataDir } from './data-dir';
+import { PROFILES_LOCK, withDataLock, type DataLockOptions } from './data-lock';
 
 export const PROFILES_FILE_NAME = 'profiles.json';
 
@@ -19,7 +20,10 @@ export interface ProfileStore {
   readonly path: string;
   /** The current list; an empty one when the file does not exist yet. Throws PROFILE_STORE_CORRUPT. */
   read(): Promise<ProfileFile>;
-  /** Read, change, write atomically; serialised so two saves never interleave. Refuses while the file is corrupt. */
+  /**
+   * Read, change, write atomically, all under the data folder's profiles lock: saves from this
+   * process and from other processes (app, CLI) never lose each other. Refuses while the file is corrupt.
+   */
   update<T>(change: (data: ProfileFile) => T | Promise<T>): Promise<T>;
   /** Only on the operator's explicit request: moves a corrupt file aside and starts with no profiles. */
   startFresh(): Promise<{ setAsidePath: string | null }>;
@@ -27,14 +31,8 @@ export interface ProfileStore {
 
 const emptyFile = (): ProfileFile => ({ version: 1, activeId: null, profiles: [] });
 
-export function openProfileStore(dataDir: string): ProfileStore {
+export function openProfileStore(dataDir: string, lockOptions: DataLockOptions = {}): ProfileStore {
   const path = join(dataDir, PROFILES_FILE_NAME);
-  let queue: Promise<unknown> = Promise.resolve();
-  const serialise = <T>(task: () => Promise<T>): Promise<T> => {
-    const run = queue.then(task, task);
-    queue = run.catch(() => undefined);
-    return run;
-  };
 
   const read = async (): Promise<ProfileFile> => {
     let text: string;
@@ -60,16 +58,17 @@ export function openProfileStore(dataDir: string): ProfileStore {
 
   return {
     path,
-    read: () => serialise(read),
+    // Writers replace the file by rename, so a reader sees the old list or the new one: no lock needed.
+    read,
     update: (change) =>
-      serialise(async () => {
-        const data = await read(); // throws while corrupt: a corrupt file is never overwritten
+      withDataLock(dataDir, PROFILES_LOCK, async (hold) => {
+        const data = await read(); // re-read under the lock; throws while corrupt: a corrupt file is never overwritten
         const result = await change(data);
-        await writeAtomically(path, `${JSON.stringify(profileFileSchema.parse(data), null, 2)}\n`);
+        await writeAtomically(path, `${JSON.stringify(profileFileSchema.parse(data), null, 2)}\n`, hold.assertHeld);
         return result;
-      }),
+      }, lockOptions),
     startFresh: () =>
-      serialise(async () => {
+      withDataLock(dataDir, PROFILES_LOCK, async (hold) => {
         try {
           await read();
           return { setAsidePath: null }; // nothing wrong: keep the profiles
@@ -77,9 +76,10 @@ export function openProfileStore(dataDir: string): ProfileStore {
           if (!(error instanceof PrivacyDeskError) || error.code !== 'PROFILE_STORE_CORRUPT') throw error;
         }
         const setAsidePath = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+        hold.assertHeld();
         await rename(path, setAsidePath);
         return { setAsidePath };
-      }),
+      }, lockOptions),
   };
 }
 
@@ -93,19 +93,23 @@ function corrupt(path: string, reason: string): PrivacyDeskError {
   });
 }
 
-/** Temp file in the same folder + fsync + rename: a crash leaves the old file or the new one, never half of one. */
-export async function writeAtomically(path: string, content: string): Promise<void> {
+/**
+ * Temp file in the same folder + fsync + rename: a crash leaves the old file or the new one, never half of one.
+ * `beforeRename` may throw (a lost lock) to drop the new content before anyone can see it.
+ */
+export async function writeAtomically(path: string, content: string, beforeRename: () => void = () => undefined): Promise<void> {
   const dir = join(path, '..');
   ensureDataDir(dir);
   const tempPath = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   const handle = await open(tempPath, 'wx', 0o600);
   try {
-    await handle.writeFile(content, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    try {
+      await handle.writeFile(content, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    beforeRename();
     await rename(tempPath, path);
   } catch (error) {
     await unlink(tempPath).catch(() => undefined);
