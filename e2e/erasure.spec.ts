@@ -1,10 +1,38 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { test, expect, sandboxUser } from './fixtures';
+
+/** The console's countdown before an erasure is sent (ERASURE_COUNTDOWN_SECONDS in the renderer). */
+const COUNTDOWN_SECONDS = 5;
 
 async function actOnUid(page: Page, uid: string, action: 'Anonymise' | 'Delete'): Promise<void> {
   const box = page.getByRole('region', { name: 'Act on a uid' });
   await box.getByLabel('uid', { exact: true }).fill(uid);
   await box.getByRole('button', { name: action, exact: true }).click();
+}
+
+/**
+ * Installs Playwright's clock in the page and holds it still: from here on the countdown moves only when
+ * the test moves it, however fast or slow the machine is. pauseAt needs a moment the page has not reached
+ * yet; a minute ahead leaves room on a busy machine (as if the operator waited a minute before confirming).
+ */
+async function holdPageClock(page: Page): Promise<void> {
+  await page.clock.install();
+  const pageNow = await page.evaluate(() => Date.now());
+  await page.clock.pauseAt(pageNow + 60_000);
+}
+
+/**
+ * Moves the held clock through the countdown one second at a time, checking each number the operator
+ * sees (each tick renders before the next one is scheduled), then lets time run again for the request.
+ */
+async function runCountdown(page: Page, dialog: Locator, beforeLastSecond?: () => Promise<void>): Promise<void> {
+  const timer = dialog.getByRole('timer');
+  for (let seconds = COUNTDOWN_SECONDS; seconds >= 1; seconds -= 1) {
+    await expect(timer).toContainText(`Sending in ${seconds} s`);
+    if (seconds === 1) await beforeLastSecond?.();
+    await page.clock.runFor(1000);
+  }
+  await page.clock.resume();
 }
 
 async function stats(sandboxUrl: string): Promise<{ apiRequests: number }> {
@@ -33,9 +61,11 @@ test.describe('erasure', () => {
     await expect(dialog).toContainText('✓ Matches the uid');
     await dialog.getByLabel('Reference (optional)').fill('TICKET-4242');
 
+    await holdPageClock(app);
     await confirm.click();
-    await expect(dialog.getByRole('timer')).toContainText(/Sending in [1-5] s/);
-    expect((await sandboxUser(sandbox, uid)).state, 'nothing is sent during the countdown').toBe('active');
+    await runCountdown(app, dialog, async () => {
+      expect((await sandboxUser(sandbox, uid)).state, 'nothing is sent during the countdown').toBe('active');
+    });
 
     await expect(app.getByRole('status').getByText(new RegExp(`User ${uid} anonymised \\(request id `))).toBeVisible({ timeout: 15_000 });
     await expect(dialog).toBeHidden();
@@ -55,7 +85,9 @@ test.describe('erasure', () => {
     await actOnUid(app, uid, 'Anonymise');
     const dialog = app.getByRole('dialog', { name: `Anonymise user ${uid}` });
     await dialog.getByLabel('Type the uid to confirm').fill(uid);
+    await holdPageClock(app);
     await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await runCountdown(app, dialog);
     await expect(app.getByRole('status').getByText(`User ${uid} anonymised`, { exact: false })).toBeVisible({ timeout: 15_000 });
     expect((await sandboxUser(sandbox, uid)).state).toBe('anonymized');
   });
@@ -66,7 +98,9 @@ test.describe('erasure', () => {
     const dialog = app.getByRole('dialog', { name: `Delete user ${uid}` });
     await expect(dialog).toContainText('including all their contributions');
     await dialog.getByLabel('Type the uid to confirm').fill(uid);
+    await holdPageClock(app);
     await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await runCountdown(app, dialog);
     await expect(app.getByRole('status').getByText(`User ${uid} deleted`, { exact: false })).toBeVisible({ timeout: 15_000 });
     expect((await sandboxUser(sandbox, uid)).state).toBe('deleted');
 
@@ -78,18 +112,28 @@ test.describe('erasure', () => {
 
   test('cancel during the countdown sends nothing to the service', async ({ app, sandbox }) => {
     const uid = 'bob+news@example.org';
+    const erasureCalls: string[] = [];
+    app.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/bridge/users.erase') erasureCalls.push(request.url());
+    });
     await actOnUid(app, uid, 'Delete');
     const dialog = app.getByRole('dialog', { name: `Delete user ${uid}` });
     await dialog.getByLabel('Type the uid to confirm').fill(uid);
     const before = (await stats(sandbox.url)).apiRequests;
+    await holdPageClock(app);
     await dialog.getByRole('button', { name: 'Confirm' }).click();
-    await expect(dialog.getByRole('timer')).toBeVisible();
+    const timer = dialog.getByRole('timer');
+    await expect(timer).toContainText(`Sending in ${COUNTDOWN_SECONDS} s`);
+    await app.clock.runFor(1000);
+    await expect(timer).toContainText(`Sending in ${COUNTDOWN_SECONDS - 1} s`);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog.getByText('Cancelled: nothing was sent to the service.')).toBeVisible();
-    // Outlast the whole countdown: a cancelled timer that still fired would have sent by now.
-    await app.waitForTimeout(6_500);
+    // Outlast the whole countdown, a second at a time: a cancelled timer that still fired would send, or count on.
+    for (let second = 0; second <= COUNTDOWN_SECONDS; second += 1) await app.clock.runFor(1000);
+    await expect(timer).toBeHidden();
+    await expect(dialog.getByRole('button', { name: 'Confirm' })).toBeEnabled();
+    expect(erasureCalls).toEqual([]);
     expect((await stats(sandbox.url)).apiRequests).toBe(before);
     expect((await sandboxUser(sandbox, uid)).state).toBe('active');
-    await expect(dialog.getByRole('button', { name: 'Confirm' })).toBeEnabled();
   });
 });
