@@ -6,6 +6,8 @@ import type { FetchLike } from '../core/types';
 import type { RunningSandbox } from '../sandbox/server';
 import { startBundledSandbox } from './bundled-sandbox';
 import { createBridgeHandlers } from '../handlers/create-bridge-handlers';
+import { createBridgeEventHub, type BridgeEventHub } from '../handlers/bridge-event-hub';
+import { createJobRegistry } from '../handlers/jobs';
 import type { BridgeHandlers, DeskPort } from '../handlers/types';
 
 export interface AppRuntimeOptions {
@@ -28,6 +30,8 @@ export interface AppRuntime {
   dataDir: string;
   desk: Desk;
   handlers: BridgeHandlers;
+  /** Main → window events (job progress…): each transport subscribes and delivers them. */
+  events: Pick<BridgeEventHub, 'subscribe'>;
   appInfo(): AppInfo;
   /** Set when the bundled sandbox runs for this launch. */
   sandbox?: RunningSandbox;
@@ -59,16 +63,21 @@ export async function startAppRuntime(options: AppRuntimeOptions): Promise<AppRu
     keychain: desk.keychainStatus(),
     ...(sandbox ? { sandboxUrl: sandbox.url } : {}),
   });
+  const events = createBridgeEventHub();
+  const jobs = createJobRegistry(events.emit);
   let closed = false;
   return {
     dataDir,
     desk,
-    handlers: createBridgeHandlers({ desk: port, appInfo }),
+    handlers: createBridgeHandlers({ desk: port, appInfo, jobs }),
+    events: { subscribe: events.subscribe },
     appInfo,
     ...(sandbox ? { sandbox } : {}),
     async close() {
       if (closed) return;
       closed = true;
+      // Running jobs stop at their next step; nobody waits for them (a page request may hang).
+      jobs.cancelAll();
       await sandbox?.close();
     },
   };

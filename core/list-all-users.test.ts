@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PrivacyDeskError } from '../shared/errors';
 import type { ListUsersInput, UserPage } from '../shared/users';
 import { listAllUsers } from './list-all-users';
 import { parseUserPage } from './list-parser';
@@ -51,5 +52,24 @@ describe('listAllUsers', () => {
     await listAllUsers(listPage, { perPage: 10, onProgress: (p) => seen.push(`${p.page}/${p.totalPages}:${p.collected}`) });
     expect(seen).toEqual(['1/3:10', '2/3:20', '3/3:23']);
   });
-});
 
+  it('stops between pages once its signal is aborted, asking for no further page', async () => {
+    const { listPage, asked } = service({ cap: 100, headers: () => ({ total: '23', 'total-pages': '3' }) });
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const walk = listAllUsers(listPage, {
+      perPage: 5,
+      signal: controller.signal,
+      onProgress: ({ page }) => {
+        seen.push(page);
+        if (page === 2) controller.abort();
+      },
+    });
+    const stopped = await walk.catch((error: unknown) => error);
+    expect(stopped).toBeInstanceOf(PrivacyDeskError);
+    expect((stopped as PrivacyDeskError).code).toBe('CANCELLED');
+    expect((stopped as PrivacyDeskError).message).toMatch(/stopped after 2 pages/);
+    expect(seen).toEqual([1, 2]);
+    expect(asked).toEqual([1, 2]);
+  });
+});

@@ -1,3 +1,4 @@
+import { PrivacyDeskError } from '../shared/errors';
 import type { ListUsersInput, UserPage, UserRecord } from '../shared/users';
 
 export interface ListAllProgress {
@@ -15,14 +16,22 @@ const MAX_PAGES = 100_000;
  * short page is followed by one more request to confirm it was the last
  * (Part B allows a silent per_page cap); a page that brings no user not seen
  * before ends the walk, so a service that ignores `page` cannot loop us.
+ * An aborted `signal` stops it between pages with a CANCELLED error; a page
+ * already asked for is still read and reported.
  */
 export async function listAllUsers(
   listPage: (input: ListUsersInput) => Promise<UserPage>,
-  options: { perPage: number; onProgress?: (progress: ListAllProgress) => void },
+  options: {
+    perPage: number;
+    onProgress?: (progress: ListAllProgress) => void;
+    /** Checked before each page is asked for: once aborted, no further request is sent. */
+    signal?: AbortSignal;
+  },
 ): Promise<UserRecord[]> {
   const all: UserRecord[] = [];
   const seen = new Set<string>();
   for (let page = 1; page <= MAX_PAGES; page += 1) {
+    if (options.signal?.aborted) throw walkStopped(page - 1);
     const result = await listPage({ page, perPage: options.perPage });
     const fresh = result.users.filter((user) => {
       const key = userKey(user);
@@ -41,6 +50,13 @@ export async function listAllUsers(
     break;
   }
   return all;
+}
+
+function walkStopped(pagesRead: number): PrivacyDeskError {
+  return new PrivacyDeskError({
+    code: 'CANCELLED',
+    message: `The walk through the users list was stopped after ${pagesRead} page${pagesRead === 1 ? '' : 's'}, as asked. Start it again to read every page.`,
+  });
 }
 
 function userKey(user: UserRecord): string {

@@ -9,6 +9,7 @@ import { createDesk } from '../core/desk';
 import type { FetchLike } from '../core/types';
 import { createBridgeHandlers } from './create-bridge-handlers';
 import { dispatchBridgeCall } from './dispatch';
+import { createJobRegistry } from './jobs';
 import type { BridgeHandlers } from './types';
 
 // A distinctive secret: if it ever shows up in a bridge answer, the scan below finds it.
@@ -57,7 +58,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'privacy-desk-handlers-'));
   const desk = createDesk({ dataDir, credentialStore: createSessionCredentialStore(), credentialProblem: 'no keychain in tests', fetch: recordingFetch, via: 'app' });
   const appInfo = (): AppInfo => ({ version: '9.9.9', locale: 'en-GB', keychain: desk.keychainStatus(), sandboxUrl: sandbox.url });
-  handlers = createBridgeHandlers({ desk, appInfo });
+  handlers = createBridgeHandlers({ desk, appInfo, jobs: createJobRegistry(() => {}) }); // jobs: job-handlers.test.ts
   profile = await value<ProfileView>('profiles.save', {
     name: 'Test service',
     baseUrl: `${sandbox.url}/api/v1/`,

@@ -1,5 +1,6 @@
 import { appHandlers } from './app-handlers';
 import { auditHandlers } from './audit-handlers';
+import { jobHandlers } from './job-handlers';
 import { logoutHandlers } from './logout-handlers';
 import { profileHandlers } from './profile-handlers';
 import { userHandlers } from './user-handlers';
@@ -13,5 +14,6 @@ export function createBridgeHandlers(ctx: HandlerContext): BridgeHandlers {
     ...userHandlers(ctx),
     ...logoutHandlers(ctx),
     ...auditHandlers(ctx),
+    ...jobHandlers(ctx),
   };
 }

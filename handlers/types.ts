@@ -10,6 +10,7 @@ import type {
 import type { AuditEntry } from '../shared/audit';
 import type { Credentials } from '../shared/profile';
 import type { ErasureAction, ErasureResult, ListUsersInput, UserPage } from '../shared/users';
+import type { JobRegistry } from './jobs';
 import type { BuiltLogoutToken, LogoutOptions, LogoutResult, TokenVerification } from '../shared/logout';
 
 /**
@@ -37,6 +38,8 @@ export interface DeskPort {
 export interface HandlerContext {
   desk: DeskPort;
   appInfo: () => AppInfo;
+  /** Long work (users.walk…) runs here and reports through the runtime's event hub. */
+  jobs: JobRegistry;
 }
 
 /** One handler per contract method; a missing method is a compile error. */

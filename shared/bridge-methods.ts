@@ -1,7 +1,10 @@
+import type { ErrorInfo } from './errors';
+
 /**
- * The bridge's method names, and nothing else: the sandboxed preload imports
- * this file alone (no zod), so it stays tiny. shared/contract.ts checks at
- * compile time that this list and the contract's methods are the same set.
+ * The bridge's method names and the IPC transport's fixed strings: the
+ * sandboxed preload imports this file (only types from elsewhere, so no zod)
+ * and stays tiny. shared/contract.ts checks at compile time that this list
+ * and the contract's methods are the same set.
  */
 export const BRIDGE_METHOD_NAMES = [
   'app.info',
@@ -17,9 +20,18 @@ export const BRIDGE_METHOD_NAMES = [
   'logout.verify',
   'sandbox.userState',
   'audit.list',
+  'users.walk',
+  'jobs.cancel',
 ] as const;
 
 export type BridgeMethodName = (typeof BRIDGE_METHOD_NAMES)[number];
 
 /** The IPC channel of one method: a fixed prefix so main can ignore every other channel. */
 export const BRIDGE_CHANNEL_PREFIX = 'privacy-desk:';
+
+/** The answer when an IPC call got no reply (the main process crashed or is quitting). It may have run: outcome unknown. */
+export const MAIN_PROCESS_GONE = {
+  code: 'INTERNAL',
+  outcome: 'unknown',
+  message: 'The Privacy Desk main process did not answer. Restart the app and try again.',
+} as const satisfies ErrorInfo;

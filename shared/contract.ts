@@ -5,6 +5,8 @@ import { logoutOptionsSchema, type BuiltLogoutToken, type LogoutResult, type Tok
 import type { AuditEntry } from './audit';
 import type { ErrorInfo } from './errors';
 import type { BridgeMethodName } from './bridge-methods';
+import type { BridgeEventName } from './bridge-events';
+import { jobFinishedSchema, jobIdSchema, jobProgressSchema, usersWalkInputSchema } from './jobs';
 
 /**
  * The bridge contract: every method the renderer may call, with a zod schema
@@ -87,6 +89,10 @@ export const bridgeContract = {
   'logout.verify': { input: z.object({ profileId: profileIdSchema, token: z.string() }), output: {} as TokenVerification },
   'sandbox.userState': { input: z.object({ profileId: profileIdSchema, uid: uidInput }), output: {} as SandboxUserState | null },
   'audit.list': { input: z.object({ limit: z.number().int().min(1).max(1000).default(200) }), output: {} as { entries: AuditEntry[] } },
+  /** Starts a walk through every page of users as a job; its events report each page (shared/jobs.ts). */
+  'users.walk': { input: usersWalkInputSchema, output: {} as { jobId: string } },
+  /** true: the job was running and stops at its next step; its job.finished event says how it ended. false: no such running job. */
+  'jobs.cancel': { input: z.object({ jobId: jobIdSchema }), output: {} as { cancelled: boolean } },
 } as const;
 
 export type BridgeContract = typeof bridgeContract;
@@ -107,3 +113,22 @@ export type BridgeClient = { [M in BridgeMethod]: (input: BridgeInput<M>) => Pro
 type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type AssertTrue<T extends true> = T;
 export type BridgeMethodNamesMatchContract = AssertTrue<SameNames<BridgeMethodName, BridgeMethod>>;
+
+/**
+ * The events main sends to the window (main → window only), each with the zod
+ * schema of its payload. `satisfies` makes a name missing from, or extra to,
+ * shared/bridge-events.ts (the preload's list) fail `tsc` here.
+ */
+export const bridgeEvents = {
+  'job.progress': jobProgressSchema,
+  'job.finished': jobFinishedSchema,
+} as const satisfies Record<BridgeEventName, z.ZodType>;
+
+export type { BridgeEventName };
+
+export type BridgeEventPayload<E extends BridgeEventName> = z.output<(typeof bridgeEvents)[E]>;
+
+/** One event as it travels: its name and payload, typed together. */
+export type BridgeEvent = { [E in BridgeEventName]: { name: E; payload: BridgeEventPayload<E> } }[BridgeEventName];
+
+export type BridgeEventListener<E extends BridgeEventName> = (payload: BridgeEventPayload<E>) => void;

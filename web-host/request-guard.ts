@@ -1,9 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { WEB_HOST_TOKEN_HEADER } from '../shared/web-host-protocol';
 
 /** Header names as Node gives them (lower case). */
 export type RequestHeaders = Record<string, string | string[] | undefined>;
 
-export const TOKEN_HEADER = 'x-privacy-desk-token';
+/** Node gives header names in lower case. */
+const TOKEN_HEADER = WEB_HOST_TOKEN_HEADER.toLowerCase();
 
 export interface Refusal {
   status: 401 | 403 | 415;
@@ -39,12 +41,11 @@ export function tokensMatch(given: string | undefined, expected: string): boolea
 }
 
 /**
- * Everything a bridge call must satisfy besides the Host header: not a
- * cross-site request, our own Origin when one is sent, the per-launch token,
- * and a JSON body (a form post cannot carry it, so no CSRF through forms).
- * Returns null when the call may proceed.
+ * Who may use the bridge at all (calls and the event stream), besides the Host
+ * header: not a cross-site request, our own Origin when one is sent, and the
+ * per-launch token. Returns null when the caller is our own page.
  */
-export function bridgeRequestRefusal(headers: RequestHeaders, port: number, token: string): Refusal | null {
+export function callerRefusal(headers: RequestHeaders, port: number, token: string): Refusal | null {
   const fetchSite = single(headers['sec-fetch-site'])?.toLowerCase();
   if (fetchSite === 'cross-site') {
     return { status: 403, code: 'UNAUTHORIZED', message: 'Refused: this request came from another site.' };
@@ -60,6 +61,16 @@ export function bridgeRequestRefusal(headers: RequestHeaders, port: number, toke
   if (!tokensMatch(single(headers[TOKEN_HEADER]), token)) {
     return { status: 401, code: 'UNAUTHORIZED', message: 'This page is not connected to Privacy Desk: open the address printed by `npm run web`.' };
   }
+  return null;
+}
+
+/**
+ * A bridge call: our own page (callerRefusal) sending a JSON body, which a
+ * form post cannot carry, so no CSRF through forms. Returns null when the call may proceed.
+ */
+export function bridgeRequestRefusal(headers: RequestHeaders, port: number, token: string): Refusal | null {
+  const refusal = callerRefusal(headers, port, token);
+  if (refusal) return refusal;
   const contentType = single(headers['content-type'])?.toLowerCase() ?? '';
   if (contentType.split(';')[0]?.trim() !== 'application/json') {
     return { status: 415, code: 'INVALID_INPUT', message: 'Bridge calls must send a JSON body (Content-Type: application/json).' };

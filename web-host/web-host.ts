@@ -4,10 +4,11 @@ import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { PrivacyDeskError } from '../shared/errors';
-import { dispatchBridgeCall, isBridgeMethod } from '../handlers/dispatch';
+import { dispatchBridgeCall } from '../handlers/dispatch';
 import { startAppRuntime, type AppRuntime, type AppRuntimeOptions } from '../app-runtime/app-runtime';
 import { SECURITY_HEADERS } from '../shared/security-headers';
-import { bridgeRequestRefusal, isAllowedHost } from './request-guard';
+import { registerEventStream } from './event-stream';
+import { bridgeRequestRefusal, callerRefusal, isAllowedHost, type Refusal } from './request-guard';
 
 export const DEFAULT_WEB_HOST_PORT = 4610;
 const LOOPBACK = '127.0.0.1';
@@ -24,6 +25,8 @@ export interface WebHostOptions {
   sandboxPort?: number;
   /** Extension for tests: the credential store (default: OS keychain or session store). */
   openCredentials?: AppRuntimeOptions['openCredentials'];
+  /** Extension for tests: the fetch the core sends service requests with (default: Node's). */
+  fetch?: AppRuntimeOptions['fetch'];
   version?: string;
 }
 
@@ -38,7 +41,12 @@ export interface RunningWebHost {
   close(): Promise<void>;
 }
 
-function buildServer(runtime: AppRuntime, staticDir: string, token: string, portOf: () => number): FastifyInstance {
+/** A refusal as the page reads it: nothing was sent anywhere. */
+function refusalBody(refusal: Refusal) {
+  return { ok: false, error: new PrivacyDeskError({ code: refusal.code, outcome: 'not-sent', message: refusal.message }).toInfo() };
+}
+
+function buildServer(runtime: AppRuntime, staticDir: string, token: string, portOf: () => number): { server: FastifyInstance; endEventStreams(): void } {
   // forceCloseConnections: a browser's keep-alive or in-flight request must not keep close() waiting.
   const server = Fastify({ logger: false, bodyLimit: 1_048_576, forceCloseConnections: true });
 
@@ -52,13 +60,11 @@ function buildServer(runtime: AppRuntime, staticDir: string, token: string, port
     }
   });
 
+  // The method name is checked once, by dispatchBridgeCall, as for IPC.
   server.post<{ Params: { method: string } }>('/bridge/:method', async (request, reply) => {
     const refusal = bridgeRequestRefusal(request.headers, portOf(), token);
-    if (refusal) return reply.code(refusal.status).send({ ok: false, error: { code: refusal.code, message: refusal.message } });
+    if (refusal) return reply.code(refusal.status).send(refusalBody(refusal));
     const { method } = request.params;
-    if (!isBridgeMethod(method)) {
-      return reply.code(404).send({ ok: false, error: { code: 'INVALID_INPUT', message: `Privacy Desk has no operation called "${method.slice(0, 80)}".` } });
-    }
     let input: unknown;
     try {
       input = typeof request.body === 'string' && request.body.length > 0 ? JSON.parse(request.body) : undefined;
@@ -68,8 +74,16 @@ function buildServer(runtime: AppRuntime, staticDir: string, token: string, port
     return reply.header('Cache-Control', 'no-store').send(await dispatchBridgeCall(runtime.handlers, method, input));
   });
 
+  const eventStreams = registerEventStream(server, {
+    events: runtime.events,
+    refuse: (headers, reply) => {
+      const refusal = callerRefusal(headers, portOf(), token);
+      return refusal ? reply.code(refusal.status).send(refusalBody(refusal)) : undefined;
+    },
+  });
+
   server.register(fastifyStatic, { root: staticDir, prefix: '/', index: ['index.html'], serveDotFiles: false, dotfiles: 'ignore', list: false, redirect: false });
-  return server;
+  return { server, endEventStreams: eventStreams.endAll };
 }
 
 async function listen(server: FastifyInstance, port: number): Promise<number> {
@@ -99,12 +113,13 @@ export async function startWebHost(options: WebHostOptions = {}): Promise<Runnin
     bundledSandbox: options.bundledSandbox ?? true,
     ...(options.sandboxPort !== undefined ? { sandboxPort: options.sandboxPort } : {}),
     ...(options.openCredentials ? { openCredentials: options.openCredentials } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
     version: options.version ?? process.env.npm_package_version ?? '0.0.0',
     locale: Intl.DateTimeFormat().resolvedOptions().locale,
   });
   const token = randomBytes(32).toString('base64url');
   let port = 0;
-  const server = buildServer(runtime, staticDir, token, () => port);
+  const { server, endEventStreams } = buildServer(runtime, staticDir, token, () => port);
   try {
     port = await listen(server, options.port ?? DEFAULT_WEB_HOST_PORT);
   } catch (error) {
@@ -120,7 +135,11 @@ export async function startWebHost(options: WebHostOptions = {}): Promise<Runnin
     ...(runtime.sandbox ? { sandboxUrl: runtime.sandbox.url } : {}),
     dataDir: runtime.dataDir,
     close() {
-      closing ??= server.close().finally(() => runtime.close());
+      // Open event streams end first, so a page sees the end of its stream rather than a cut connection.
+      closing ??= Promise.resolve()
+        .then(endEventStreams)
+        .then(() => server.close())
+        .finally(() => runtime.close());
       return closing;
     },
   };

@@ -1,0 +1,27 @@
+import type { Desk } from '../core/desk';
+import { listAllUsers } from '../core/list-all-users';
+import { WALK_SAMPLE_SIZE, type UsersWalkResult } from '../shared/jobs';
+import type { JobControl } from './jobs';
+import type { AreaHandlers, HandlerContext } from './types';
+
+async function walkUsers(desk: Pick<Desk, 'listUsers'>, profileId: string, perPage: number, job: JobControl<'users.walk'>): Promise<UsersWalkResult> {
+  let pages = 0;
+  const users = await listAllUsers((input) => desk.listUsers(profileId, input), {
+    perPage,
+    signal: job.signal,
+    onProgress: ({ page, totalPages, collected }) => {
+      pages = page;
+      job.progress({ page, collected, ...(totalPages !== undefined ? { totalPages } : {}) });
+    },
+  });
+  // A count and a sample: the finished event must stay small however long the list is.
+  const firstUids = users.flatMap((user) => (user.uid === null ? [] : [user.uid])).slice(0, WALK_SAMPLE_SIZE);
+  return { users: users.length, pages, firstUids };
+}
+
+export function jobHandlers({ desk, jobs }: HandlerContext): AreaHandlers<'users.walk' | 'jobs.cancel'> {
+  return {
+    'users.walk': async ({ profileId, perPage }) => ({ jobId: jobs.start('users.walk', (job) => walkUsers(desk, profileId, perPage, job)) }),
+    'jobs.cancel': async ({ jobId }) => ({ cancelled: jobs.cancel(jobId) }),
+  };
+}

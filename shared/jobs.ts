@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { errorInfoSchema } from './errors';
+import { profileIdSchema } from './profile';
+import { MAX_PER_PAGE } from './users';
+
+/**
+ * Long work that runs in the main process as a job: started by a bridge
+ * method that answers `{ jobId }` at once, reported by `job.progress` events,
+ * ended by exactly one `job.finished` event, and stoppable with `jobs.cancel`.
+ * A job kind adds its own progress and result shapes here and widens `kind`.
+ */
+
+export const jobIdSchema = z.string().min(1).max(100);
+
+/** How many uids a finished walk names: a sample to show, never the whole list. */
+export const WALK_SAMPLE_SIZE = 10;
+
+/** `users.walk`: every page of the users list, one progress event per page. */
+export const usersWalkInputSchema = z.object({
+  profileId: profileIdSchema,
+  perPage: z.number().int().min(1).max(MAX_PER_PAGE).default(MAX_PER_PAGE),
+});
+
+const usersWalkJob = { jobId: jobIdSchema, kind: z.literal('users.walk') };
+
+export const usersWalkProgressSchema = z.object({
+  page: z.number().int().min(1),
+  /** Missing when the service gives no paging information. */
+  totalPages: z.number().int().min(0).optional(),
+  /** Distinct users seen so far. */
+  collected: z.number().int().min(0),
+});
+
+export const usersWalkResultSchema = z.object({
+  users: z.number().int().min(0),
+  pages: z.number().int().min(0),
+  /** The first few uids met (anonymised users have none). */
+  firstUids: z.array(z.string()).max(WALK_SAMPLE_SIZE),
+});
+
+export const jobProgressSchema = z.object({ ...usersWalkJob, ...usersWalkProgressSchema.shape });
+
+/** completed: the work ran to its end; cancelled: it stopped after `jobs.cancel`; failed: it stopped on an error. */
+export const jobFinishedSchema = z.discriminatedUnion('status', [
+  z.object({ ...usersWalkJob, status: z.literal('completed'), result: usersWalkResultSchema }),
+  z.object({ ...usersWalkJob, status: z.literal('cancelled') }),
+  z.object({ ...usersWalkJob, status: z.literal('failed'), error: errorInfoSchema }),
+]);
+
+export type JobProgress = z.output<typeof jobProgressSchema>;
+export type JobFinished = z.output<typeof jobFinishedSchema>;
+export type JobKind = JobProgress['kind'];
+export type UsersWalkProgress = z.output<typeof usersWalkProgressSchema>;
+export type UsersWalkResult = z.output<typeof usersWalkResultSchema>;
+
+/** Per kind: what its work reports and returns (the registry adds jobId and kind). */
+export interface JobShapes {
+  'users.walk': { progress: UsersWalkProgress; result: UsersWalkResult };
+}
