@@ -19,7 +19,10 @@ Options:
   --rate-limit N        more than N API requests per second get 429 (0 = off)
   --list-variant V      success-data | bare-array | users-key | data-meta | no-headers
   --logout-error-status 400 | 422
-  --help                show this help`;
+  --help                show this help
+
+Test-only routes live under /sandbox/ (GET /sandbox/ lists them). Time passes on the sandbox's own clock:
+POST /sandbox/clock {"advanceSeconds": N} moves it forward, so tokens expire and rate-limit windows pass without waiting.`;
 
 export class UsageError extends Error {}
 
