@@ -26,7 +26,7 @@ export function addConnectionOptions(command: Command): Command {
 }
 
 /** A Desk over the data folder; the keychain is opened only when stored profiles' credentials are needed. */
-export async function openDesk(options: { keychain: boolean }, env: NodeJS.ProcessEnv = process.env): Promise<Desk> {
+export async function openDesk(options: { keychain: boolean }, env: NodeJS.ProcessEnv): Promise<Desk> {
   const dataDir = ensureDataDir(resolveDataDir(env));
   if (!options.keychain) return createDesk({ dataDir, credentialStore: createSessionCredentialStore(), via: 'cli' });
   const { store, problem } = await openCredentialStore({ env });
@@ -34,7 +34,7 @@ export async function openDesk(options: { keychain: boolean }, env: NodeJS.Proce
 }
 
 /** Key and secret from the environment; names the missing variable(s). */
-export function credentialsFromEnv(env: NodeJS.ProcessEnv = process.env): Credentials {
+export function credentialsFromEnv(env: NodeJS.ProcessEnv): Credentials {
   const apiKey = env[API_KEY_ENV];
   const apiSecret = env[API_SECRET_ENV];
   const missing = [!apiKey ? API_KEY_ENV : '', !apiSecret ? API_SECRET_ENV : ''].filter(Boolean);
@@ -50,7 +50,7 @@ export function credentialsFromEnv(env: NodeJS.ProcessEnv = process.env): Creden
  * Which service a command talks to: --base-url/--app with environment
  * credentials, --profile, or else the active profile.
  */
-export async function resolveConnection(options: ConnectionOptions, env: NodeJS.ProcessEnv = process.env): Promise<{ desk: Desk; profileId: string }> {
+export async function resolveConnection(options: ConnectionOptions, env: NodeJS.ProcessEnv): Promise<{ desk: Desk; profileId: string }> {
   if (options.baseUrl !== undefined || options.app !== undefined) {
     if (options.profile !== undefined) throw invalidInput('Use either --profile or --base-url with --app, not both.');
     if (!options.baseUrl || !options.app) throw invalidInput('--base-url and --app go together: give the service address and the application name.');

@@ -1,22 +1,23 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
+import type { CliIo } from './io';
 
 /** Asks on the terminal without echoing what is typed (for the secret key). */
-export function promptHidden(question: string): Promise<string> {
-  process.stderr.write(question);
+export function promptHidden(question: string, io: Pick<CliIo, 'stdin' | 'stderr'>): Promise<string> {
+  io.stderr.write(question);
   let muted = true;
   const sink = new Writable({
-    write(chunk, _encoding, done) {
-      if (!muted) process.stderr.write(chunk);
+    write(chunk: Buffer | string, _encoding, done) {
+      if (!muted) io.stderr.write(String(chunk));
       done();
     },
   });
-  const rl = createInterface({ input: process.stdin, output: sink, terminal: true });
+  const rl = createInterface({ input: io.stdin, output: sink, terminal: true });
   return new Promise((resolve) => {
     rl.question('', (answer) => {
       muted = false;
       rl.close();
-      process.stderr.write('\n');
+      io.stderr.write('\n');
       resolve(answer);
     });
   });

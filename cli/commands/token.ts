@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import { PrivacyDeskError } from '../../shared/errors';
 import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
-import { printJson, printLine } from '../output';
+import type { CliContext } from '../context';
 
-export function tokenCommand(): Command {
+export function tokenCommand({ io, out }: CliContext): Command {
   const token = new Command('token').description('inspect logout tokens');
   addConnectionOptions(
     token
@@ -11,15 +11,15 @@ export function tokenCommand(): Command {
       .description('check a logout token against the connection’s secret key and explain every problem')
       .option('--json', 'print the verification as JSON on stdout'),
   ).action(async (jwt: string, opts: ConnectionOptions & { json?: boolean }) => {
-    const { desk, profileId } = await resolveConnection(opts);
+    const { desk, profileId } = await resolveConnection(opts, io.env);
     const result = await desk.verifyLogoutToken(profileId, jwt.trim());
     if (opts.json) {
-      printJson(result);
+      out.json(result);
     } else {
-      printLine(result.valid ? 'Valid: signed with this secret key and acceptable to the service.' : 'Invalid:');
-      for (const problem of result.problems) printLine(`  - ${problem}`);
-      if (result.header) printLine(`Header: ${JSON.stringify(result.header)}`);
-      if (result.claims) printLine(`Claims: ${JSON.stringify(result.claims, null, 2)}`);
+      out.line(result.valid ? 'Valid: signed with this secret key and acceptable to the service.' : 'Invalid:');
+      for (const problem of result.problems) out.line(`  - ${problem}`);
+      if (result.header) out.line(`Header: ${JSON.stringify(result.header)}`);
+      if (result.claims) out.line(`Claims: ${JSON.stringify(result.claims, null, 2)}`);
     }
     if (!result.valid) {
       throw new PrivacyDeskError({ code: 'TOKEN_INVALID', message: `The token is not valid: ${result.problems.join(' ') || 'unknown problem'}` });

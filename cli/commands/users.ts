@@ -1,12 +1,15 @@
 import { Command } from 'commander';
 import type { UserPage, UserRecord } from '../../shared/users';
 import type { Desk } from '../../core/desk';
+import type { CliIo } from '../io';
 import { listAllUsers } from '../../core/list-all-users';
 import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
-import { formatTable, printJson, printLine } from '../output';
+import { markIrreversible, type CliContext } from '../context';
+import type { CliOutput } from '../output';
 import { parseWholeNumber } from '../parse';
+import { formatTable } from '../table';
 
-export function usersCommand(): Command {
+export function usersCommand({ io, out }: CliContext): Command {
   const users = new Command('users').description('list, anonymise and delete users');
 
   addConnectionOptions(
@@ -20,46 +23,45 @@ export function usersCommand(): Command {
   ).action(async (opts: ConnectionOptions & { page: string; perPage: string; all?: boolean; json?: boolean }) => {
     const page = parseWholeNumber(opts.page, '--page');
     const perPage = parseWholeNumber(opts.perPage, '--per-page', { max: 100 });
-    const { desk, profileId } = await resolveConnection(opts);
+    const { desk, profileId } = await resolveConnection(opts, io.env);
     if (opts.all) {
-      const all = await listAll(desk, profileId, perPage);
-      if (opts.json) printJson({ users: all.map((u) => u.fields), page: 1, perPage, total: all.length, totalPages: 1, hasNext: false });
-      else printUsers(all, `all pages, ${all.length} users`);
+      const all = await listAll(desk, profileId, perPage, io.stderr);
+      if (opts.json) out.json({ users: all.map((u) => u.fields), page: 1, perPage, total: all.length, totalPages: 1, hasNext: false });
+      else printUsers(out, all, `all pages, ${all.length} users`);
       return;
     }
     const result = await desk.listUsers(profileId, { page, perPage });
-    if (opts.json) printJson(pageJson(result));
-    else printUsers(result.users, pageFooter(result));
+    if (opts.json) out.json(pageJson(result));
+    else printUsers(out, result.users, pageFooter(result));
   });
 
   for (const action of ['anonymize', 'delete'] as const) {
     const what = action === 'anonymize' ? 'anonymise a user: erase name, e-mail, uid and image; keep contributions' : 'delete a user and all their contributions';
-    addConnectionOptions(
-      users
-        .command(`${action} <uid>`)
-        .description(`${what} (irreversible)`)
-        .requiredOption('--confirm <uid>', 'repeat the uid exactly, to confirm')
-        .option('--reference <ref>', 'ticket or request number, kept in the audit trail')
-        .option('--json', 'print the result as JSON on stdout'),
-    ).action(async (uid: string, opts: ConnectionOptions & { confirm: string; reference?: string; json?: boolean }) => {
-      const { desk, profileId } = await resolveConnection(opts);
+    const command = users
+      .command(`${action} <uid>`)
+      .description(`${what} (irreversible)`)
+      .requiredOption('--confirm <uid>', 'repeat the uid exactly, to confirm')
+      .option('--reference <ref>', 'ticket or request number, kept in the audit trail')
+      .option('--json', 'print the result as JSON on stdout');
+    markIrreversible(addConnectionOptions(command)).action(async (uid: string, opts: ConnectionOptions & { confirm: string; reference?: string; json?: boolean }) => {
+      const { desk, profileId } = await resolveConnection(opts, io.env);
       const profile = await desk.getProfile(profileId);
       const result = await desk.erase({ profileId, action, uid, confirmUid: opts.confirm, reference: opts.reference });
-      if (opts.json) return printJson(result);
+      if (opts.json) return out.json(result);
       const done = action === 'anonymize' ? 'Anonymised' : 'Deleted';
-      printLine(`${done} user “${uid}” in ${profile.name} (status ${result.status}${result.requestId ? `, request id ${result.requestId}` : ''}).`);
+      out.line(`${done} user “${uid}” in ${profile.name} (status ${result.status}${result.requestId ? `, request id ${result.requestId}` : ''}).`);
     });
   }
   return users;
 }
 
-async function listAll(desk: Desk, profileId: string, perPage: number): Promise<UserRecord[]> {
-  const progress = process.stderr.isTTY === true;
+async function listAll(desk: Desk, profileId: string, perPage: number, stderr: CliIo['stderr']): Promise<UserRecord[]> {
+  const progress = stderr.isTTY === true;
   const all = await listAllUsers((input) => desk.listUsers(profileId, input), {
     perPage,
-    onProgress: progress ? ({ page, collected, totalPages }) => process.stderr.write(`\rpage ${page}${totalPages ? ` of ${totalPages}` : ''}, ${collected} users`) : undefined,
+    onProgress: progress ? ({ page, collected, totalPages }) => stderr.write(`\rpage ${page}${totalPages ? ` of ${totalPages}` : ''}, ${collected} users`) : undefined,
   });
-  if (progress) process.stderr.write('\n');
+  if (progress) stderr.write('\n');
   return all;
 }
 
@@ -80,9 +82,9 @@ function pageFooter(result: UserPage): string {
   return `page ${result.page}${of}, ${count}`;
 }
 
-function printUsers(users: UserRecord[], footer: string): void {
+function printUsers(out: CliOutput, users: UserRecord[], footer: string): void {
   if (users.length > 0) {
-    printLine(
+    out.line(
       formatTable(users, [
         { title: 'UID', value: (u) => u.uid ?? '(erased)', maxWidth: 48 },
         { title: 'FULL NAME', value: (u) => u.fullName ?? '', maxWidth: 32 },
@@ -93,7 +95,7 @@ function printUsers(users: UserRecord[], footer: string): void {
       ]),
     );
   } else {
-    printLine('No users on this page.');
+    out.line('No users on this page.');
   }
-  printLine(footer);
+  out.line(footer);
 }

@@ -1,18 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCliFixture, type CliFixture } from './cli-harness';
+import { startCuttingProxy } from './cutting-proxy';
 
-describe('privacy-desk users anonymize / delete (real CLI against the sandbox)', () => {
+describe('privacy-desk users anonymize / delete (in-process CLI against the sandbox)', () => {
   let f: CliFixture;
   beforeAll(async () => {
     f = await startCliFixture(37);
   });
   afterAll(() => f.close());
 
-  it('refuses a mismatching --confirm with exit 2, sends nothing and leaves the user untouched', async () => {
+  it('refuses a mismatching --confirm with exit 2, says nothing was sent, and leaves the user untouched', async () => {
     const before = f.sandbox.stats().apiRequests;
     const { code, stderr, stdout } = await f.cli(['users', 'anonymize', 'alice@example.org', '--confirm', 'alice@example.com']);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^CONFIRMATION_MISMATCH: The uid you typed does not match .*nothing was sent/);
+    expect(stderr).toMatch(/^CONFIRMATION_MISMATCH: The uid you typed does not match .*nothing was sent.*\nOutcome: not sent — nothing reached the service\.\n$/);
     expect(stdout).toBe('');
     expect(f.sandbox.stats().apiRequests).toBe(before);
     expect((await f.sandboxUser('alice@example.org')).body?.state).toBe('active');
@@ -28,12 +29,13 @@ describe('privacy-desk users anonymize / delete (real CLI against the sandbox)',
 
   it('anonymises an awkward uid when --confirm repeats it, and audits before and after', async () => {
     const uid = 'mixed /?#% ü+';
-    const { code, stdout } = await f.cli(['users', 'anonymize', uid, '--confirm', uid, '--reference', 'GDPR-42', '--json']);
+    const { code, stdout, stderr } = await f.cli(['users', 'anonymize', uid, '--confirm', uid, '--reference', 'GDPR-42', '--json']);
     expect(code).toBe(0);
+    expect(stderr).toBe('');
     expect(JSON.parse(stdout)).toMatchObject({ action: 'anonymize', uid, status: 200 });
     expect((await f.sandboxUser(uid)).body?.state).toBe('anonymized');
     const entries = f.auditLines().filter((e) => e.uid === uid);
-    expect(entries.map((e) => e.outcome)).toEqual(['attempted', 'succeeded']);
+    expect(entries.map((e) => e.outcome)).toEqual(['attempted', 'done']);
     expect(entries[1]).toMatchObject({ action: 'anonymize', via: 'cli', reference: 'GDPR-42', status: 200, baseUrl: f.sandbox.url });
     expect(typeof entries[1]!.requestId).toBe('string');
   });
@@ -45,13 +47,24 @@ describe('privacy-desk users anonymize / delete (real CLI against the sandbox)',
     expect((await f.sandboxUser('team/lead')).body?.state).toBe('deleted');
   });
 
-  it('an unknown uid exits 1 with the NOT_FOUND prefix and a failed audit entry', async () => {
+  it('an unknown uid exits 1 with the NOT_FOUND prefix, says the service refused, and audits the failure', async () => {
     const { code, stderr } = await f.cli(['users', 'delete', 'no-such-user', '--confirm', 'no-such-user']);
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^NOT_FOUND: No user with uid “no-such-user” exists/);
+    expect(stderr).toMatch(/^NOT_FOUND: No user with uid “no-such-user” exists.*\nOutcome: refused by the service — nothing was changed\.\n$/);
     const entries = f.auditLines().filter((e) => e.uid === 'no-such-user');
-    expect(entries.map((e) => e.outcome)).toEqual(['attempted', 'failed']);
+    expect(entries.map((e) => e.outcome)).toEqual(['attempted', 'refused']);
     expect(entries[1]).toMatchObject({ errorCode: 'NOT_FOUND', status: 404 });
+  });
+
+  it('with --json, a failure prints the error with its outcome on stdout as the only JSON document', async () => {
+    const refused = await f.cli(['users', 'anonymize', 'no-such-user', '--confirm', 'no-such-user', '--json']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'NOT_FOUND', outcome: 'refused', status: 404 } });
+    expect(refused.stderr).toMatch(/^NOT_FOUND: /);
+
+    const notSent = await f.cli(['users', 'delete', 'alice@example.org', '--confirm', 'bob', '--json']);
+    expect(notSent.code).toBe(2);
+    expect(JSON.parse(notSent.stdout)).toEqual({ error: { code: 'CONFIRMATION_MISMATCH', outcome: 'not-sent', message: expect.stringMatching(/nothing was sent/) } });
   });
 
   it('a second anonymise of the same (now erased) uid is NOT_FOUND', async () => {
@@ -60,5 +73,19 @@ describe('privacy-desk users anonymize / delete (real CLI against the sandbox)',
     const again = await f.cli(['users', 'anonymize', uid, '--confirm', uid]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/^NOT_FOUND: /);
+  });
+
+  it('a connection cut after the delete was sent exits 3: outcome UNKNOWN, and indeed the service did it', async () => {
+    const uid = 'bob+news@example.org';
+    const proxy = await startCuttingProxy(f.sandbox.url, (request) => request.method === 'DELETE');
+    try {
+      const { code, stdout, stderr } = await f.cli(['users', 'delete', uid, '--confirm', uid, '--base-url', proxy.url, '--app', f.sandbox.credentials.applicationName, '--json'], { connection: false });
+      expect(code).toBe(3);
+      expect(stderr).toMatch(/^NETWORK: .*\nOutcome: UNKNOWN — the request may have reached the service; check the user before trying again\.\n$/);
+      expect(JSON.parse(stdout)).toMatchObject({ error: { code: 'NETWORK', outcome: 'unknown' } });
+    } finally {
+      await proxy.close();
+    }
+    expect((await f.sandboxUser(uid)).body?.state).toBe('deleted');
   });
 });

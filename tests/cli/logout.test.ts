@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCliFixture, type CliFixture } from './cli-harness';
 
-describe('privacy-desk logout and token verify (real CLI against the sandbox)', () => {
+describe('privacy-desk logout and token verify (in-process CLI against the sandbox)', () => {
   let f: CliFixture;
   let goodToken = '';
   beforeAll(async () => {
@@ -25,7 +25,7 @@ describe('privacy-desk logout and token verify (real CLI against the sandbox)', 
     expect(stdout).toContain('http://schemas.openid.net/event/backchannel-logout');
     expect((await f.sandboxUser(uid)).body?.sessionCount).toBe(0);
     const entries = f.auditLines().filter((e) => e.uid === uid);
-    expect(entries.map((e) => `${e.action}:${e.outcome}`)).toEqual(['logout:attempted', 'logout:succeeded']);
+    expect(entries.map((e) => `${e.action}:${e.outcome}`)).toEqual(['logout:attempted', 'logout:done']);
   });
 
   it('--json gives the whole result, including the token for the tester', async () => {
@@ -36,22 +36,27 @@ describe('privacy-desk logout and token verify (real CLI against the sandbox)', 
     goodToken = result.token;
   });
 
-  it('exits 1 with LOGOUT_REJECTED when the service refuses the token', async () => {
+  it('exits 1 with LOGOUT_REJECTED when the service refuses the token, and says nothing changed', async () => {
     const { code, stderr, stdout } = await f.cli(['logout', 'alice@example.org', '--negative', 'alg-none']);
     expect(code).toBe(1);
     expect(stdout).toMatch(/^Status: +400 \(refused\)/m);
-    expect(stderr).toMatch(/^LOGOUT_REJECTED: /);
-    expect(f.auditLines().at(-1)).toMatchObject({ action: 'logout', outcome: 'failed', errorCode: 'LOGOUT_REJECTED', status: 400 });
+    expect(stderr).toMatch(/^LOGOUT_REJECTED: .*\nOutcome: refused by the service — nothing was changed\.\n$/);
+    expect(f.auditLines().at(-1)).toMatchObject({ action: 'logout', outcome: 'refused', errorCode: 'LOGOUT_REJECTED', status: 400 });
   });
 
-  it('a failing service is reported as SERVER_ERROR, not blamed on the token', async () => {
+  it('a failing service is reported as SERVER_ERROR with an unknown outcome (exit 3), not blamed on the token', async () => {
     f.sandbox.setFaults({ errorRate: 1 });
     try {
-      const { code, stderr } = await f.cli(['logout', 'alice@example.org']);
-      expect(code).toBe(1);
-      expect(stderr).toMatch(/^SERVER_ERROR: /);
+      const { code, stderr, stdout } = await f.cli(['logout', 'alice@example.org']);
+      expect(code).toBe(3);
+      expect(stdout).toMatch(/^Status: +5\d\d \(outcome unknown: the sessions may or may not have ended\)/m);
+      expect(stderr).toMatch(/^SERVER_ERROR: .*\nOutcome: UNKNOWN — the request may have reached the service; check the user before trying again\.\n$/);
       expect(stderr).not.toMatch(/claims/);
-      expect(f.auditLines().at(-1)).toMatchObject({ action: 'logout', outcome: 'failed', errorCode: 'SERVER_ERROR' });
+      const json = await f.cli(['logout', 'alice@example.org', '--json']);
+      expect(json.code).toBe(3);
+      // One JSON document: the result, which carries the outcome itself.
+      expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, outcome: 'unknown', errorCode: 'SERVER_ERROR' });
+      expect(f.auditLines().at(-1)).toMatchObject({ action: 'logout', outcome: 'unknown', errorCode: 'SERVER_ERROR' });
     } finally {
       f.sandbox.setFaults({ errorRate: 0 });
     }
@@ -78,7 +83,7 @@ describe('privacy-desk logout and token verify (real CLI against the sandbox)', 
     const before = f.sandbox.stats().logoutRequests;
     const { code, stderr } = await f.cli(['logout', 'bad\tuid']);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^INVALID_INPUT: .*control character/);
+    expect(stderr).toMatch(/^INVALID_INPUT: .*control character.*\nOutcome: not sent — nothing reached the service\.\n$/);
     expect(f.sandbox.stats().logoutRequests).toBe(before);
   });
 });

@@ -1,7 +1,7 @@
 import keytar from 'keytar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYCHAIN_SERVICE } from '../../core/keytar-credential-store';
-import { startCliFixture, type CliFixture } from './cli-harness';
+import { ensureBuiltCli, runBin, startCliFixture, type CliFixture } from './cli-harness';
 
 const keyring = process.env.PRIVACY_DESK_KEYRING === '1';
 if (!keyring) console.warn('SKIPPED CLI profile keychain tests: PRIVACY_DESK_KEYRING is not set. Run them with: bash scripts/with-keyring.sh npx vitest run --project keychain');
@@ -11,8 +11,9 @@ describe.skipIf(!keyring)('privacy-desk profiles through the real keychain', () 
   const useKeychain = { PRIVACY_DESK_CREDENTIAL_STORE: undefined };
   const noEnvCredentials = { ...useKeychain, PRIVACY_DESK_API_KEY: undefined, PRIVACY_DESK_API_SECRET: undefined };
   beforeAll(async () => {
+    ensureBuiltCli();
     f = await startCliFixture(15);
-  });
+  }, 60_000);
   afterAll(() => f.close());
 
   it('adds, lists, uses and removes a profile; the keychain entry goes with it', async () => {
@@ -34,6 +35,11 @@ describe.skipIf(!keyring)('privacy-desk profiles through the real keychain', () 
     const byName = await f.cli(['users', 'list', '--profile', 'sandbox cli'], { env: noEnvCredentials, connection: false });
     expect(byName.code).toBe(0);
     expect(byName.stdout).toMatch(/page 1 of 2, 15 users/);
+    // The built bin too: keytar (native) stays outside the bundle and loads when the keychain is opened.
+    const viaBin = await runBin(f, ['users', 'list', '--profile', 'Sandbox CLI', '--per-page', '4', '--json'], { env: noEnvCredentials, connection: false });
+    expect(viaBin.stderr).toBe('');
+    expect(viaBin.code).toBe(0);
+    expect((JSON.parse(viaBin.stdout) as { users: unknown[] }).users).toHaveLength(4);
 
     const duplicate = await f.cli(['profiles', 'add', '--name', 'sandbox cli', '--base-url', f.sandbox.url, '--app', 'sandbox-app'], { env: useKeychain, connection: false });
     expect(duplicate.code).toBe(2);

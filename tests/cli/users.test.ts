@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCliFixture, type CliFixture } from './cli-harness';
+import { OUTCOMES, type Outcome } from '../../shared/errors';
+import { REPO_ROOT, startCliFixture, type CliFixture } from './cli-harness';
 
-describe('privacy-desk users list (real CLI against the sandbox)', () => {
+describe('privacy-desk users list (in-process CLI against the sandbox)', () => {
   let f: CliFixture;
   beforeAll(async () => {
     f = await startCliFixture(37);
@@ -50,12 +53,6 @@ describe('privacy-desk users list (real CLI against the sandbox)', () => {
     expect((JSON.parse(stdout) as { users: unknown[] }).users).toHaveLength(2);
   });
 
-  it('the installed bin (bin/privacy-desk.js) runs the same CLI', async () => {
-    const { code, stdout } = await f.cli(['users', 'list', '--per-page', '3', '--json'], { viaBin: true });
-    expect(code).toBe(0);
-    expect((JSON.parse(stdout) as { users: unknown[] }).users).toHaveLength(3);
-  });
-
   it('refuses bad paging input with exit 2 before sending anything', async () => {
     const before = f.sandbox.stats().apiRequests;
     const tooMany = await f.cli(['users', 'list', '--per-page', '500']);
@@ -88,5 +85,22 @@ describe('privacy-desk users list (real CLI against the sandbox)', () => {
     expect(code).toBe(1);
     expect(stderr).toMatch(/^INVALID_CREDENTIALS: /);
     expect(stderr).not.toContain('wrong-secret-value-1234567890');
+  });
+
+  it('with --json, a failure is JSON on stdout too; listing changes nothing, so no Outcome line', async () => {
+    const { code, stdout, stderr } = await f.cli(['users', 'list', '--json'], { env: { PRIVACY_DESK_API_SECRET: 'wrong-secret-value-1234567890' } });
+    expect(code).toBe(1);
+    const { error } = JSON.parse(stdout) as { error: { code: string; outcome: Outcome } };
+    expect(error.code).toBe('INVALID_CREDENTIALS');
+    expect(OUTCOMES).toContain(error.outcome);
+    expect(stderr).toMatch(/^INVALID_CREDENTIALS: [^\n]*\n$/);
+  });
+
+  it('--version prints the package version and --help ends with the exit codes', async () => {
+    const { version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(await f.cli(['--version'], { connection: false })).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    const help = await f.cli(['users', 'delete', '--help'], { connection: false });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Exit codes:\n  0  done\n  1  refused by the service, or failed\n  2  usage or validation error: nothing was sent\n  3  anonymize, delete or logout: the outcome is UNKNOWN');
   });
 });

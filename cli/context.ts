@@ -1,0 +1,22 @@
+import type { Command } from 'commander';
+import type { CliIo } from './io';
+import type { CliOutput } from './output';
+
+/** What every command needs: where to read and write. One per run, so runs never share state. */
+export interface CliContext {
+  io: CliIo;
+  out: CliOutput;
+}
+
+// The commands that change something for good (anonymize, delete, logout): their failures
+// say the outcome in words, and an unknown outcome has its own exit code.
+const irreversibleCommands = new WeakSet<Command>();
+
+export function markIrreversible(command: Command): Command {
+  irreversibleCommands.add(command);
+  return command;
+}
+
+export function isIrreversible(command: Command): boolean {
+  return irreversibleCommands.has(command);
+}

@@ -1,0 +1,49 @@
+import { CommanderError } from 'commander';
+import { toErrorInfo, type ErrorCode, type Outcome } from '../shared/errors';
+import type { CliOutput } from './output';
+
+/** Exit codes are part of the CLI's contract (README.md, "The CLI"). */
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_OUTCOME_UNKNOWN = 3;
+
+export const EXIT_CODES_HELP = `
+Exit codes:
+  0  done
+  1  refused by the service, or failed
+  2  usage or validation error: nothing was sent
+  3  anonymize, delete or logout: the outcome is UNKNOWN (the request may have
+     reached the service); check the user before trying again
+
+A failure prints "CODE: message" on stderr; for anonymize, delete and logout
+an "Outcome:" line follows. With --json, results go to stdout, and a failure
+before any result prints {"error": {"code", "outcome", "message", ...}} there.`;
+
+// The operator asked for something invalid (nothing was sent): usage-class errors.
+const USAGE_CODES: ReadonlySet<ErrorCode> = new Set(['INVALID_INPUT', 'CONFIRMATION_MISMATCH', 'PROFILE_NOT_FOUND']);
+
+export const OUTCOME_WORDS: Record<Outcome, string> = {
+  'not-sent': 'not sent — nothing reached the service.',
+  refused: 'refused by the service — nothing was changed.',
+  done: 'done — the service carried it out; do not repeat it.',
+  unknown: 'UNKNOWN — the request may have reached the service; check the user before trying again.',
+};
+
+/** What the failed run was: an irreversible act, and whether --json was asked for. */
+export interface FailedRun {
+  act: boolean;
+  json: boolean;
+}
+
+/** Prints `CODE: message` (and for an act its outcome) on stderr and returns the exit code. */
+export function reportFailure(error: unknown, out: CliOutput, run: FailedRun): number {
+  if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE; // commander already printed it
+  const info = toErrorInfo(error);
+  const extras = [info.status !== undefined ? `status ${info.status}` : '', info.requestId ? `request id ${info.requestId}` : ''].filter(Boolean);
+  out.note(`${info.code}: ${info.message}${extras.length ? ` (${extras.join(', ')})` : ''}`);
+  if (run.act) out.note(`Outcome: ${OUTCOME_WORDS[info.outcome]}`);
+  if (run.json && !out.wroteResult) out.json({ error: info });
+  if (USAGE_CODES.has(info.code)) return EXIT_USAGE;
+  return run.act && info.outcome === 'unknown' ? EXIT_OUTCOME_UNKNOWN : EXIT_FAILED;
+}

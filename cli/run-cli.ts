@@ -1,0 +1,70 @@
+import { Command, CommanderError, type OutputConfiguration } from 'commander';
+import { logoutCommand } from './commands/logout';
+import { profilesCommand } from './commands/profiles';
+import { tokenCommand } from './commands/token';
+import { usersCommand } from './commands/users';
+import { addConnectionOptions, CONNECTION_OPTION_KEYS } from './connection';
+import { isIrreversible, type CliContext } from './context';
+import { EXIT_CODES_HELP, EXIT_OK, reportFailure, type FailedRun } from './exit-codes';
+import type { CliIo } from './io';
+import { createOutput } from './output';
+import { cliVersion } from './version';
+
+/**
+ * Runs one privacy-desk command line (the arguments after the program name) and
+ * returns its exit code. It never exits the process and touches nothing but `io`,
+ * so tests run it in-process; cli/main.ts is the entry that hands it the real process.
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const context: CliContext = { io, out: createOutput(io) };
+  const run: FailedRun = { act: false, json: false };
+  const program = buildProgram(context).hook('preAction', (_root, actionCommand) => {
+    run.act = isIrreversible(actionCommand);
+    run.json = actionCommand.getOptionValue('json') === true;
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof CommanderError && ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return EXIT_OK;
+    return reportFailure(error, context.out, run);
+  }
+}
+
+/** privacy-desk: the command-line face of the same Desk the app uses. */
+function buildProgram(context: CliContext): Command {
+  const { io } = context;
+  const program = new Command('privacy-desk')
+    .description('Erase, anonymise and log out users of a hosted debate-space service.')
+    .version(cliVersion())
+    .addHelpText('afterAll', EXIT_CODES_HELP)
+    // Options before the command belong to the program; after it, to the command (so `profiles add --base-url` stays its own).
+    .enablePositionalOptions();
+  for (const command of [profilesCommand(context), usersCommand(context), logoutCommand(context), tokenCommand(context)]) program.addCommand(command);
+  // The connection options work before the command too (`privacy-desk --profile prod users list`):
+  // given there, they are handed down to the command that runs.
+  addConnectionOptions(program).hook('preAction', (root, actionCommand) => {
+    for (const key of CONNECTION_OPTION_KEYS) {
+      const value: unknown = root.getOptionValue(key);
+      if (value !== undefined && actionCommand !== root) actionCommand.setOptionValue(key, value);
+    }
+  });
+  const output: OutputConfiguration = {
+    writeOut: (text) => io.stdout.write(text),
+    writeErr: (text) => io.stderr.write(text),
+    // Commander's own default: the terminal's width, else 80.
+    getOutHelpWidth: () => (io.stdout.isTTY && io.stdout.columns) || 80,
+    getErrHelpWidth: () => (io.stderr.isTTY && io.stderr.columns) || 80,
+    // The help has no colours of its own; this also keeps escape codes out of what it echoes.
+    getOutHasColors: () => false,
+    getErrHasColors: () => false,
+  };
+  // Commands added with addCommand inherit no settings, so each one gets them here. Every command
+  // throws instead of exiting, so runCli alone maps errors to exit codes.
+  const configureAll = (command: Command) => {
+    command.configureOutput(output).exitOverride().showHelpAfterError('(add --help for usage)');
+    command.commands.forEach(configureAll);
+  };
+  configureAll(program);
+  return program;
+}
