@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, Menu, net, session } from 'electron';
+import { app, BrowserWindow, dialog, Menu, net, session, webContents } from 'electron';
 import { toErrorInfo } from '../shared/errors';
 import { resolveDataDir } from '../core/data-dir';
 import { startAppRuntime, type AppRuntime } from '../app-runtime/app-runtime';
 import { serveAppProtocol, registerAppScheme } from './shell/app-protocol';
 import { denyAllPermissions, installWebContentsGuards } from './shell/hardening';
-import { registerBridgeIpc } from './shell/ipc';
+import { forwardBridgeEvents, registerBridgeIpc } from './shell/ipc';
 import { appMenuTemplate } from './shell/menu-template';
 import { createMainWindow } from './shell/window';
 
@@ -45,6 +45,7 @@ async function start(): Promise<void> {
     locale: app.getLocale(),
   });
   registerBridgeIpc(runtime.handlers, trustedWebContentsIds);
+  forwardBridgeEvents(runtime.events, trustedWebContentsIds, (id) => webContents.fromId(id));
   openWindow();
 }
 

@@ -1,10 +1,10 @@
 import type { ErrorInfo } from './errors';
 
 /**
- * The bridge's method names and the IPC transport's fixed strings: the
- * sandboxed preload imports this file (only types from elsewhere, so no zod)
- * and stays tiny. shared/contract.ts checks at compile time that this list
- * and the contract's methods are the same set.
+ * The bridge's method and event names and the IPC transport's fixed strings:
+ * the sandboxed preload imports this file alone (only types from elsewhere,
+ * so no zod) and stays tiny. shared/contract.ts checks at compile time that
+ * these lists and the contract name the same methods and events.
  */
 export const BRIDGE_METHOD_NAMES = [
   'app.info',
@@ -28,6 +28,14 @@ export type BridgeMethodName = (typeof BRIDGE_METHOD_NAMES)[number];
 
 /** The IPC channel of one method: a fixed prefix so main can ignore every other channel. */
 export const BRIDGE_CHANNEL_PREFIX = 'privacy-desk:';
+
+/** The events main sends to the window; their payload schemas are `bridgeEvents` in shared/contract.ts. */
+export const BRIDGE_EVENT_NAMES = ['job.progress', 'job.finished'] as const;
+
+export type BridgeEventName = (typeof BRIDGE_EVENT_NAMES)[number];
+
+/** The IPC channel of one event: a fixed prefix, so the preload listens on these channels and no other. */
+export const BRIDGE_EVENT_CHANNEL_PREFIX = 'privacy-desk-event:';
 
 /** The answer when an IPC call got no reply (the main process crashed or is quitting). It may have run: outcome unknown. */
 export const MAIN_PROCESS_GONE = {

@@ -4,8 +4,7 @@ import { ERASURE_ACTIONS, listUsersInputSchema, type ErasureResult, type UserPag
 import { logoutOptionsSchema, type BuiltLogoutToken, type LogoutResult, type TokenVerification } from './logout';
 import type { AuditEntry } from './audit';
 import type { ErrorInfo } from './errors';
-import type { BridgeMethodName } from './bridge-methods';
-import type { BridgeEventName } from './bridge-events';
+import type { BridgeEventName, BridgeMethodName } from './bridge-methods';
 import { jobFinishedSchema, jobIdSchema, jobProgressSchema, usersWalkInputSchema } from './jobs';
 
 /**
@@ -117,7 +116,7 @@ export type BridgeMethodNamesMatchContract = AssertTrue<SameNames<BridgeMethodNa
 /**
  * The events main sends to the window (main → window only), each with the zod
  * schema of its payload. `satisfies` makes a name missing from, or extra to,
- * shared/bridge-events.ts (the preload's list) fail `tsc` here.
+ * BRIDGE_EVENT_NAMES in shared/bridge-methods.ts (the preload's list) fail `tsc` here.
  */
 export const bridgeEvents = {
   'job.progress': jobProgressSchema,

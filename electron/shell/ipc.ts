@@ -1,9 +1,9 @@
-import { ipcMain, type IpcMainInvokeEvent } from 'electron';
-import { BRIDGE_CHANNEL_PREFIX, BRIDGE_METHOD_NAMES } from '../../shared/bridge-methods';
-import type { BridgeResponse } from '../../shared/contract';
+import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { BRIDGE_CHANNEL_PREFIX, BRIDGE_EVENT_CHANNEL_PREFIX, BRIDGE_METHOD_NAMES } from '../../shared/bridge-methods';
+import type { BridgeEvent, BridgeResponse } from '../../shared/contract';
 import { dispatchBridgeCall } from '../../handlers/dispatch';
 import type { BridgeHandlers } from '../../handlers/types';
-import { isTrustedSender } from './sender-guard';
+import { isTrustedRecipient, isTrustedSender } from './sender-guard';
 
 const REFUSED: BridgeResponse<never> = {
   ok: false,
@@ -33,4 +33,24 @@ export function registerBridgeIpc(handlers: BridgeHandlers, trustedIds: Readonly
       senderAllowed(event, trustedIds) ? dispatchBridgeCall(handlers, method, input) : REFUSED,
     );
   }
+}
+
+/**
+ * The other direction: each event goes, on its own `privacy-desk-event:<name>`
+ * channel, to every trusted window whose main frame still shows our page, and
+ * to nothing else. Answers the function that stops forwarding.
+ */
+export function forwardBridgeEvents(
+  events: { subscribe(listener: (event: BridgeEvent) => void): () => void },
+  trustedIds: ReadonlySet<number>,
+  contentsById: (id: number) => WebContents | undefined,
+): () => void {
+  return events.subscribe(({ name, payload }) => {
+    for (const id of trustedIds) {
+      const contents = contentsById(id);
+      if (!contents || contents.isDestroyed()) continue;
+      if (!isTrustedRecipient({ webContentsId: id, mainFrameUrl: contents.mainFrame.url }, trustedIds)) continue;
+      contents.send(BRIDGE_EVENT_CHANNEL_PREFIX + name, payload);
+    }
+  });
 }

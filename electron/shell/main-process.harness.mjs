@@ -4,6 +4,7 @@
 import { EventEmitter } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import Module, { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const report = { ipcChannels: [], windows: [], externalOpened: [] };
@@ -13,6 +14,15 @@ const ipcHandlers = {};
 let permissionRequestHandler;
 let permissionCheckHandler;
 let nextId = 1;
+const contentsById = new Map();
+// Windows the harness opens itself (a stranger) are not part of what main opened.
+let recordWindows = true;
+// The window side: what the preload exposes, and the IPC listeners it registers.
+const rendererWorld = {};
+const rendererListeners = new Map();
+// Users pages held back until the harness lets them go: page number -> { reached, release, released }.
+const heldPages = new Map();
+const pagesAsked = [];
 
 const app = new EventEmitter();
 let markReady;
@@ -36,7 +46,23 @@ class BrowserWindow extends EventEmitter {
   constructor(options) {
     super();
     const mainFrame = { url: '' };
-    this.webContents = Object.assign(new EventEmitter(), { id: nextId++, mainFrame });
+    const sent = [];
+    this.webContents = Object.assign(new EventEmitter(), {
+      id: nextId++,
+      mainFrame,
+      sent,
+      isDestroyed: () => false,
+      // Main → window: recorded, and delivered (later, as IPC is) to the preload attached to the first window.
+      send: (channel, payload) => {
+        sent.push(channel);
+        if (this.webContents.id !== report.windows[0]?.id) return;
+        queueMicrotask(() => {
+          for (const listener of rendererListeners.get(channel) ?? []) listener({ sender: 'ipcRenderer' }, structuredClone(payload));
+        });
+      },
+    });
+    contentsById.set(this.webContents.id, this.webContents);
+    if (!recordWindows) return;
     const hooks = { events: {}, windowOpen: undefined };
     this.webContents.setWindowOpenHandler = (fn) => (hooks.windowOpen = fn);
     const on = this.webContents.on.bind(this.webContents);
@@ -83,10 +109,32 @@ const electron = {
         }
       }
       report.netFetchUsed = true;
+      const parsed = new URL(String(url));
+      if (parsed.pathname.endsWith('/api/v1/users')) {
+        const page = Number(parsed.searchParams.get('page'));
+        pagesAsked.push(page);
+        const held = heldPages.get(page);
+        if (held) {
+          heldPages.delete(page);
+          held.reached();
+          await held.released;
+        }
+      }
       return fetch(url, init);
     },
   },
   ipcMain: { handle: (channel, fn) => ((ipcHandlers[channel] = fn), report.ipcChannels.push(channel)) },
+  webContents: { fromId: (id) => contentsById.get(id) },
+  // The preload's side of electron, attached to the first window (the one main trusts).
+  contextBridge: { exposeInMainWorld: (key, api) => (rendererWorld[key] = api) },
+  ipcRenderer: {
+    invoke: async (channel, input) => {
+      const mainFrame = { url: report.loadedUrl };
+      return structuredClone(await ipcHandlers[channel]({ sender: { id: report.windows[0].id, mainFrame }, senderFrame: mainFrame }, structuredClone(input)));
+    },
+    on: (channel, listener) => rendererListeners.set(channel, [...(rendererListeners.get(channel) ?? []), listener]),
+    removeListener: (channel, listener) => rendererListeners.set(channel, (rendererListeners.get(channel) ?? []).filter((l) => l !== listener)),
+  },
 };
 
 const originalLoad = Module._load;
@@ -100,6 +148,77 @@ async function until(check, what) {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`timed out waiting for ${what}; ${JSON.stringify(report)}`);
+}
+
+/** Holds the next request for this users page; `reached` resolves when it is asked for. */
+function holdPage(page) {
+  let release;
+  let reachedResolve;
+  const released = new Promise((resolve) => (release = resolve));
+  const reached = new Promise((resolve) => (reachedResolve = resolve));
+  heldPages.set(page, { reached: reachedResolve, released });
+  return { reached, release };
+}
+
+/** Jobs through the built preload, as the window sees them: named subscriptions, then users.walk and jobs.cancel. */
+async function runJobs(win) {
+  createRequire(import.meta.url)(join(dirname(process.argv[2]), 'preload.cjs'));
+  const api = rendererWorld.privacyDesk;
+  const trustedContents = contentsById.get(win.id);
+  recordWindows = false;
+  const stranger = new BrowserWindow({ webPreferences: {} }); // a window main did not create, showing our page
+  stranger.loadURL(report.loadedUrl);
+
+  const progress = [];
+  const finished = new Map();
+  const waiting = new Map();
+  api.events['job.progress']((payload) => progress.push(payload));
+  api.events['job.finished']((payload) => {
+    finished.set(payload.jobId, payload);
+    waiting.get(payload.jobId)?.(payload);
+  });
+  const finishedOf = (jobId) => (finished.has(jobId) ? Promise.resolve(finished.get(jobId)) : new Promise((resolve) => waiting.set(jobId, resolve)));
+  const progressOf = (jobId) => progress.filter((p) => p.jobId === jobId).map((p) => [p.page, p.totalPages, p.collected]);
+  const jobs = { eventNames: Object.keys(api.events) };
+
+  // A whole walk of the bundled sandbox's 500 users.
+  pagesAsked.length = 0;
+  const walk = await api['users.walk']({ profileId: 'sandbox', perPage: 100 });
+  jobs.walk = { started: walk, finished: await finishedOf(walk.value.jobId), progress: progressOf(walk.value.jobId), pagesAsked: [...pagesAsked] };
+
+  // A cancelled walk: page 2 is held until the cancel has been answered.
+  pagesAsked.length = 0;
+  const page2 = holdPage(2);
+  const cancelled = await api['users.walk']({ profileId: 'sandbox', perPage: 100 });
+  await page2.reached;
+  const cancelAnswer = await api['jobs.cancel']({ jobId: cancelled.value.jobId });
+  page2.release();
+  jobs.cancel = {
+    answer: cancelAnswer,
+    finished: await finishedOf(cancelled.value.jobId),
+    progress: progressOf(cancelled.value.jobId),
+    pagesAsked: [...pagesAsked],
+    again: await api['jobs.cancel']({ jobId: cancelled.value.jobId }),
+  };
+
+  // Our window on a foreign page gets nothing: page 1's progress is emitted while it shows evil.example.
+  const page1 = holdPage(1);
+  const page2Again = holdPage(2);
+  const quiet = await api['users.walk']({ profileId: 'sandbox', perPage: 100 });
+  await page1.reached;
+  const sentBefore = trustedContents.sent.length;
+  trustedContents.mainFrame.url = 'https://evil.example/';
+  page1.release();
+  await page2Again.reached; // page 1 has been reported (or not) by now
+  jobs.foreignPage = { sentWhileForeign: trustedContents.sent.length - sentBefore };
+  trustedContents.mainFrame.url = report.loadedUrl;
+  page2Again.release();
+  jobs.foreignPage.finished = await finishedOf(quiet.value.jobId);
+  jobs.foreignPage.progressPages = progressOf(quiet.value.jobId).map(([page]) => page);
+
+  jobs.channelsSentToOurWindow = [...new Set(trustedContents.sent)].sort();
+  jobs.sentToStranger = stranger.webContents.sent.length;
+  return jobs;
 }
 
 async function main() {
@@ -138,6 +257,8 @@ async function main() {
     iframe: await invoke('app.info', {}, { sender: { id: win.id, mainFrame }, senderFrame: { url: report.loadedUrl } }),
     foreignPage: await invoke('app.info', {}, { sender: { id: win.id, mainFrame: frame }, senderFrame: Object.assign(frame, { url: 'https://evil.example/' }) }),
   };
+
+  report.jobs = await runJobs(win);
 
   // Navigation and window guards.
   const hooks = contentsHooks[0];

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BRIDGE_METHOD_NAMES } from '../../shared/bridge-methods';
+import { BRIDGE_EVENT_NAMES, BRIDGE_METHOD_NAMES } from '../../shared/bridge-methods';
 import { CONTENT_SECURITY_POLICY } from '../../shared/security-headers';
 
 /**
@@ -69,6 +69,38 @@ describe('Electron main process (built bundle, fake electron)', () => {
     for (const refused of [report.ipc.otherWindow, report.ipc.iframe, report.ipc.foreignPage]) {
       expect(refused).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED' } });
     }
+  });
+
+  it('the preload offers one named subscription per event, and a walk started through it reports every page', () => {
+    expect(report.jobs.eventNames).toEqual([...BRIDGE_EVENT_NAMES]);
+    const { started, finished, progress, pagesAsked } = report.jobs.walk;
+    expect(started).toMatchObject({ ok: true, value: { jobId: expect.any(String) } });
+    expect(progress).toEqual([
+      [1, 5, 100],
+      [2, 5, 200],
+      [3, 5, 300],
+      [4, 5, 400],
+      [5, 5, 500],
+    ]);
+    expect(finished).toMatchObject({ jobId: started.value.jobId, kind: 'users.walk', status: 'completed', result: { users: 500, pages: 5 } });
+    expect(pagesAsked).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('jobs.cancel stops a walk between pages', () => {
+    const { answer, finished, progress, pagesAsked, again } = report.jobs.cancel;
+    expect(answer).toEqual({ ok: true, value: { cancelled: true } });
+    expect(finished).toMatchObject({ kind: 'users.walk', status: 'cancelled' });
+    expect(progress.map(([page]: number[]) => page)).toEqual([1, 2]); // page 2 was already asked for; page 3 never is
+    expect(pagesAsked).toEqual([1, 2]);
+    expect(again).toEqual({ ok: true, value: { cancelled: false } });
+  });
+
+  it('sends events only to our window while it shows our page, on the named event channels', () => {
+    expect(report.jobs.sentToStranger).toBe(0);
+    expect(report.jobs.foreignPage.sentWhileForeign).toBe(0);
+    expect(report.jobs.foreignPage.progressPages).toEqual([2, 3, 4, 5]); // page 1 went by while it showed evil.example
+    expect(report.jobs.foreignPage.finished).toMatchObject({ status: 'completed' });
+    expect(report.jobs.channelsSentToOurWindow).toEqual(BRIDGE_EVENT_NAMES.map((name) => `privacy-desk-event:${name}`).sort());
   });
 
   it('denies new windows (https links go to the OS browser), foreign navigation and webviews', () => {

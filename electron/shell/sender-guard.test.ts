@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTrustedSender } from './sender-guard';
+import { isTrustedRecipient, isTrustedSender } from './sender-guard';
 
 const trusted = new Set([7]);
 const good = { webContentsId: 7, isMainFrame: true, frameUrl: 'app://privacy-desk/index.html' };
@@ -20,5 +20,19 @@ describe('isTrustedSender (who may call the bridge over IPC)', () => {
   });
   it('refuses a sender whose frame is gone', () => {
     expect(isTrustedSender({ ...good, frameUrl: undefined }, trusted)).toBe(false);
+  });
+});
+
+describe('isTrustedRecipient (which windows get bridge events)', () => {
+  const ours = { webContentsId: 7, mainFrameUrl: 'app://privacy-desk/index.html' };
+  it('sends to our window while it shows our page', () => {
+    expect(isTrustedRecipient(ours, trusted)).toBe(true);
+  });
+  it('sends nothing to a window we did not create', () => {
+    expect(isTrustedRecipient({ ...ours, webContentsId: 8 }, trusted)).toBe(false);
+  });
+  it('sends nothing to our window once it shows another origin, or no page', () => {
+    expect(isTrustedRecipient({ ...ours, mainFrameUrl: 'https://evil.example/' }, trusted)).toBe(false);
+    expect(isTrustedRecipient({ ...ours, mainFrameUrl: undefined }, trusted)).toBe(false);
   });
 });

@@ -18,3 +18,11 @@ export interface SenderFacts {
 export function isTrustedSender(sender: SenderFacts, trustedWebContentsIds: ReadonlySet<number>): boolean {
   return trustedWebContentsIds.has(sender.webContentsId) && sender.isMainFrame && sender.frameUrl !== undefined && isAppUrl(sender.frameUrl);
 }
+
+/**
+ * An event goes to a window only while it is one of ours and its main frame
+ * shows our own page: the same rule as for a sender, applied to the top frame.
+ */
+export function isTrustedRecipient(recipient: { webContentsId: number; mainFrameUrl: string | undefined }, trustedWebContentsIds: ReadonlySet<number>): boolean {
+  return isTrustedSender({ webContentsId: recipient.webContentsId, isMainFrame: true, frameUrl: recipient.mainFrameUrl }, trustedWebContentsIds);
+}

@@ -1,13 +1,16 @@
 import type { BridgeResponse } from '../../shared/contract';
 import { errorInfoSchema, PrivacyDeskError, type ErrorInit } from '../../shared/errors';
+import { bridgeCallPath, WEB_HOST_TOKEN_HEADER } from '../../shared/web-host-protocol';
 import type { BridgeTransport } from './transport';
 
 export const HOST_TOKEN_STORAGE_KEY = 'privacy-desk-host-token';
-export const TOKEN_HEADER = 'X-Privacy-Desk-Token';
 
 /** Shown (translated) when the web host refuses the page: wrong or missing token, or a foreign origin. */
 export const NOT_CONNECTED_MESSAGE =
   'This page is not connected to Privacy Desk: open the address printed by `npm run web`.';
+
+/** Shown when the web host cannot be reached at all. */
+export const HOST_GONE_MESSAGE = 'Privacy Desk’s local web host did not answer. Check that `npm run web` is still running, then retry.';
 
 export function isNotConnectedError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { message?: unknown }).message === NOT_CONNECTED_MESSAGE;
@@ -41,17 +44,14 @@ export function createHttpTransport(options: { token?: string | null; fetch?: ty
     if (!token) return failure({ code: 'UNAUTHORIZED', message: NOT_CONNECTED_MESSAGE });
     let response: Response;
     try {
-      response = await doFetch(`/bridge/${encodeURIComponent(method)}`, {
+      response = await doFetch(bridgeCallPath(method), {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', [TOKEN_HEADER]: token },
+        headers: { 'Content-Type': 'application/json', [WEB_HOST_TOKEN_HEADER]: token },
         body: JSON.stringify(input ?? {}),
         credentials: 'omit',
       });
     } catch {
-      return failure({
-        code: 'NETWORK',
-        message: 'Privacy Desk’s local web host did not answer. Check that `npm run web` is still running, then retry.',
-      });
+      return failure({ code: 'NETWORK', message: HOST_GONE_MESSAGE });
     }
     if (response.status === 401 || response.status === 403) {
       return failure({ code: 'UNAUTHORIZED', status: response.status, message: NOT_CONNECTED_MESSAGE });

@@ -1,8 +1,16 @@
-import type { BridgeMethod, BridgeResponse } from '../../shared/contract';
-import type { BridgeTransport } from './transport';
+import { MAIN_PROCESS_GONE } from '../../shared/bridge-methods';
+import type { BridgeEventName, BridgeMethod, BridgeResponse } from '../../shared/contract';
+import { PrivacyDeskError } from '../../shared/errors';
+import type { BridgeEventTransport, BridgeTransport } from './transport';
 
-/** What the Electron preload exposes: one named function per bridge method. */
-export type PreloadBridge = Record<BridgeMethod, (input: unknown) => Promise<BridgeResponse<unknown>>>;
+/**
+ * What the Electron preload exposes: one named function per bridge method,
+ * and under `events` one named subscription per event (it answers the
+ * function that ends the subscription).
+ */
+export type PreloadBridge = Record<BridgeMethod, (input: unknown) => Promise<BridgeResponse<unknown>>> & {
+  events: Record<BridgeEventName, (listener: (payload: unknown) => void) => () => void>;
+};
 
 declare global {
   interface Window {
@@ -31,10 +39,26 @@ export function createIpcTransport(bridge: PreloadBridge | undefined = window.pr
       return await call(input);
     } catch {
       // The preload should never reject; if it does (e.g. the main process crashed), say what to do.
-      return {
-        ok: false,
-        error: { code: 'INTERNAL', message: 'The Privacy Desk main process did not answer. Restart the app and try again.' },
-      };
+      return { ok: false, error: { ...MAIN_PROCESS_GONE } };
     }
   }) as BridgeTransport;
+}
+
+/** Events from the main process through the preload's named subscriptions; IPC needs no connection, so it is always ready. */
+export function createIpcEventTransport(bridge: PreloadBridge | undefined = window.privacyDesk): BridgeEventTransport {
+  if (!bridge) throw new Error('The Electron bridge is missing: createIpcEventTransport needs window.privacyDesk.');
+  return {
+    subscribe(event, listener) {
+      const subscribe = bridge.events?.[event];
+      if (typeof subscribe !== 'function') {
+        throw new PrivacyDeskError({
+          code: 'INTERNAL',
+          outcome: 'not-sent',
+          message: `This version of Privacy Desk cannot follow "${event}" events. Restart the app; if it persists, reinstall it.`,
+        });
+      }
+      return subscribe(listener);
+    },
+    ready: async () => {},
+  };
 }

@@ -2,6 +2,7 @@ import type { AppInfo, BridgeClient, BridgeInput, BridgeMethod, ProfileView } fr
 import { PrivacyDeskError, type ErrorInit } from '../../shared/errors';
 import type { UserRecord } from '../../shared/users';
 import type { AuditEntry } from '../../shared/audit';
+import { createFakeBridgeEvents } from './fake-bridge-events';
 
 /** uids that break naive code: spaces, case twins, e-mail, unicode and URL-special characters. */
 export const AWKWARD_UIDS = ['alice@example.com', ' bob', 'Carol', 'carol', 'zoë/räksmörgås?#%', 'dave smith'];
@@ -73,6 +74,8 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
   const audit: AuditEntry[] = [...(options.auditEntries ?? [])];
   const calls: Call[] = [];
   const failures = new Map<BridgeMethod, ErrorInit>();
+  const events = createFakeBridgeEvents();
+  const runningJobs = new Set<string>();
 
   const guard = (method: BridgeMethod, input: unknown) => {
     calls.push({ method, input });
@@ -190,10 +193,32 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       guard('audit.list', input);
       return { entries: [...audit].reverse() };
     },
+    // Jobs only start: a test drives them with emitEvent (progress, finished).
+    'users.walk': async (input) => {
+      guard('users.walk', input);
+      const jobId = `job-${calls.length}`;
+      runningJobs.add(jobId);
+      return { jobId };
+    },
+    'jobs.cancel': async (input) => {
+      guard('jobs.cancel', input);
+      const running = runningJobs.has(input.jobId);
+      if (running) queueMicrotask(() => emitEvent('job.finished', { jobId: input.jobId, kind: 'users.walk', status: 'cancelled' }));
+      return { cancelled: running };
+    },
+  };
+
+  const emitEvent: typeof events.emit = (name, payload) => {
+    if (name === 'job.finished') runningJobs.delete(payload.jobId);
+    events.emit(name, payload);
   };
 
   return {
     bridge,
+    /** The BridgeEventClient to hand to screens that follow jobs. */
+    events: events.client,
+    emitEvent,
+    listenerCount: events.listenerCount,
     calls,
     callsOf: <M extends BridgeMethod>(method: M) => calls.filter((c) => c.method === method).map((c) => c.input as BridgeInput<M>),
     failNext: (method: BridgeMethod, error: ErrorInit) => failures.set(method, error),
