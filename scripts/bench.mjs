@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+// `npm run bench [-- --runs N]`: how fast the built CLI starts, next to a bare `node -e 0`.
+// Every command runs N times (default 15), round-robin so the machine's load falls on all of them
+// alike; the table gives each one's median and its ratio to bare Node, measured in this same run.
+// Not a test: timings depend on the machine, so nothing here passes or fails. The figures go to
+// docs/BENCHMARKS.md. Needs the build (`npm run build`, or `npm run build:cli`).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, platform, release, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' } } });
+const runs = Number(values.runs);
+const GOAL_RATIO = 3;
+
+async function main() {
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number of 1 or more (got "${values.runs}").`);
+  if (!existsSync(join(root, 'dist/cli/main.js'))) throw new Error('dist/cli/main.js is missing: run "npm run build" (or "npm run build:cli") first.');
+  const dataDir = mkdtempSync(join(tmpdir(), 'privacy-desk-bench-'));
+  const sandbox = await startSandbox();
+  try {
+    const env = {
+      ...process.env,
+      PRIVACY_DESK_DATA_DIR: dataDir,
+      PRIVACY_DESK_CREDENTIAL_STORE: 'session',
+      PRIVACY_DESK_API_KEY: sandbox.apiKey,
+      PRIVACY_DESK_API_SECRET: sandbox.apiSecret,
+    };
+    const connection = ['--base-url', sandbox.url, '--app', sandbox.applicationName];
+    const node = process.execPath;
+    const cases = [
+      { label: 'node -e 0 (bare Node, the baseline)', command: node, args: ['-e', '0'] },
+      { label: 'privacy-desk --version', command: node, args: ['bin/privacy-desk.js', '--version'] },
+      { label: 'privacy-desk users list --json (one page of 10 from the sandbox)', command: node, args: ['bin/privacy-desk.js', 'users', 'list', '--json', ...connection] },
+      { label: 'privacy-desk --help', command: node, args: ['bin/privacy-desk.js', '--help'] },
+      { label: 'before the build: TypeScript through tsx, --version', command: node, args: ['--import', 'tsx', 'cli/main.ts', '--version'] },
+      { label: 'npx privacy-desk --version (npm’s own start included)', command: 'npx', args: ['privacy-desk', '--version'] },
+      { label: 'npm run --silent cli -- --version (npm, plus the staleness check)', command: 'npm', args: ['run', '--silent', 'cli', '--', '--version'] },
+    ];
+    const before = loadavg()[0];
+    for (const entry of cases) runOnce(entry, env); // warm the file cache, and fail early if one does not work
+    const times = cases.map(() => []);
+    for (let round = 1; round <= runs; round += 1) {
+      process.stderr.write(`\rround ${round} of ${runs}`);
+      cases.forEach((entry, i) => times[i].push(runOnce(entry, env)));
+    }
+    process.stderr.write('\n');
+    printReport(cases, times, { before, after: loadavg()[0] });
+  } finally {
+    sandbox.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Runs one command to its end and returns its wall time in milliseconds. */
+function runOnce({ label, command, args }, env) {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(command, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0) throw new Error(`"${label}" failed (exit ${result.status ?? result.signal}): ${result.stderr || result.error?.message}`);
+  return elapsed;
+}
+
+/** The sandbox in its own process (port 0: any free port), so the CLI meets a real service. */
+function startSandbox() {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', '--port', '0', '--users', '100'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const facts = {};
+  const fields = { 'URL': 'url', 'API key': 'apiKey', 'Secret key': 'apiSecret', 'Application name': 'applicationName' };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error('The sandbox did not start within 30 s.')), 30_000);
+    const fail = (error) => {
+      clearTimeout(timer);
+      child.kill();
+      reject(error);
+    };
+    child.on('exit', (code) => fail(new Error(`The sandbox stopped at start (exit ${code}).`)));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const at = line.indexOf(': ');
+      const key = fields[line.slice(0, at)];
+      if (key) facts[key] = line.slice(at + 2);
+      if (Object.keys(facts).length === Object.keys(fields).length) {
+        clearTimeout(timer);
+        child.removeAllListeners('exit');
+        resolve({ ...facts, stop: () => child.kill() });
+      }
+    });
+  });
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function printReport(cases, times, load) {
+  const medians = times.map(median);
+  const baseline = medians[0];
+  const npmVersion = spawnSync('npm', ['--version'], { encoding: 'utf8' }).stdout.trim();
+  const cpu = cpus();
+  console.log(`Node ${process.version}, npm ${npmVersion}, ${platform()} ${release()}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}`);
+  console.log(`${runs} runs of each, round-robin; load average ${load.before.toFixed(2)} at the start, ${load.after.toFixed(2)} at the end.\n`);
+  console.log('| command | median ms | min ms | max ms | × bare Node |');
+  console.log('| --- | ---: | ---: | ---: | ---: |');
+  cases.forEach((entry, i) => {
+    const ms = (value) => value.toFixed(0);
+    console.log(`| ${entry.label} | ${ms(medians[i])} | ${ms(Math.min(...times[i]))} | ${ms(Math.max(...times[i]))} | ${(medians[i] / baseline).toFixed(2)} |`);
+  });
+  const ratio = medians[1] / baseline;
+  console.log(`\nGoal: privacy-desk --version within ${GOAL_RATIO}× of bare Node — ${ratio <= GOAL_RATIO ? 'met' : 'NOT met'} in this run (${ratio.toFixed(2)}×).`);
+}
+
+main().catch((error) => {
+  console.error(`bench: ${error.message}`);
+  process.exit(1);
+});
