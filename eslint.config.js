@@ -57,6 +57,21 @@ const FOLDER = {
 };
 const NOT_CODE = [FOLDER.tests, FOLDER.e2e, FOLDER.scripts, vitest];
 
+// The erasure gate by construction: the service's irreversible acts are reached only by
+// core/erasure-gate.ts, which validates, confirms and audits first (erasure-gate.test.ts scans too).
+const GATE_INSTEAD = 'go through the erasure gate (Desk.erase, Desk.sendLogout, or openGatedConnection in core/erasure-gate.ts), which validates, confirms and audits first';
+const GATE_ONLY = [
+  target('the irreversible acts (core/service-acts)', '(?:^|/)service-acts(?:\\.[cm]?[jt]sx?)?$', { instead: GATE_INSTEAD, testsMayImport: true }),
+  // Only the name: createServiceClient (read-only) stays open to everyone. import() cannot name it, so it is static only.
+  target('connectToService, which hands out the irreversible acts', '(?:^|/)service-client(?:\\.[cm]?[jt]sx?)?$', {
+    importNames: ['connectToService'],
+    staticOnly: true,
+    instead: GATE_INSTEAD,
+    testsMayImport: true,
+  }),
+];
+const GATE_FILES = ['core/erasure-gate.ts', 'core/service-client.ts'];
+
 /* ---------- Which globals a folder sees ---------- */
 // typescript-eslint leaves undefined names to the compiler (no-undef is off for TS), and our one
 // tsconfig knows both DOM and Node, so a folder's wrong-side globals are listed and refused here.
@@ -106,6 +121,15 @@ const FOLDER_RULES = [
     runsIn: 'node',
     why: 'it is the UI-free core in plain Node, below every front end',
     instead: 'let handlers/, app-runtime/, web-host/, electron/ or cli/ call the core, and move what they share into core/ or shared/',
+    ignores: GATE_FILES,
+    forbid: [...NODE_FOLDER_BANS, fastify, FOLDER.renderer, FOLDER.handlers, FOLDER.appRuntime, FOLDER.webHost, FOLDER.electron, FOLDER.cli, FOLDER.sandbox, ...NOT_CODE, ...GATE_ONLY],
+  },
+  {
+    where: 'core/ (the erasure gate)',
+    files: GATE_FILES,
+    runsIn: 'node',
+    why: 'it is the UI-free core in plain Node, below every front end',
+    instead: 'let handlers/, app-runtime/, web-host/, electron/ or cli/ call the core, and move what they share into core/ or shared/',
     forbid: [...NODE_FOLDER_BANS, fastify, FOLDER.renderer, FOLDER.handlers, FOLDER.appRuntime, FOLDER.webHost, FOLDER.electron, FOLDER.cli, FOLDER.sandbox, ...NOT_CODE],
   },
   {
@@ -114,7 +138,7 @@ const FOLDER_RULES = [
     runsIn: 'node',
     why: 'it turns bridge calls into core calls and knows no transport',
     instead: 'keep transport code in web-host/ or electron/, and reach the service only through core/',
-    forbid: [...NODE_FOLDER_BANS, fastify, FOLDER.renderer, FOLDER.webHost, FOLDER.appRuntime, FOLDER.electron, FOLDER.cli, FOLDER.sandbox, ...NOT_CODE],
+    forbid: [...NODE_FOLDER_BANS, fastify, FOLDER.renderer, FOLDER.webHost, FOLDER.appRuntime, FOLDER.electron, FOLDER.cli, FOLDER.sandbox, ...NOT_CODE, ...GATE_ONLY],
   },
   {
     where: 'app-runtime/',
@@ -122,7 +146,7 @@ const FOLDER_RULES = [
     runsIn: 'node',
     why: 'it is the runtime both transports start, below web-host/ and electron/',
     instead: 'let web-host/ or electron/ start the runtime, and pass anything transport-specific in as a parameter',
-    forbid: [...NODE_FOLDER_BANS, FOLDER.renderer, FOLDER.webHost, FOLDER.electron, FOLDER.cli, ...NOT_CODE],
+    forbid: [...NODE_FOLDER_BANS, FOLDER.renderer, FOLDER.webHost, FOLDER.electron, FOLDER.cli, ...NOT_CODE, ...GATE_ONLY],
   },
   {
     where: 'web-host/',
@@ -130,7 +154,7 @@ const FOLDER_RULES = [
     runsIn: 'node',
     why: 'it is the loopback HTTP transport in plain Node',
     instead: 'start the app through app-runtime/ and serve the built renderer from dist/ as static files',
-    forbid: [...NODE_FOLDER_BANS, FOLDER.renderer, FOLDER.sandbox, FOLDER.electron, FOLDER.cli, ...NOT_CODE],
+    forbid: [...NODE_FOLDER_BANS, FOLDER.renderer, FOLDER.sandbox, FOLDER.electron, FOLDER.cli, ...NOT_CODE, ...GATE_ONLY],
   },
   {
     where: 'electron/ (main process)',
@@ -139,7 +163,7 @@ const FOLDER_RULES = [
     runsIn: 'node',
     why: 'it is the thin Electron shell over app-runtime/',
     instead: 'start the app through app-runtime/ and reach the window only over IPC',
-    forbid: [react, fastify, FOLDER.renderer, FOLDER.webHost, FOLDER.sandbox, FOLDER.cli, ...NOT_CODE],
+    forbid: [react, fastify, FOLDER.renderer, FOLDER.webHost, FOLDER.sandbox, FOLDER.cli, ...NOT_CODE, ...GATE_ONLY],
   },
   {
     where: 'electron/preload.ts',
@@ -163,7 +187,7 @@ const FOLDER_RULES = [
     runsIn: 'node',
     why: 'it is the command-line front end over the core',
     instead: 'reach the service through the Desk in core/, as every front end does',
-    forbid: [...NODE_FOLDER_BANS, fastify, FOLDER.renderer, FOLDER.handlers, FOLDER.appRuntime, FOLDER.webHost, FOLDER.electron, FOLDER.sandbox, ...NOT_CODE],
+    forbid: [...NODE_FOLDER_BANS, fastify, FOLDER.renderer, FOLDER.handlers, FOLDER.appRuntime, FOLDER.webHost, FOLDER.electron, FOLDER.sandbox, ...NOT_CODE, ...GATE_ONLY],
   },
   {
     where: 'sandbox/',
@@ -182,10 +206,12 @@ const forTests = (targets) => targets.filter((t) => !t.testsMayImport).map((t) =
 const importPatterns = (rule, targets) => ({
   patterns: targets.map((t) => ({
     regex: t.regex,
+    ...(t.importNames ? { importNames: t.importNames } : {}),
     caseSensitive: true,
     message: `${rule.where} must not import ${t.label}: ${rule.why}. Instead, ${t.instead ?? rule.instead}.`,
   })),
 });
+const dynamicImportPatterns = (rule, targets) => importPatterns(rule, targets.filter((t) => !t.staticOnly));
 
 /* ---------- import() and import('x').Type, which no-restricted-imports does not see ---------- */
 
@@ -215,9 +241,9 @@ const dynamicImportRule = {
   },
 };
 
-const importRules = (options) => ({
-  'no-restricted-imports': ['error', options],
-  'folder-rules/no-restricted-dynamic-imports': ['error', options],
+const importRules = (rule, targets) => ({
+  'no-restricted-imports': ['error', importPatterns(rule, targets)],
+  'folder-rules/no-restricted-dynamic-imports': ['error', dynamicImportPatterns(rule, targets)],
 });
 
 const folderConfigs = FOLDER_RULES.flatMap((rule) => {
@@ -227,7 +253,7 @@ const folderConfigs = FOLDER_RULES.flatMap((rule) => {
       files: rule.files,
       ignores: [...(rule.ignores ?? []), ...TEST_FILES],
       rules: {
-        ...importRules(importPatterns(rule, rule.forbid)),
+        ...importRules(rule, rule.forbid),
         ...(runtime && {
           'no-restricted-globals': ['error', ...runtime.restricted.map((name) => ({ name, message: runtime.message(rule.where, name) }))],
         }),
@@ -237,7 +263,7 @@ const folderConfigs = FOLDER_RULES.flatMap((rule) => {
       ? [{
           files: TEST_FILES.map((testGlob) => rule.files[0].replace(/\*\*$/, testGlob)),
           ignores: rule.ignores ?? [],
-          rules: importRules(importPatterns(rule, forTests(rule.forbid))),
+          rules: importRules(rule, forTests(rule.forbid)),
         }]
       : []),
   ];

@@ -8,7 +8,7 @@ import { startBundledSandbox } from './bundled-sandbox';
 import { createBridgeHandlers } from '../handlers/create-bridge-handlers';
 import { createBridgeEventHub, type BridgeEventHub } from '../handlers/bridge-event-hub';
 import { createJobRegistry } from '../handlers/jobs';
-import type { BridgeHandlers, DeskPort } from '../handlers/types';
+import type { BridgeHandlers } from '../handlers/types';
 
 export interface AppRuntimeOptions {
   /** Defaults to PRIVACY_DESK_DATA_DIR or the OS per-user folder (shared with the CLI). */
@@ -54,8 +54,7 @@ export async function startAppRuntime(options: AppRuntimeOptions): Promise<AppRu
     ...(options.fetch ? { fetch: options.fetch } : {}),
     via: 'app',
   });
-  const port: DeskPort = desk; // compile-time check that the real Desk offers what the handlers use
-  const sandbox = options.bundledSandbox === false ? undefined : await startBundledSandbox({ desk: port, dataDir, ...(options.sandboxPort !== undefined ? { port: options.sandboxPort } : {}) });
+  const sandbox = options.bundledSandbox === false ? undefined : await startBundledSandbox({ desk, dataDir, ...(options.sandboxPort !== undefined ? { port: options.sandboxPort } : {}) });
 
   const appInfo = (): AppInfo => ({
     version: options.version,
@@ -69,7 +68,7 @@ export async function startAppRuntime(options: AppRuntimeOptions): Promise<AppRu
   return {
     dataDir,
     desk,
-    handlers: createBridgeHandlers({ desk: port, appInfo, jobs }),
+    handlers: createBridgeHandlers({ desk, appInfo, jobs }),
     events: { subscribe: events.subscribe },
     appInfo,
     ...(sandbox ? { sandbox } : {}),

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { isPrivacyDeskError } from '../shared/errors';
 import { SANDBOX_PROFILE_ID } from '../shared/profile';
 import { startSandbox, type RunningSandbox } from '../sandbox/server';
-import type { DeskPort } from '../handlers/types';
+import type { Desk } from '../core/desk';
 
 export const PREFERRED_SANDBOX_PORT = 4600;
 
@@ -12,7 +12,7 @@ export const PREFERRED_SANDBOX_PORT = 4600;
  * real profiles never gets a background server. A corrupt profiles.json starts
  * nothing: the window reports the corruption instead.
  */
-export async function wantsBundledSandbox(desk: Pick<DeskPort, 'listProfiles'>): Promise<boolean> {
+export async function wantsBundledSandbox(desk: Pick<Desk, 'listProfiles'>): Promise<boolean> {
   try {
     const { profiles } = await desk.listProfiles();
     return profiles.length === 0 || profiles.some((profile) => profile.id === SANDBOX_PROFILE_ID);
@@ -37,7 +37,7 @@ async function startOnPreferredPort(dataFile: string, port: number): Promise<Run
  * reserved Sandbox profile at it. Returns undefined when it is not wanted.
  * The caller closes it when the app or host stops.
  */
-export async function startBundledSandbox(options: { desk: DeskPort; dataDir: string; port?: number }): Promise<RunningSandbox | undefined> {
+export async function startBundledSandbox(options: { desk: Desk; dataDir: string; port?: number }): Promise<RunningSandbox | undefined> {
   if (!(await wantsBundledSandbox(options.desk))) return undefined;
   const sandbox = await startOnPreferredPort(join(options.dataDir, 'sandbox-state.json'), options.port ?? PREFERRED_SANDBOX_PORT);
   try {

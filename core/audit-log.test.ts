@@ -20,10 +20,10 @@ describe('audit log', () => {
   it('appends one JSON line per entry and lists newest first, with a limit', async () => {
     const log = openAuditLog(dir);
     await log.append(entry('a', 'attempted'));
-    await log.append(entry('a', 'succeeded'));
+    await log.append(entry('a', 'done'));
     await log.append(entry('b', 'attempted'));
     expect(readFileSync(log.path, 'utf8').trimEnd().split('\n')).toHaveLength(3);
-    expect((await log.list(2)).map((e) => `${e.uid}:${e.outcome}`)).toEqual(['b:attempted', 'a:succeeded']);
+    expect((await log.list(2)).map((e) => `${e.uid}:${e.outcome}`)).toEqual(['b:attempted', 'a:done']);
   });
 
   it('writes only audit fields, whatever else rides along', async () => {
@@ -36,7 +36,7 @@ describe('audit log', () => {
     const log = openAuditLog(dir);
     const actId = '0b6f2c1e-4d2a-4c8e-9a51-3f1c2d7e8a90';
     await log.append({ ...entry('a', 'attempted'), actId });
-    await log.append({ ...entry('a', 'succeeded'), actId });
+    await log.append({ ...entry('a', 'done'), actId });
     expect((await log.list()).map((e) => e.actId)).toEqual([actId, actId]);
   });
 

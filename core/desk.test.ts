@@ -6,29 +6,32 @@ import { PrivacyDeskError } from '../shared/errors';
 import type { ErasureAction } from '../shared/users';
 import { createSessionCredentialStore } from './credential-store';
 import { createDesk } from './desk';
+import type { ServiceActs } from './service-acts';
+import type { ServiceConnection } from './service-client';
 import type { ServiceClient, ServiceClientOptions } from './types';
 
 const SECRET = 'very-distinctive-secret-value-0123456789';
 
-function stubClient(options: ServiceClientOptions, calls: string[]): ServiceClient {
-  return {
+function stubConnection(options: ServiceClientOptions, calls: string[]): ServiceConnection {
+  const client: ServiceClient = {
     profile: options.profile,
     listUsers: async () => ({ users: [], page: 1, perPage: 1, total: 0, totalPages: 0, hasNext: false }),
-    anonymizeUser: async (uid) => ({ action: 'anonymize', uid, status: 200, completedAt: new Date().toISOString() }),
-    deleteUser: async (uid) => ({ action: 'delete', uid, status: 200, completedAt: new Date().toISOString() }),
-    eraseUser: async (action: ErasureAction, uid: string) => {
-      calls.push(`${action}:${uid}`);
-      if (uid === 'missing') throw new PrivacyDeskError({ code: 'NOT_FOUND', message: 'No user', status: 404, requestId: 'req-404' });
-      return { action, uid, status: 200, requestId: 'req-1', completedAt: new Date().toISOString() };
-    },
     buildLogoutToken: async () => ({ token: 't', header: {}, claims: {} }),
-    sendLogout: async (uid) => ({ token: 't', header: {}, claims: { sub: uid }, uid, status: 200, ok: true, headers: {}, body: {}, elapsedMs: 1 }),
     verifyLogoutToken: async () => ({ valid: true, problems: [] }),
     checkToken: async (scope) => {
       if (scope === 'public') throw new PrivacyDeskError({ code: 'INSUFFICIENT_SCOPE', message: 'no public scope' });
       return { scope, expiresAt: Date.now() + 7_200_000 };
     },
   };
+  const acts: ServiceActs = {
+    erase: async (action: ErasureAction, uid: string) => {
+      calls.push(`${action}:${uid}`);
+      if (uid === 'missing') throw new PrivacyDeskError({ code: 'NOT_FOUND', message: 'No user', status: 404, requestId: 'req-404' });
+      return { action, uid, outcome: 'done', status: 200, requestId: 'req-1', completedAt: new Date().toISOString() };
+    },
+    sendLogout: async (uid) => ({ token: 't', header: {}, claims: { sub: uid }, uid, outcome: 'done', status: 200, ok: true, headers: {}, body: {}, elapsedMs: 1 }),
+  };
+  return { client, acts };
 }
 
 describe('Desk', () => {
@@ -40,9 +43,9 @@ describe('Desk', () => {
       dataDir,
       credentialStore: createSessionCredentialStore(),
       via: 'cli',
-      createClient: (o) => {
+      connect: (o) => {
         built += 1;
-        return stubClient(o, calls);
+        return stubConnection(o, calls);
       },
     });
 
@@ -98,17 +101,24 @@ describe('Desk', () => {
     expect(await desk.listProfiles()).toEqual({ profiles: [], activeId: null });
   });
 
-  it('creates the reserved sandbox profile, makes it active only when nothing is, and reuses one client per profile', async () => {
+  it('creates the reserved sandbox profile, makes it active only when nothing is, and reuses one connection per profile', async () => {
     const desk = makeDesk();
     const view = await desk.ensureSandboxProfile({ url: 'http://127.0.0.1:4600/', credentials: { apiKey: 'sandbox-api-key', apiSecret: SECRET } });
     expect(view).toMatchObject({ id: 'sandbox', name: 'Sandbox', isLocal: true, baseUrl: 'http://127.0.0.1:4600' });
     expect((await desk.listProfiles()).activeId).toBe('sandbox');
-    await desk.clientFor('sandbox');
-    await desk.clientFor('sandbox');
+    await desk.listUsers('sandbox');
+    await desk.erase({ profileId: 'sandbox', action: 'anonymize', uid: 'a', confirmUid: 'a' });
     expect(built).toBe(1);
     await desk.ensureSandboxProfile({ url: 'http://127.0.0.1:4601', credentials: { apiKey: 'sandbox-api-key', apiSecret: SECRET } });
-    expect((await desk.clientFor('sandbox')).profile.baseUrl).toBe('http://127.0.0.1:4601');
+    await desk.listUsers('sandbox');
     expect(built).toBe(2);
+  });
+
+  it('hands out nothing that can erase or log out except through the gate', () => {
+    const desk = makeDesk();
+    // Neither the facade nor anything it returns carries a client or an irreversible call.
+    expect(Object.keys(desk)).not.toContain('clientFor');
+    for (const name of ['anonymizeUser', 'deleteUser', 'eraseUser', 'acts', 'gate']) expect(Object.keys(desk)).not.toContain(name);
   });
 
   it('erases only through the gate: mismatch sends nothing, every act is audited before and after', async () => {
@@ -123,7 +133,7 @@ describe('Desk', () => {
     expect(result.status).toBe(200);
     await expect(desk.erase({ profileId: id, action: 'delete', uid: 'missing', confirmUid: 'missing' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const entries = await desk.auditEntries(10);
-    expect(entries.map((e) => `${e.action}:${e.uid}:${e.outcome}`)).toEqual(['delete:missing:failed', 'delete:missing:attempted', 'anonymize:alice:succeeded', 'anonymize:alice:attempted']);
+    expect(entries.map((e) => `${e.action}:${e.uid}:${e.outcome}`)).toEqual(['delete:missing:refused', 'delete:missing:attempted', 'anonymize:alice:done', 'anonymize:alice:attempted']);
     expect(entries[0]).toMatchObject({ errorCode: 'NOT_FOUND', status: 404, requestId: 'req-404', via: 'cli', profileName: 'Prod' });
     expect(entries[2]).toMatchObject({ reference: 'TICKET-1', requestId: 'req-1', status: 200 });
     expect(readFileSync(join(dataDir, 'audit.jsonl'), 'utf8')).not.toContain(SECRET);
@@ -135,7 +145,7 @@ describe('Desk', () => {
     // A folder where the audit file should be makes every append fail.
     const { mkdirSync } = await import('node:fs');
     mkdirSync(join(dataDir, 'audit.jsonl'));
-    await expect(desk.erase({ profileId: id, action: 'delete', uid: 'bob', confirmUid: 'bob' })).rejects.toMatchObject({ code: 'INTERNAL', message: expect.stringContaining('Nothing was sent') });
+    await expect(desk.erase({ profileId: id, action: 'delete', uid: 'bob', confirmUid: 'bob' })).rejects.toMatchObject({ code: 'AUDIT_WRITE_FAILED', outcome: 'not-sent', message: expect.stringContaining('Nothing was sent') });
     expect(calls).toEqual([]);
   });
 
@@ -149,13 +159,13 @@ describe('Desk', () => {
   });
 
   it('says plainly when the session store has no credentials and the keychain is unavailable', async () => {
-    const desk1 = createDesk({ dataDir, credentialStore: createSessionCredentialStore(), credentialProblem: 'No Secret Service on D-Bus.', via: 'app', createClient: (o) => stubClient(o, calls) });
+    const desk1 = createDesk({ dataDir, credentialStore: createSessionCredentialStore(), credentialProblem: 'No Secret Service on D-Bus.', via: 'app', connect: (o) => stubConnection(o, calls) });
     const { id } = await desk1.saveProfile({ name: 'Prod', baseUrl: 'https://p.example.com', applicationName: 'a', apiKey: 'k', apiSecret: 's' });
     expect(desk1.keychainStatus()).toEqual({ available: false, problem: 'No Secret Service on D-Bus.' });
     // A new process: the session store is empty.
-    const desk2 = createDesk({ dataDir, credentialStore: createSessionCredentialStore(), credentialProblem: 'No Secret Service on D-Bus.', via: 'app', createClient: (o) => stubClient(o, calls) });
+    const desk2 = createDesk({ dataDir, credentialStore: createSessionCredentialStore(), credentialProblem: 'No Secret Service on D-Bus.', via: 'app', connect: (o) => stubConnection(o, calls) });
     expect((await desk2.listProfiles()).profiles[0]).toMatchObject({ hasCredentials: false, credentialStorage: 'none' });
-    await expect(desk2.clientFor(id)).rejects.toMatchObject({ code: 'KEYCHAIN_UNAVAILABLE' });
+    await expect(desk2.listUsers(id)).rejects.toMatchObject({ code: 'KEYCHAIN_UNAVAILABLE', outcome: 'not-sent' });
   });
 });
 

@@ -3,14 +3,16 @@ import type { AuditEntry } from '../shared/audit';
 import type { ConnectionCheck, ProfileView, SandboxUserState } from '../shared/contract';
 import type { BuiltLogoutToken, LogoutOptions, LogoutResult, TokenVerification } from '../shared/logout';
 import { isLocalBaseUrl, type Credentials, type Profile } from '../shared/profile';
-import { listUsersInputSchema, type ErasureAction, type ErasureResult, type ListUsersInput, type UserPage } from '../shared/users';
+import { listUsersInputSchema, type ErasureResult, type ListUsersInput, type UserPage } from '../shared/users';
 import { encodeUidSegment } from '../shared/uid';
 import { assertValidUid } from './input-problems';
 import { openAuditLog } from './audit-log';
+import { upgradeLegacyEntry } from './legacy-audit-entry';
 import type { CredentialStore } from './credential-store';
 import { createDeskProfiles, type SaveProfileInput } from './desk-profiles';
-import { performErasure, performLogout } from './erasure';
+import { openGatedConnection, type ErasureOrder, type GatedConnection } from './erasure-gate';
 import { openProfileStore } from './profile-store';
+import type { ServiceConnection } from './service-client';
 import type { FetchLike, ServiceClient, ServiceClientOptions } from './types';
 
 export interface DeskOptions {
@@ -21,8 +23,10 @@ export interface DeskOptions {
   fetch?: FetchLike;
   via: AuditEntry['via'];
   timeoutMs?: number;
-  /** Test hook; defaults to createServiceClient from service-client.ts. */
-  createClient?: (options: ServiceClientOptions) => ServiceClient;
+  /** The clock, in milliseconds (tests move it by hand); default Date.now. */
+  now?: () => number;
+  /** Test hook: how a connection is opened (the gate still wraps it); defaults to the real service client. */
+  connect?: (options: ServiceClientOptions) => ServiceConnection;
 }
 
 export interface TemporaryConnection {
@@ -46,9 +50,9 @@ export function createDesk(options: DeskOptions) {
   const { dataDir, credentialStore, via } = options;
   const profileStore = openProfileStore(dataDir);
   const audit = openAuditLog(dataDir);
-  const clients = new Map<string, Promise<ServiceClient>>();
+  const connections = new Map<string, Promise<GatedConnection>>();
   let temporary: { profile: Profile; credentials: Credentials } | null = null;
-  const profiles = createDeskProfiles({ store: profileStore, credentialStore, onChange: (id) => clients.delete(id) });
+  const profiles = createDeskProfiles({ store: profileStore, credentialStore, onChange: (id) => connections.delete(id) });
 
   const getProfile = async (profileId: string): Promise<Profile> =>
     temporary && profileId === TEMPORARY_PROFILE_ID ? temporary.profile : profiles.getProfile(profileId);
@@ -66,25 +70,27 @@ export function createDesk(options: DeskOptions) {
     throw invalidInput(`No API key and secret are stored for "${profile.name}" in the keychain. Edit the profile and enter them again.`);
   };
 
-  const buildClient = async (profileId: string): Promise<ServiceClient> => {
+  const openConnection = async (profileId: string): Promise<GatedConnection> => {
     const profile = await getProfile(profileId);
     const credentials = await credentialsFor(profile);
-    const create = options.createClient ?? (await import('./service-client')).createServiceClient;
     const clientOptions: ServiceClientOptions = { profile, credentials };
     if (options.fetch) clientOptions.fetch = options.fetch;
     if (options.timeoutMs !== undefined) clientOptions.timeoutMs = options.timeoutMs;
-    return create(clientOptions);
+    if (options.now) clientOptions.now = options.now;
+    return openGatedConnection(clientOptions, { audit, via }, options.connect);
   };
 
-  const clientFor = (profileId: string): Promise<ServiceClient> => {
-    let client = clients.get(profileId);
-    if (!client) {
-      client = buildClient(profileId);
-      clients.set(profileId, client);
-      client.catch(() => clients.delete(profileId)); // a failed build is not cached
+  /** One connection per profile, so tokens are reused; a failed opening is not cached. */
+  const connectionFor = (profileId: string): Promise<GatedConnection> => {
+    let connection = connections.get(profileId);
+    if (!connection) {
+      connection = openConnection(profileId);
+      connections.set(profileId, connection);
+      connection.catch(() => connections.delete(profileId));
     }
-    return client;
+    return connection;
   };
+  const clientFor = async (profileId: string): Promise<ServiceClient> => (await connectionFor(profileId)).client;
 
   return {
     dataDir,
@@ -105,11 +111,9 @@ export function createDesk(options: DeskOptions) {
     useTemporaryConnection(connection: TemporaryConnection): Profile {
       const profile = profiles.validateTemporary({ ...connection, id: TEMPORARY_PROFILE_ID });
       temporary = { profile, credentials: connection.credentials };
-      clients.delete(TEMPORARY_PROFILE_ID);
+      connections.delete(TEMPORARY_PROFILE_ID);
       return profile;
     },
-
-    clientFor,
 
     async testConnection(profileId: string): Promise<ConnectionCheck[]> {
       const client = await clientFor(profileId);
@@ -117,7 +121,7 @@ export function createDesk(options: DeskOptions) {
       for (const scope of ['authentication', 'public'] as const) {
         try {
           const info = await client.checkToken(scope);
-          checks.push({ step: `token-${scope}`, ok: true, detail: `scope ${scope}, expires in ${describeDuration(info.expiresAt - Date.now())}` });
+          checks.push({ step: `token-${scope}`, ok: true, detail: `scope ${scope}, expires in ${describeDuration(info.expiresAt - (options.now ?? Date.now)())}` });
         } catch (error) {
           checks.push({ step: `token-${scope}`, ok: false, error: toErrorInfo(error) });
         }
@@ -138,21 +142,17 @@ export function createDesk(options: DeskOptions) {
       return (await clientFor(profileId)).listUsers(parsed.data);
     },
 
-    async erase(input: { profileId: string; action: ErasureAction; uid: string; confirmUid: string; reference?: string }): Promise<ErasureResult> {
-      const profile = await getProfile(input.profileId);
-      const client = await clientFor(input.profileId);
-      return performErasure({ client, profile, audit, via, action: input.action, uid: input.uid, confirmUid: input.confirmUid, reference: input.reference });
+    /** Anonymise or delete through the gate, which validates, confirms and audits. */
+    async erase({ profileId, ...order }: ErasureOrder & { profileId: string }): Promise<ErasureResult> {
+      return (await connectionFor(profileId)).gate.erase(order);
     },
 
     async buildLogoutToken(profileId: string, uid: string, logoutOptions?: LogoutOptions): Promise<BuiltLogoutToken> {
-      assertValidUid(uid);
       return (await clientFor(profileId)).buildLogoutToken(uid, logoutOptions);
     },
 
     async sendLogout(profileId: string, uid: string, logoutOptions?: LogoutOptions, reference?: string): Promise<LogoutResult> {
-      const profile = await getProfile(profileId);
-      const client = await clientFor(profileId);
-      return performLogout({ client, profile, audit, via, uid, options: logoutOptions, reference });
+      return (await connectionFor(profileId)).gate.logout({ uid, options: logoutOptions, reference });
     },
 
     async verifyLogoutToken(profileId: string, token: string): Promise<TokenVerification> {
@@ -166,7 +166,7 @@ export function createDesk(options: DeskOptions) {
       return fetchSandboxUserState(options.fetch ?? fetch, profile.baseUrl, uid, options.timeoutMs ?? 10_000);
     },
 
-    auditEntries: (limit = 200): Promise<AuditEntry[]> => audit.list(limit),
+    auditEntries: async (limit = 200): Promise<AuditEntry[]> => (await audit.list(limit)).map(upgradeLegacyEntry),
 
     keychainStatus(): { available: boolean; problem?: string } {
       if (credentialStore.kind === 'keychain') return { available: true };

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { PrivacyDeskError } from '../shared/errors';
 import type { AuditEntry } from '../shared/audit';
 import type { AuditLog } from './audit-log';
-import { performErasure, performLogout } from './erasure';
-import type { ServiceClient } from './types';
+import { createErasureGate, openGatedConnection } from './erasure-gate';
+import type { ServiceActs } from './service-acts';
 
 const profile = { id: 'prod-1a2b3c', name: 'Prod', baseUrl: 'https://p.example.com', applicationName: 'news' };
 
@@ -22,83 +22,119 @@ function memoryAudit(failOn: (entry: AuditEntry) => boolean = () => false): Audi
     async list() {
       return [...entries].reverse();
     },
-  };
+  } as AuditLog & { entries: AuditEntry[] };
 }
 
-function client(overrides: Partial<ServiceClient> = {}): ServiceClient & { calls: string[] } {
+function fakeActs(overrides: Partial<ServiceActs> = {}): ServiceActs & { calls: string[] } {
   const calls: string[] = [];
   return {
     calls,
-    profile,
-    eraseUser: async (action, uid) => {
+    erase: async (action, uid) => {
       calls.push(`${action}:${uid}`);
-      return { action, uid, status: 200, completedAt: '2026-11-21T00:00:00.000Z' };
+      return { action, uid, outcome: 'done', status: 200, completedAt: '2026-11-21T00:00:00.000Z' };
     },
     sendLogout: async (uid) => {
       calls.push(`logout:${uid}`);
-      return { uid, status: 400, ok: false, headers: {}, body: { error: 'invalid_request' }, elapsedMs: 3, token: 'x', header: {}, claims: {} };
+      return { uid, outcome: 'refused', errorCode: 'LOGOUT_REJECTED', status: 400, ok: false, headers: {}, body: { error: 'invalid_request' }, elapsedMs: 3, token: 'x', header: {}, claims: {} };
     },
     ...overrides,
-  } as ServiceClient & { calls: string[] };
+  };
+}
+
+function gateWith(acts: ServiceActs, audit: AuditLog, via: AuditEntry['via'] = 'app') {
+  return createErasureGate({ acts, profile, audit, via });
 }
 
 describe('erasure gate', () => {
   it('tells the operator the act happened when only the outcome line could not be written', async () => {
-    const audit = memoryAudit((e) => e.outcome === 'succeeded');
-    const c = client();
-    await expect(performErasure({ client: c, profile, audit, via: 'app', action: 'delete', uid: 'bob', confirmUid: 'bob' })).rejects.toMatchObject({
-      code: 'INTERNAL',
+    const audit = memoryAudit((e) => e.outcome === 'done');
+    const acts = fakeActs();
+    await expect(gateWith(acts, audit).erase({ action: 'delete', uid: 'bob', confirmUid: 'bob' })).rejects.toMatchObject({
+      code: 'AUDIT_WRITE_FAILED',
+      outcome: 'done',
       message: expect.stringMatching(/^The user was deleted \(status 200\), but the audit trail could not record the outcome\. Do not repeat/),
     });
-    expect(c.calls).toEqual(['delete:bob']);
+    expect(acts.calls).toEqual(['delete:bob']);
     expect(audit.entries.map((e) => e.outcome)).toEqual(['attempted']);
   });
 
-  it('refuses an unknown action and an over-long reference before anything is written or sent', async () => {
+  it('sends nothing when the attempted entry cannot be written: not-sent', async () => {
+    const audit = memoryAudit((e) => e.outcome === 'attempted');
+    const acts = fakeActs();
+    await expect(gateWith(acts, audit).erase({ action: 'anonymize', uid: 'bob', confirmUid: 'bob' })).rejects.toMatchObject({ code: 'AUDIT_WRITE_FAILED', outcome: 'not-sent' });
+    await expect(gateWith(acts, audit).logout({ uid: 'bob' })).rejects.toMatchObject({ code: 'AUDIT_WRITE_FAILED', outcome: 'not-sent' });
+    expect(acts.calls).toEqual([]);
+  });
+
+  it('refuses an unknown action, a bad uid, a mismatch and an over-long reference before anything is written or sent: not-sent', async () => {
     const audit = memoryAudit();
-    const c = client();
-    await expect(performErasure({ client: c, profile, audit, via: 'app', action: 'purge' as 'delete', uid: 'bob', confirmUid: 'bob' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(performErasure({ client: c, profile, audit, via: 'app', action: 'delete', uid: 'bob', confirmUid: 'bob', reference: 'x'.repeat(201) })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    expect(c.calls).toEqual([]);
+    const acts = fakeActs();
+    const gate = gateWith(acts, audit);
+    for (const order of [
+      { action: 'purge' as 'delete', uid: 'bob', confirmUid: 'bob' },
+      { action: 'delete' as const, uid: 'a\nb', confirmUid: 'a\nb' },
+      { action: 'delete' as const, uid: 'bob', confirmUid: 'Bob' },
+      { action: 'delete' as const, uid: 'bob', confirmUid: 'bob', reference: 'x'.repeat(201) },
+    ]) {
+      await expect(gate.erase(order)).rejects.toMatchObject({ outcome: 'not-sent' });
+    }
+    await expect(gate.logout({ uid: 'x\u0000' })).rejects.toMatchObject({ code: 'INVALID_INPUT', outcome: 'not-sent' });
+    expect(acts.calls).toEqual([]);
     expect(audit.entries).toEqual([]);
   });
 
-  it('audits a refused logout as failed with LOGOUT_REJECTED and returns the result', async () => {
+  it('audits a refused logout with its outcome and code, and returns the result', async () => {
     const audit = memoryAudit();
-    const result = await performLogout({ client: client(), profile, audit, via: 'cli', uid: 'bob' });
-    expect(result.ok).toBe(false);
+    const result = await gateWith(fakeActs(), audit, 'cli').logout({ uid: 'bob' });
+    expect(result).toMatchObject({ ok: false, outcome: 'refused' });
     expect(audit.entries.map((e) => [e.action, e.outcome, e.errorCode, e.status])).toEqual([
       ['logout', 'attempted', undefined, undefined],
-      ['logout', 'failed', 'LOGOUT_REJECTED', 400],
+      ['logout', 'refused', 'LOGOUT_REJECTED', 400],
     ]);
   });
 
-  it('pairs each act\'s attempted and outcome entries by one actId, different for every act', async () => {
+  it("pairs each act's attempted and outcome entries by one actId, different for every act", async () => {
     const audit = memoryAudit();
-    const c = client();
-    await performErasure({ client: c, profile, audit, via: 'app', action: 'anonymize', uid: 'bob', confirmUid: 'bob' });
-    await performLogout({ client: c, profile, audit, via: 'app', uid: 'bob' });
-    await performErasure({ client: client({ eraseUser: async () => Promise.reject(new PrivacyDeskError({ code: 'TIMEOUT', message: 'outcome unknown' })) }), profile, audit, via: 'app', action: 'delete', uid: 'bob', confirmUid: 'bob' }).catch(() => undefined);
-    expect(audit.entries.map((e) => e.outcome)).toEqual(['attempted', 'succeeded', 'attempted', 'failed', 'attempted', 'failed']);
+    await gateWith(fakeActs(), audit).erase({ action: 'anonymize', uid: 'bob', confirmUid: 'bob' });
+    await gateWith(fakeActs(), audit).logout({ uid: 'bob' });
+    const timingOut = fakeActs({ erase: async () => Promise.reject(new PrivacyDeskError({ code: 'TIMEOUT', message: 'outcome unknown' })) });
+    await gateWith(timingOut, audit).erase({ action: 'delete', uid: 'bob', confirmUid: 'bob' }).catch(() => undefined);
+    expect(audit.entries.map((e) => e.outcome)).toEqual(['attempted', 'done', 'attempted', 'refused', 'attempted', 'unknown']);
     const ids = audit.entries.map((e) => e.actId);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect([ids[0] === ids[1], ids[2] === ids[3], ids[4] === ids[5]]).toEqual([true, true, true]);
     expect(new Set(ids).size).toBe(3);
   });
 
-  it('records a thrown failure with its code and rethrows it unchanged', async () => {
-    const audit = memoryAudit();
-    const timeout = new PrivacyDeskError({ code: 'TIMEOUT', message: 'outcome unknown' });
-    const c = client({ eraseUser: async () => Promise.reject(timeout) });
-    await expect(performErasure({ client: c, profile, audit, via: 'app', action: 'anonymize', uid: 'bob', confirmUid: 'bob' })).rejects.toBe(timeout);
-    expect(audit.entries.at(-1)).toMatchObject({ outcome: 'failed', errorCode: 'TIMEOUT' });
+  it('records a thrown failure with its code and outcome, and rethrows it unchanged', async () => {
+    for (const [error, outcome] of [
+      [new PrivacyDeskError({ code: 'TIMEOUT', message: 'no answer' }), 'unknown'],
+      [new PrivacyDeskError({ code: 'NETWORK', outcome: 'not-sent', message: 'refused connection' }), 'not-sent'],
+      [new PrivacyDeskError({ code: 'NOT_FOUND', status: 404, message: 'no such user' }), 'refused'],
+      [new TypeError('a bug'), 'unknown'],
+    ] as const) {
+      const audit = memoryAudit();
+      const acts = fakeActs({ erase: async () => Promise.reject(error) });
+      await expect(gateWith(acts, audit).erase({ action: 'anonymize', uid: 'bob', confirmUid: 'bob' })).rejects.toBe(error);
+      expect(audit.entries.at(-1)).toMatchObject({ outcome });
+    }
   });
 });
 
 describe('the gate is the only way to an irreversible call', () => {
-  it('no source file outside the client and the gate calls anonymizeUser / deleteUser / eraseUser / client.sendLogout', () => {
+  it('a connection opened through the gate offers reads only; the acts stay inside', () => {
+    const { client, gate } = openGatedConnection(
+      { profile, credentials: { apiKey: 'k', apiSecret: 's' }, fetch: async () => new Response('{}') },
+      { audit: memoryAudit(), via: 'app' },
+    );
+    expect(Object.keys(client).sort()).toEqual(['buildLogoutToken', 'checkToken', 'listUsers', 'profile', 'verifyLogoutToken']);
+    expect(Object.keys(gate).sort()).toEqual(['erase', 'logout']);
+  });
+
+  it('no source file outside the gate opens a connection or reaches the acts', () => {
     const root = fileURLToPath(new URL('..', import.meta.url));
-    const allowed = new Set(['core/service-client.ts', 'core/types.ts', 'core/erasure.ts']);
+    // Where the acts are made, and the one place that holds them.
+    const allowed = new Set(['core/service-client.ts', 'core/service-acts.ts', 'core/erasure-gate.ts']);
     const offenders: string[] = [];
     const walk = (dir: string) => {
       for (const name of readdirSync(dir)) {
@@ -107,17 +143,11 @@ describe('the gate is the only way to an irreversible call', () => {
         if (statSync(path).isDirectory()) walk(path);
         else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) && !allowed.has(relative(root, path))) {
           const text = readFileSync(path, 'utf8');
-          if (/\.(anonymizeUser|deleteUser|eraseUser)\(|client\.sendLogout\(/.test(text)) offenders.push(relative(root, path));
+          if (/\bconnectToService\b|\bcreateServiceActs\b|service-acts'/.test(text)) offenders.push(relative(root, path));
         }
       }
     };
-    for (const top of ['electron', 'cli', 'shared', 'renderer']) {
-      try {
-        walk(join(root, top));
-      } catch {
-        // a folder another part has not created yet
-      }
-    }
+    for (const top of ['core', 'handlers', 'app-runtime', 'web-host', 'electron', 'cli', 'shared', 'renderer', 'sandbox']) walk(join(root, top));
     expect(offenders).toEqual([]);
   });
 });

@@ -1,92 +1,110 @@
 import { randomUUID } from 'node:crypto';
-import { isPrivacyDeskError, PrivacyDeskError, invalidInput } from '../shared/errors';
+import { isPrivacyDeskError, PrivacyDeskError, invalidInput, type ErrorCode, type Outcome } from '../shared/errors';
 import type { AuditEntry } from '../shared/audit';
 import type { Profile } from '../shared/profile';
 import { ERASURE_ACTIONS, type ErasureAction, type ErasureResult } from '../shared/users';
 import type { LogoutOptions, LogoutResult } from '../shared/logout';
-import { assertValidUid } from './input-problems';
+import { ACTION_WORDS } from './action-words';
 import type { AuditLog } from './audit-log';
-import type { ServiceClient } from './types';
-import { logoutRefusal } from './logout-outcome';
+import { assertValidUid } from './input-problems';
+import type { ServiceActs } from './service-acts';
+import { connectToService, type ServiceConnection } from './service-client';
+import type { ServiceClient, ServiceClientOptions } from './types';
 
 /**
- * The one gate every irreversible call goes through: nothing else may call
- * client.anonymizeUser / deleteUser / eraseUser / sendLogout. Order matters:
- * validate, confirm, write the 'attempted' entry (no evidence, no act), act,
- * then record the outcome.
+ * The one gate every irreversible call goes through. It alone holds the
+ * service's irreversible acts (core/service-acts.ts): callers get a gate whose
+ * methods validate, confirm, write the 'attempted' entry (no evidence, no act),
+ * act, then record the outcome. ESLint lets no other file open a connection.
  */
-export interface ErasureRequest {
-  client: ServiceClient;
-  profile: Profile;
+export interface ErasureGate {
+  erase(order: ErasureOrder): Promise<ErasureResult>;
+  logout(order: LogoutOrder): Promise<LogoutResult>;
+}
+
+/** An erasure as the operator confirmed it. */
+export interface ErasureOrder {
   action: ErasureAction;
   uid: string;
   /** What the operator typed to confirm: must equal uid exactly. */
   confirmUid: string;
   reference?: string;
-  audit: AuditLog;
-  via: AuditEntry['via'];
 }
 
-export interface LogoutRequest {
-  client: ServiceClient;
-  profile: Profile;
+export interface LogoutOrder {
   uid: string;
   options?: LogoutOptions;
   reference?: string;
+}
+
+export interface GateRecord {
   audit: AuditLog;
   via: AuditEntry['via'];
 }
 
-const ACTION_WORDS: Record<ErasureAction, { verb: string; done: string }> = {
-  anonymize: { verb: 'anonymise', done: 'anonymised' },
-  delete: { verb: 'delete', done: 'deleted' },
-};
-
-export async function performErasure(request: ErasureRequest): Promise<ErasureResult> {
-  const { client, profile, action, uid, confirmUid, audit, via } = request;
-  if (!(ERASURE_ACTIONS as readonly string[]).includes(action)) {
-    throw invalidInput(`Unknown action "${String(action)}": choose anonymize or delete. Nothing was sent.`);
-  }
-  assertValidUid(uid);
-  if (confirmUid !== uid) {
-    throw new PrivacyDeskError({
-      code: 'CONFIRMATION_MISMATCH',
-      message: `The uid you typed does not match the uid to ${ACTION_WORDS[action].verb}; nothing was sent. Type the uid again exactly (spaces, case and accents count).`,
-    });
-  }
-  const reference = checkReference(request.reference);
-  const base = baseEntry(profile, action, uid, reference, via);
-
-  await recordAttempt(audit, base);
-  let result: ErasureResult;
-  try {
-    result = await client.eraseUser(action, uid);
-  } catch (error) {
-    await recordFailure(audit, base, error);
-    throw error;
-  }
-  await recordOutcome(audit, { ...base, at: now(), outcome: 'succeeded', status: result.status, requestId: result.requestId }, `The user was ${ACTION_WORDS[action].done}`);
-  return result;
+export interface GatedConnection {
+  client: ServiceClient;
+  gate: ErasureGate;
 }
 
-export async function performLogout(request: LogoutRequest): Promise<LogoutResult> {
-  const { client, profile, uid, audit, via } = request;
-  assertValidUid(uid);
-  const base = baseEntry(profile, 'logout', uid, checkReference(request.reference), via);
+/** Opens a service connection whose irreversible calls stay behind the gate. `connect` is a test hook. */
+export function openGatedConnection(options: ServiceClientOptions, record: GateRecord, connect: (options: ServiceClientOptions) => ServiceConnection = connectToService): GatedConnection {
+  const { client, acts } = connect(options);
+  return { client, gate: createErasureGate({ acts, profile: client.profile, ...record, ...(options.now ? { now: options.now } : {}) }) };
+}
 
-  await recordAttempt(audit, base);
-  let result: LogoutResult;
-  try {
-    result = await client.sendLogout(uid, request.options);
-  } catch (error) {
-    await recordFailure(audit, base, error);
-    throw error;
-  }
-  const entry: AuditEntry = { ...base, at: now(), outcome: result.ok ? 'succeeded' : 'failed', status: result.status, requestId: result.requestId };
-  const refusal = logoutRefusal(result);
-  if (refusal) entry.errorCode = refusal.code;
-  await recordOutcome(audit, entry, result.ok ? 'The logout was accepted' : 'The logout was refused');
-  return result;
+export function createErasureGate({ acts, profile, audit, via, now = Date.now }: GateRecord & { acts: ServiceActs; profile: Profile; now?: () => number }): ErasureGate {
+  const at = () => new Date(now()).toISOString();
+  const baseEntry = (action: AuditEntry['action'], uid: string, reference: string | undefined): AuditEntry => {
+    // One actId per act: the outcome entries spread `base`, so they carry the same id as the attempt.
+    const entry: AuditEntry = { at: at(), action, uid, profileId: profile.id, profileName: profile.name, baseUrl: profile.baseUrl, outcome: 'attempted', via, actId: randomUUID() };
+    if (reference) entry.reference = reference;
+    return entry;
+  };
+  return {
+    async erase(order) {
+      const { action, uid } = order;
+      if (!(ERASURE_ACTIONS as readonly string[]).includes(action)) {
+        throw invalidInput(`Unknown action "${String(action)}": choose anonymize or delete. Nothing was sent.`);
+      }
+      assertValidUid(uid);
+      if (order.confirmUid !== uid) {
+        throw new PrivacyDeskError({
+          code: 'CONFIRMATION_MISMATCH',
+          message: `The uid you typed does not match the uid to ${ACTION_WORDS[action].verb}; nothing was sent. Type the uid again exactly (spaces, case and accents count).`,
+        });
+      }
+      const base = baseEntry(action, uid, checkReference(order.reference));
+      await recordAttempt(audit, base);
+      let result: ErasureResult;
+      try {
+        result = await acts.erase(action, uid);
+      } catch (error) {
+        await recordFailure(audit, { ...base, at: at() }, error);
+        throw error;
+      }
+      await recordOutcome(audit, { ...base, at: at(), outcome: result.outcome, status: result.status, requestId: result.requestId }, `The user was ${ACTION_WORDS[action].done}`);
+      return result;
+    },
+
+    async logout(order) {
+      const { uid } = order;
+      assertValidUid(uid);
+      const base = baseEntry('logout', uid, checkReference(order.reference));
+      await recordAttempt(audit, base);
+      let result: LogoutResult;
+      try {
+        result = await acts.sendLogout(uid, order.options);
+      } catch (error) {
+        await recordFailure(audit, { ...base, at: at() }, error);
+        throw error;
+      }
+      const entry: AuditEntry = { ...base, at: at(), outcome: result.outcome, status: result.status, requestId: result.requestId };
+      if (result.errorCode) entry.errorCode = result.errorCode;
+      await recordOutcome(audit, entry, result.ok ? 'The logout was accepted' : 'The logout was answered');
+      return result;
+    },
+  };
 }
 
 function checkReference(reference: string | undefined): string | undefined {
@@ -96,27 +114,21 @@ function checkReference(reference: string | undefined): string | undefined {
   return trimmed;
 }
 
-const now = () => new Date().toISOString();
-
-function baseEntry(profile: Profile, action: AuditEntry['action'], uid: string, reference: string | undefined, via: AuditEntry['via']): AuditEntry {
-  // One actId per act: the outcome entries spread `base`, so they carry the same id as the attempt.
-  const entry: AuditEntry = { at: now(), action, uid, profileId: profile.id, profileName: profile.name, baseUrl: profile.baseUrl, outcome: 'attempted', via, actId: randomUUID() };
-  if (reference) entry.reference = reference;
-  return entry;
-}
-
 async function recordAttempt(audit: AuditLog, entry: AuditEntry): Promise<void> {
   try {
     await audit.append(entry);
   } catch (error) {
     const why = isPrivacyDeskError(error) ? error.message : 'The audit trail could not be written.';
-    throw new PrivacyDeskError({ code: 'INTERNAL', message: `${why} Nothing was sent: no act happens without its audit record.` }, { cause: error });
+    throw new PrivacyDeskError({ code: 'AUDIT_WRITE_FAILED', outcome: 'not-sent', message: `${why} Nothing was sent: no act happens without its audit record.` }, { cause: error });
   }
 }
 
 async function recordFailure(audit: AuditLog, base: AuditEntry, error: unknown): Promise<void> {
-  const entry: AuditEntry = { ...base, at: now(), outcome: 'failed', errorCode: isPrivacyDeskError(error) ? error.code : 'INTERNAL' };
-  if (isPrivacyDeskError(error)) {
+  const known = isPrivacyDeskError(error);
+  const outcome: Outcome = known ? error.outcome : 'unknown';
+  const errorCode: ErrorCode = known ? error.code : 'INTERNAL';
+  const entry: AuditEntry = { ...base, outcome, errorCode };
+  if (known) {
     if (error.status !== undefined) entry.status = error.status;
     if (error.requestId !== undefined) entry.requestId = error.requestId;
   }
@@ -130,7 +142,11 @@ async function recordOutcome(audit: AuditLog, entry: AuditEntry, whatHappened: s
   } catch (error) {
     throw new PrivacyDeskError(
       {
-        code: 'INTERNAL',
+        code: 'AUDIT_WRITE_FAILED',
+        // The act itself happened: its outcome stands, only the record is missing.
+        outcome: entry.outcome === 'attempted' ? 'unknown' : entry.outcome,
+        ...(entry.status !== undefined ? { status: entry.status } : {}),
+        ...(entry.requestId !== undefined ? { requestId: entry.requestId } : {}),
         message: `${whatHappened} (status ${entry.status ?? 'unknown'}), but the audit trail could not record the outcome. Do not repeat the action; note the outcome by hand and check the disk.`,
       },
       { cause: error },

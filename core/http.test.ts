@@ -63,23 +63,23 @@ describe('statusError', () => {
     elapsedMs: 1,
     host: 'service.example',
   });
-  it('429 carries retryAfterSeconds from seconds or an HTTP date', () => {
-    expect(statusError(answer(429, '', { 'retry-after': '12' }), request, [])).toMatchObject({ code: 'RATE_LIMITED', status: 429, requestId: 'req-1', retryAfterSeconds: 12 });
-    const date = new Date(Date.now() + 30_000).toUTCString();
-    const limited = statusError(answer(429, '', { 'retry-after': date }), request, []);
-    expect(limited.retryAfterSeconds).toBeGreaterThanOrEqual(28);
-    expect(limited.retryAfterSeconds).toBeLessThanOrEqual(31);
-    expect(statusError(answer(429), request, []).retryAfterSeconds).toBeUndefined();
+  // The client's clock, not the wall clock: a Retry-After date is read against it.
+  const now = Date.parse('2026-11-22T10:00:00Z');
+  it('429 carries retryAfterSeconds from seconds or an HTTP date read on the client clock', () => {
+    expect(statusError(answer(429, '', { 'retry-after': '12' }), request, [], now)).toMatchObject({ code: 'RATE_LIMITED', outcome: 'refused', status: 429, requestId: 'req-1', retryAfterSeconds: 12 });
+    const limited = statusError(answer(429, '', { 'retry-after': 'Sun, 22 Nov 2026 10:00:30 GMT' }), request, [], now);
+    expect(limited.retryAfterSeconds).toBe(30);
+    expect(statusError(answer(429), request, [], now).retryAfterSeconds).toBeUndefined();
   });
   it('5xx is SERVER_ERROR quoting the service without secrets', () => {
-    const error = statusError(answer(500, '{"error":"db down for key sk-123456789"}'), request, ['sk-123456789']);
+    const error = statusError(answer(500, '{"error":"db down for key sk-123456789"}'), request, ['sk-123456789'], now);
     expect(error).toMatchObject({ code: 'SERVER_ERROR', status: 500 });
     expect(error.message).toContain('db down');
     expect(error.message).not.toContain('sk-123456789');
   });
   it('a redirect names the target without its query', () => {
-    const error = statusError(answer(301, '', { location: 'https://new.example/api/v1/users?api_key=k-secret' }), request, []);
-    expect(error.code).toBe('UNEXPECTED_RESPONSE');
+    const error = statusError(answer(301, '', { location: 'https://new.example/api/v1/users?api_key=k-secret' }), request, [], now);
+    expect(error).toMatchObject({ code: 'UNEXPECTED_RESPONSE', outcome: 'refused' });
     expect(error.message).toContain('https://new.example/api/v1/users');
     expect(error.message).not.toContain('k-secret');
   });

@@ -153,6 +153,7 @@ function transportError(host: string, error: unknown, request: HttpRequest): Pri
   if (failure.kind === 'tls') {
     return new PrivacyDeskError({
       code: 'TLS',
+      outcome: 'not-sent',
       message: `Could not connect securely to ${host}: ${failure.reason}. Check the address; if the service uses a private certificate authority, install it on this computer. Nothing was sent.`,
     });
   }
@@ -161,7 +162,7 @@ function transportError(host: string, error: unknown, request: HttpRequest): Pri
     : failure.notSent
       ? ' Nothing was changed. Check the address and your connection.'
       : ` The outcome of ${request.purpose} is UNKNOWN: the service may or may not have done it. Check the user before trying again.`;
-  return new PrivacyDeskError({ code: 'NETWORK', message: `Could not reach ${host}: ${failure.reason}.${advice}` });
+  return new PrivacyDeskError({ code: 'NETWORK', outcome: failure.notSent ? 'not-sent' : 'unknown', message: `Could not reach ${host}: ${failure.reason}.${advice}` });
 }
 
 export type JsonBody = { kind: 'empty' } | { kind: 'json'; value: unknown } | { kind: 'text' };
@@ -188,12 +189,13 @@ export function serviceDescription(response: HttpResponse, secrets: Iterable<str
  * The error for an HTTP answer the caller has no specific meaning for:
  * redirects, 429, 5xx and anything else unexpected. Always carries status and requestId.
  */
-export function statusError(response: HttpResponse, request: HttpRequest, secrets: Iterable<string | undefined>): PrivacyDeskError {
+/** `nowMs` is the client's clock, for a Retry-After given as a date. */
+export function statusError(response: HttpResponse, request: HttpRequest, secrets: Iterable<string | undefined>, nowMs: number): PrivacyDeskError {
   const { status, requestId } = response;
   const said = serviceDescription(response, secrets);
   const saidPart = said ? ` The service said: “${said}”.` : '';
   if (status === 429) {
-    const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+    const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'), nowMs);
     const wait = retryAfterSeconds === undefined ? 'Wait a little' : `Wait ${retryAfterSeconds} s`;
     const changed = request.irreversible ? ' Nothing was changed.' : '';
     return new PrivacyDeskError({
@@ -213,8 +215,10 @@ export function statusError(response: HttpResponse, request: HttpRequest, secret
   if (status >= 300 && status < 400) {
     const location = safeLocation(response.headers.get('location'));
     const where = location ? ` to ${location}` : '';
+    // Redirects are never followed: the service answered, and the request went no further.
     return new PrivacyDeskError({
       code: 'UNEXPECTED_RESPONSE',
+      outcome: 'refused',
       status,
       requestId,
       message: `The service redirected (${status})${where} while ${request.purpose}. Check the base address in the profile (https://, host and path).`,
@@ -222,6 +226,8 @@ export function statusError(response: HttpResponse, request: HttpRequest, secret
   }
   return new PrivacyDeskError({
     code: 'UNEXPECTED_RESPONSE',
+    // A 4xx is the service refusing; anything else unexpected may have been acted on.
+    outcome: status >= 400 && status < 500 ? 'refused' : 'unknown',
     status,
     requestId,
     message: `The service answered ${status} while ${request.purpose}, which Privacy Desk does not expect.${saidPart} Check the profile’s address; if it persists, contact the service.`,

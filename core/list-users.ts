@@ -91,7 +91,7 @@ export class UserLister {
   }
 
   #read(response: HttpResponse, request: HttpRequest, asked: { page: number; perPage: number }): UserPage {
-    if (response.status !== 200) throw statusError(response, request, [this.#deps.apiKey, ...this.#deps.tokens.liveTokenValues()]);
+    if (response.status !== 200) throw statusError(response, request, [this.#deps.apiKey, ...this.#deps.tokens.liveTokenValues()], this.#deps.http.now());
     const body = readJson(response);
     if (body.kind === 'empty') throw unexpectedBody(response, request.purpose, 'the body is empty');
     if (body.kind === 'text') throw unexpectedBody(response, request.purpose, 'it is not JSON');

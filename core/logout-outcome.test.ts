@@ -3,7 +3,7 @@ import type { LogoutResult } from '../shared/logout';
 import { logoutRefusal } from './logout-outcome';
 
 const answer = (status: number, body: unknown = '', headers: Record<string, string> = {}): LogoutResult => ({
-  uid: 'u', status, ok: status >= 200 && status < 300, headers, body, elapsedMs: 5, token: 't', header: {}, claims: {},
+  uid: 'u', outcome: status >= 200 && status < 300 ? 'done' : 'refused', status, ok: status >= 200 && status < 300, headers, body, elapsedMs: 5, token: 't', header: {}, claims: {},
 });
 
 describe('logoutRefusal', () => {

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { createServiceClient } from './service-client';
+import { connectToService, createServiceClient } from './service-client';
 import type { FetchLike } from './types';
 
 const profile = { id: 'p', name: 'City portal', baseUrl: 'https://debate.example/api/v1/', applicationName: 'city portal' };
 const credentials = { apiKey: 'key-0123456789', apiSecret: 'secret-0123456789abcdef' };
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => new Response(JSON.stringify(body), { status, headers });
+
+/** The client with its acts, as only the gate holds them. */
+function connect(options: Parameters<typeof connectToService>[0]) {
+  const { client, acts } = connectToService(options);
+  return { ...client, anonymizeUser: (uid: string) => acts.erase('anonymize', uid), deleteUser: (uid: string) => acts.erase('delete', uid), sendLogout: acts.sendLogout };
+}
 
 /** Token endpoint always works; `api` answers everything else and sees each URL. */
 function stub(api: (url: URL, init?: RequestInit) => Response | Promise<Response>) {
@@ -29,7 +35,7 @@ describe('createServiceClient', () => {
 
   it('sends erasures to the encoded uid path and logout to the encoded application name', async () => {
     const { fetch, urls } = stub((url) => (url.pathname.startsWith('/auth/logout/') ? json({ success: true }) : new Response(null, { status: 204 })));
-    const client = createServiceClient({ profile, credentials, fetch });
+    const client = connect({ profile, credentials, fetch });
     await client.anonymizeUser('a/b?c#d%e f+g');
     await client.deleteUser('ü');
     await client.sendLogout('x');
@@ -46,7 +52,7 @@ describe('createServiceClient', () => {
       seen.push({ method: init?.method, type: new Headers(init?.headers).get('content-type'), body: init?.body });
       return json({ success: true });
     });
-    const client = createServiceClient({ profile, credentials, fetch });
+    const client = connect({ profile, credentials, fetch });
     await client.anonymizeUser('a');
     await client.deleteUser('b');
     expect(seen).toEqual([
@@ -55,14 +61,44 @@ describe('createServiceClient', () => {
     ]);
   });
 
-  it('a 200 that reports failure is not taken as success', async () => {
+  it('a 200 that reports failure, or whose body cannot be read, is not a success: outcome unknown', async () => {
     const { fetch } = stub(() => json({ success: false, error: 'locked' }));
-    await expect(createServiceClient({ profile, credentials, fetch }).deleteUser('u')).rejects.toMatchObject({ code: 'UNEXPECTED_RESPONSE', status: 200 });
+    await expect(connect({ profile, credentials, fetch }).deleteUser('u')).rejects.toMatchObject({ code: 'UNEXPECTED_RESPONSE', outcome: 'unknown', status: 200 });
+    const garbled = stub(() => new Response('<html>OK</html>', { status: 200 }));
+    await expect(connect({ profile, credentials, fetch: garbled.fetch }).anonymizeUser('u')).rejects.toMatchObject({ code: 'UNEXPECTED_RESPONSE', outcome: 'unknown', status: 200 });
+  });
+
+  it('a 2xx with an empty body or a JSON body is done', async () => {
+    for (const answer of [() => new Response(null, { status: 204 }), () => new Response('', { status: 200 }), () => json({ success: true })]) {
+      const { fetch } = stub(answer);
+      await expect(connect({ profile, credentials, fetch }).anonymizeUser('u')).resolves.toMatchObject({ outcome: 'done', action: 'anonymize', uid: 'u' });
+    }
+  });
+
+  it('each failure of an erasure carries its outcome', async () => {
+    const cases: Array<[() => Response | Promise<Response>, string, string]> = [
+      [() => new Response('', { status: 404 }), 'NOT_FOUND', 'refused'],
+      [() => json({ error: 'bad' }, 422), 'UNEXPECTED_RESPONSE', 'refused'],
+      [() => new Response('', { status: 429, headers: { 'retry-after': '3' } }), 'RATE_LIMITED', 'refused'],
+      [() => new Response('', { status: 302, headers: { location: 'https://elsewhere.example/x' } }), 'UNEXPECTED_RESPONSE', 'refused'],
+      [() => new Response('', { status: 503 }), 'SERVER_ERROR', 'unknown'],
+      [() => Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } })), 'NETWORK', 'unknown'],
+      [() => Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } })), 'NETWORK', 'not-sent'],
+    ];
+    for (const [answer, code, outcome] of cases) {
+      const { fetch } = stub(answer);
+      await expect(connect({ profile, credentials, fetch }).deleteUser('u'), code).rejects.toMatchObject({ code, outcome });
+    }
+  });
+
+  it('an erasure whose token cannot be had was never sent', async () => {
+    const fetch: FetchLike = async () => new Response('', { status: 503 });
+    await expect(connect({ profile, credentials, fetch, maxListRetries: 0 }).anonymizeUser('u')).rejects.toMatchObject({ outcome: 'not-sent' });
   });
 
   it('an erasure answered 400/422 is UNEXPECTED_RESPONSE quoting the service; 404 with an empty body is NOT_FOUND', async () => {
     const { fetch } = stub((url) => (url.pathname.includes('gone') ? new Response('', { status: 404 }) : json({ error: 'uid is reserved' }, 422)));
-    const client = createServiceClient({ profile, credentials, fetch });
+    const client = connect({ profile, credentials, fetch });
     await expect(client.anonymizeUser('u')).rejects.toThrow(/uid is reserved/);
     await expect(client.deleteUser('gone')).rejects.toThrow(/No user with uid “gone” exists in City portal/);
   });
@@ -86,8 +122,8 @@ describe('createServiceClient', () => {
 
   it('sendLogout returns refusals and non-JSON bodies as results', async () => {
     const { fetch } = stub(() => new Response('Bad token', { status: 400, headers: { 'x-request-id': 'r-7' } }));
-    const result = await createServiceClient({ profile, credentials, fetch }).sendLogout('u', { negativeCase: 'alg-none' });
-    expect(result).toMatchObject({ status: 400, ok: false, body: 'Bad token', requestId: 'r-7', uid: 'u', header: { alg: 'none' } });
+    const result = await connect({ profile, credentials, fetch }).sendLogout('u', { negativeCase: 'alg-none' });
+    expect(result).toMatchObject({ status: 400, ok: false, outcome: 'refused', errorCode: 'LOGOUT_REJECTED', body: 'Bad token', requestId: 'r-7', uid: 'u', header: { alg: 'none' } });
     expect(JSON.stringify(result)).not.toContain(credentials.apiSecret);
   });
 });

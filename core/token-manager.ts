@@ -1,4 +1,4 @@
-import { PrivacyDeskError } from '../shared/errors';
+import { PrivacyDeskError, isPrivacyDeskError, type Outcome } from '../shared/errors';
 import type { Credentials } from '../shared/profile';
 import { readJson, sendRequest, serviceDescription, statusError, unexpectedBody, type HttpDeps, type HttpRequest, type HttpResponse } from './http';
 import type { Scope, TokenInfo } from './types';
@@ -130,7 +130,7 @@ export class TokenManager {
         message: `The service refused the token request (${status}${typeof errorName === 'string' ? ` ${errorName}` : ''})${said ? `: “${said}”` : ''}. Check the profile’s address and keys; if they are right, contact the service.`,
       });
     }
-    return statusError(response, request, secrets);
+    return statusError(response, request, secrets, this.#deps.now());
   }
 }
 
@@ -147,16 +147,26 @@ function positiveNumber(value: unknown): number | undefined {
  * status is returned for the caller to judge.
  */
 export async function sendAuthorized(deps: HttpDeps, tokens: TokenManager, scope: Scope, request: HttpRequest): Promise<HttpResponse> {
-  const first = await tokens.lease(scope);
+  // A token that cannot be had means the request itself never left: not-sent, whatever the token call's own outcome.
+  const first = await leaseOr(tokens, scope, 'not-sent');
   const response = await sendRequest(deps, withBearer(request, first.token));
   if (response.status !== 401) return response;
   tokens.drop(first.token);
   if (!first.reused) throw unauthorized(response, request);
-  const second = await tokens.lease(scope);
+  // The service refused the first attempt (401), so a failed renewal leaves nothing changed.
+  const second = await leaseOr(tokens, scope, 'refused');
   const retried = await sendRequest(deps, withBearer(request, second.token));
   if (retried.status !== 401) return retried;
   tokens.drop(second.token);
   throw unauthorized(retried, request);
+}
+
+async function leaseOr(tokens: TokenManager, scope: Scope, outcome: Outcome): ReturnType<TokenManager['lease']> {
+  try {
+    return await tokens.lease(scope);
+  } catch (error) {
+    throw isPrivacyDeskError(error) ? error.withOutcome(outcome) : error;
+  }
 }
 
 function withBearer(request: HttpRequest, token: AccessToken): HttpRequest {

@@ -1,6 +1,6 @@
 import type { Credentials, Profile } from '../shared/profile';
-import type { ErasureAction, ErasureResult, ListUsersInput, UserPage } from '../shared/users';
-import type { BuiltLogoutToken, LogoutOptions, LogoutResult, TokenVerification } from '../shared/logout';
+import type { ListUsersInput, UserPage } from '../shared/users';
+import type { BuiltLogoutToken, LogoutOptions, TokenVerification } from '../shared/logout';
 
 /** The fetch the core uses: global fetch in Node, Electron's net.fetch in the app. */
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
@@ -27,17 +27,16 @@ export interface TokenInfo {
   expiresAt: number;
 }
 
-/** Everything the app and the CLI can ask of the service. No method returns or throws a secret or a token. */
+/**
+ * What anyone holding a client may ask of the service: reads, token checks, and
+ * building or verifying logout tokens. It has no irreversible call: anonymise,
+ * delete and sending a logout exist only inside the erasure gate (core/erasure-gate.ts).
+ * No method returns or throws a secret or a token.
+ */
 export interface ServiceClient {
   readonly profile: Profile;
   listUsers(input?: ListUsersInput): Promise<UserPage>;
-  /** Irreversible: call only through the erasure gate (core/erasure.ts). */
-  anonymizeUser(uid: string): Promise<ErasureResult>;
-  /** Irreversible: call only through the erasure gate (core/erasure.ts). */
-  deleteUser(uid: string): Promise<ErasureResult>;
-  eraseUser(action: ErasureAction, uid: string): Promise<ErasureResult>;
   buildLogoutToken(uid: string, options?: LogoutOptions): Promise<BuiltLogoutToken>;
-  sendLogout(uid: string, options?: LogoutOptions): Promise<LogoutResult>;
   verifyLogoutToken(jwt: string): Promise<TokenVerification>;
   /** Gets (or reuses) a token for the scope and says when it expires; the token itself never leaves. */
   checkToken(scope: Scope): Promise<TokenInfo>;

@@ -76,7 +76,7 @@ test.describe('erasure', () => {
     await app.getByRole('tab', { name: 'Audit trail' }).click();
     const row = app.getByRole('table', { name: 'Audit trail entries' }).getByRole('row').filter({ hasText: uid });
     await expect(row.first()).toContainText('Anonymise');
-    await expect(row.first()).toContainText('Succeeded');
+    await expect(row.first()).toContainText('Done');
     await expect(row.first()).toContainText('TICKET-4242');
   });
 
@@ -107,7 +107,7 @@ test.describe('erasure', () => {
     await app.getByRole('tab', { name: 'Audit trail' }).click();
     const row = app.getByRole('table', { name: 'Audit trail entries' }).getByRole('row').filter({ hasText: uid });
     await expect(row.first()).toContainText('Delete');
-    await expect(row.first()).toContainText('Succeeded');
+    await expect(row.first()).toContainText('Done');
   });
 
   test('cancel during the countdown sends nothing to the service', async ({ app, sandbox }) => {

@@ -118,7 +118,7 @@ describe('bridge handlers over a real Desk and the sandbox', () => {
     expect(state).toMatchObject({ exists: true, anonymized: true });
     const { entries } = await value<{ entries: { uid: string; outcome: string; via: string; reference?: string }[] }>('audit.list', {});
     expect(entries.slice(0, 2).map((e) => [e.uid, e.outcome, e.via, e.reference])).toEqual([
-      [uid, 'succeeded', 'app', 'TICKET-1'],
+      [uid, 'done', 'app', 'TICKET-1'],
       [uid, 'attempted', 'app', 'TICKET-1'],
     ]);
   });

@@ -1,5 +1,8 @@
 import type { ErasureAction } from './users';
-import type { ErrorCode } from './errors';
+import type { ErrorCode, Outcome } from './errors';
+
+/** An entry is either the attempt, written before the request, or the act's outcome. */
+export type AuditStage = 'attempted' | Outcome;
 
 /** One irreversible act, as written to the audit trail before and after it is attempted. */
 export interface AuditEntry {
@@ -12,8 +15,8 @@ export interface AuditEntry {
   baseUrl: string;
   /** Ticket or request number the operator gave. */
   reference?: string;
-  /** 'attempted' is written before the request; 'succeeded' or 'failed' after. */
-  outcome: 'attempted' | 'succeeded' | 'failed';
+  /** 'attempted' is written before the request; the act's outcome (shared/errors.ts OUTCOMES) after. */
+  outcome: AuditStage;
   status?: number;
   requestId?: string;
   errorCode?: ErrorCode;

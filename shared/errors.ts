@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'PROFILE_NOT_FOUND',
   'PROFILE_STORE_CORRUPT',
   'KEYCHAIN_UNAVAILABLE',
+  'AUDIT_WRITE_FAILED',
   'INTERNAL',
 ] as const;
 
@@ -63,6 +64,8 @@ const OUTCOME_OF_CODE: Record<ErrorCode, Outcome> = {
   PROFILE_NOT_FOUND: 'not-sent',
   PROFILE_STORE_CORRUPT: 'not-sent',
   KEYCHAIN_UNAVAILABLE: 'not-sent',
+  // Before the act: nothing is sent without its record. After it, the gate says the act's own outcome.
+  AUDIT_WRITE_FAILED: 'not-sent',
   INTERNAL: 'unknown',
 };
 
@@ -104,6 +107,12 @@ export class PrivacyDeskError extends Error {
     this.status = info.status;
     this.requestId = info.requestId;
     this.retryAfterSeconds = info.retryAfterSeconds;
+  }
+
+  /** The same error with the outcome the caller knows better (e.g. a token failure before an act left: not-sent). */
+  withOutcome(outcome: Outcome): PrivacyDeskError {
+    if (outcome === this.outcome) return this;
+    return new PrivacyDeskError({ ...this.toInfo(), outcome }, { cause: this.cause });
   }
 
   toInfo(): ErrorInfo {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ErrorCode, Outcome } from './errors';
 
 export const LOGOUT_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const;
 export type LogoutAlgorithm = (typeof LOGOUT_ALGORITHMS)[number];
@@ -32,6 +33,10 @@ export interface BuiltLogoutToken {
 
 export interface LogoutResult extends BuiltLogoutToken {
   uid: string;
+  /** done for a 2xx; refused for a 4xx or 429; unknown for a 5xx (sessions may or may not have ended). */
+  outcome: Outcome;
+  /** Why it was not done, as the error family names it (LOGOUT_REJECTED, RATE_LIMITED…). */
+  errorCode?: ErrorCode;
   status: number;
   ok: boolean;
   headers: Record<string, string>;

@@ -39,6 +39,8 @@ export type ErasureAction = (typeof ERASURE_ACTIONS)[number];
 export interface ErasureResult {
   action: ErasureAction;
   uid: string;
+  /** A result is only ever a readable 2xx; every other ending is a PrivacyDeskError with its own outcome. */
+  outcome: 'done';
   status: number;
   requestId?: string;
   /** ISO 8601 time the service answered. */

@@ -25,7 +25,7 @@ describe('web host transport', () => {
   });
 
   it('turns ok:false into a PrivacyDeskError with the same code, message and request id', async () => {
-    const error = { code: 'NOT_FOUND', message: 'No user has this uid.', status: 404, requestId: 'r-9' };
+    const error = { code: 'NOT_FOUND', outcome: 'refused', message: 'No user has this uid.', status: 404, requestId: 'r-9' };
     const fetch = vi.fn(async () => new Response(JSON.stringify({ ok: false, error }), { status: 200 }));
     const client = createBridgeClient(createHttpTransport({ token: 't', fetch }));
     const thrown = await client['users.erase']({ profileId: 'p', action: 'delete', uid: 'x', confirmUid: 'x' }).catch((e: unknown) => e);

@@ -366,7 +366,7 @@ export const en = {
     empty: 'Nothing recorded yet.',
     loadFailed: 'The audit trail could not be read',
     actions: { anonymize: 'Anonymise', delete: 'Delete', logout: 'Logout' },
-    outcomes: { attempted: 'Attempted', succeeded: 'Succeeded', failed: 'Failed', unknown: 'Outcome unknown — check the user' },
+    outcomes: { attempted: 'Attempted', done: 'Done', refused: 'Refused by the service', 'not-sent': 'Not sent', unknown: 'Outcome unknown — check the user' },
     vias: { app: 'App', cli: 'CLI' },
   },
 } as const;

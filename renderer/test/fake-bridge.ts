@@ -158,8 +158,8 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       else users[index] = { ...users[index]!, uid: null, fullName: 'Anonymous user', email: null };
       // Like the real gate: an attempt and its outcome, paired by one actId.
       const base: AuditEntry = { at: new Date().toISOString(), action: input.action, uid: input.uid, profileId: input.profileId, profileName: 'Sandbox', baseUrl: LOCAL_PROFILE.baseUrl, outcome: 'attempted', via: 'app', actId: `act-${audit.length}`, ...(input.reference ? { reference: input.reference } : {}) };
-      audit.push(base, { ...base, outcome: 'succeeded', status: 200, requestId: 'req-1' });
-      return { action: input.action, uid: input.uid, status: 200, requestId: 'req-1', completedAt: new Date().toISOString() };
+      audit.push(base, { ...base, outcome: 'done', status: 200, requestId: 'req-1' });
+      return { action: input.action, uid: input.uid, outcome: 'done', status: 200, requestId: 'req-1', completedAt: new Date().toISOString() };
     },
     'logout.preview': async (input) => {
       guard('logout.preview', input);
@@ -174,6 +174,8 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
         header: { alg: 'HS256' },
         claims: { sub: input.uid },
         uid: input.uid,
+        outcome: refused ? 'refused' : 'done',
+        ...(refused ? { errorCode: 'LOGOUT_REJECTED' as const } : {}),
         status: refused ? 400 : 200,
         ok: !refused,
         headers: { 'content-type': 'application/json' },

@@ -20,10 +20,11 @@ describe('privacy-desk users anonymize / delete (in-process CLI against the sand
     expect(f.auditLines()).toEqual([]);
   });
 
-  it('refuses a missing --confirm as a usage error (exit 2)', async () => {
-    const { code, stderr } = await f.cli(['users', 'delete', 'alice@example.org']);
+  it('refuses a missing --confirm as a usage error (exit 2), on stderr only even with --json', async () => {
+    const { code, stderr, stdout } = await f.cli(['users', 'delete', 'alice@example.org', '--json']);
     expect(code).toBe(2);
     expect(stderr).toMatch(/required option '--confirm <uid>'/);
+    expect(stdout).toBe('');
     expect((await f.sandboxUser('alice@example.org')).body?.state).toBe('active');
   });
 

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { PrivacyDeskError } from '../../shared/errors';
 import { startSandbox } from '../../sandbox/server';
-import { clientFor, failure, leaks, recordingFetch, untilRefused, useSandbox } from './helpers';
+import { clientFor, failure, gateFor, leaks, recordingFetch, untilRefused, useSandbox } from './helpers';
 
 /** A port on which nothing listens: bound, read, then released. */
 async function closedPort(): Promise<number> {
@@ -19,16 +19,19 @@ describe('failures against the sandbox', () => {
   it('refuses invalid input with INVALID_INPUT before sending any request', async () => {
     const recorder = recordingFetch();
     const client = clientFor(sandbox.current, { fetch: recorder.fetch });
+    // Irreversible acts are checked by the gate, the one way to them.
+    const { gate } = gateFor(sandbox.current, { fetch: recorder.fetch });
     const attempts: Array<Promise<unknown>> = [
-      client.anonymizeUser(''),
-      client.deleteUser('line\nbreak'),
-      client.anonymizeUser('x'.repeat(1025)),
-      client.deleteUser('..'),
-      client.eraseUser('purge' as never, 'alice@example.org'),
+      gate.erase({ action: 'anonymize', uid: '', confirmUid: '' }),
+      gate.erase({ action: 'delete', uid: 'line\nbreak', confirmUid: 'line\nbreak' }),
+      gate.erase({ action: 'anonymize', uid: 'x'.repeat(1025), confirmUid: 'x'.repeat(1025) }),
+      gate.erase({ action: 'delete', uid: '..', confirmUid: '..' }),
+      gate.erase({ action: 'delete', uid: 'half \ud800 a pair', confirmUid: 'half \ud800 a pair' }),
+      gate.erase({ action: 'purge' as never, uid: 'alice@example.org', confirmUid: 'alice@example.org' }),
+      gate.logout({ uid: '' }),
       client.listUsers({ page: 0 }),
       client.listUsers({ perPage: 101 }),
       client.listUsers({ page: 1.5 }),
-      client.sendLogout('', {}),
       client.sendLogout('alice@example.org', { algorithm: 'RS256' as never }),
       client.sendLogout('alice@example.org', { extraClaims: { sub: 'someone-else' } }),
       client.buildLogoutToken('tab\there'),
@@ -37,6 +40,7 @@ describe('failures against the sandbox', () => {
     for (const attempt of attempts) {
       const error = await failure(attempt);
       expect(error.code).toBe('INVALID_INPUT');
+      expect(error.outcome).toBe('not-sent');
       expect(error.message.length).toBeGreaterThan(20);
     }
     expect(recorder.sent).toHaveLength(0);
@@ -109,7 +113,7 @@ describe('no secret, token or Authorization header in any error', () => {
     await client.checkToken('authentication');
 
     await collect(client.anonymizeUser('nobody-at-all'));
-    await collect(client.deleteUser(''));
+    await collect(gateFor(sandbox.current, { fetch: recorder.fetch }).gate.erase({ action: 'delete', uid: '', confirmUid: '' }));
     sandbox.current.setFaults({ errorRate: 1 });
     await collect(client.listUsers());
     await collect(client.deleteUser('alice@example.org'));

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server';
 import { connectToService } from '../../core/service-client';
 import type { ServiceActs } from '../../core/service-acts';
+import { openGatedConnection } from '../../core/erasure-gate';
+import type { AuditLog } from '../../core/audit-log';
+import type { AuditEntry } from '../../shared/audit';
 import type { ErasureAction, ErasureResult } from '../../shared/users';
 import type { FetchLike, ServiceClient, ServiceClientOptions } from '../../core/types';
 import { PrivacyDeskError } from '../../shared/errors';
@@ -81,13 +84,24 @@ export type TestClient = ServiceClient & {
   sendLogout: ServiceActs['sendLogout'];
 };
 
-export function clientFor(sandbox: RunningSandbox, overrides: Partial<ServiceClientOptions> = {}): TestClient {
-  const { client, acts } = connectToService({
+/** A connection as the app has it: reads, and the irreversible acts behind the gate (audited in memory). */
+export function gateFor(sandbox: RunningSandbox, overrides: Partial<ServiceClientOptions> = {}) {
+  const entries: AuditEntry[] = [];
+  const audit: AuditLog = { path: '(memory)', append: async (entry) => void entries.push(entry), list: async () => [...entries].reverse() };
+  return { ...openGatedConnection(sandboxClientOptions(sandbox, overrides), { audit, via: 'cli' }), auditEntries: entries };
+}
+
+function sandboxClientOptions(sandbox: RunningSandbox, overrides: Partial<ServiceClientOptions>): ServiceClientOptions {
+  return {
     profile: { id: 'sandbox', name: 'Sandbox', baseUrl: sandbox.url, applicationName: sandbox.credentials.applicationName },
     credentials: { apiKey: sandbox.credentials.apiKey, apiSecret: sandbox.credentials.apiSecret },
     sleep: async () => {},
     ...overrides,
-  });
+  };
+}
+
+export function clientFor(sandbox: RunningSandbox, overrides: Partial<ServiceClientOptions> = {}): TestClient {
+  const { client, acts } = connectToService(sandboxClientOptions(sandbox, overrides));
   return {
     ...client,
     anonymizeUser: (uid) => acts.erase('anonymize', uid),

@@ -91,3 +91,34 @@ describe('each folder sees only the globals of where it runs', () => {
     expect(await lintOnce('shared/__lint_probe__.ts', 'export const probe = (process: string) => process;\n')).toEqual([]);
   });
 });
+
+describe('only the erasure gate reaches the irreversible acts', () => {
+  // The probes import without using: only the import rules matter here.
+  const importMessagesOf = async (probe: string, code: string) =>
+    (await lintOnce(probe, `${code}\n`)).filter((m) => m.ruleId !== '@typescript-eslint/no-unused-vars');
+  const refused = [
+    ['core/desk.ts', "import { connectToService } from './service-client';"],
+    ['core/desk.ts', "import { createServiceActs } from './service-acts';"],
+    ['handlers/__lint_probe__.ts', "import type { ServiceActs } from '../core/service-acts';"],
+    ['cli/commands/users.ts', "import { connectToService } from '../../core/service-client';"],
+    ['app-runtime/__lint_probe__.ts', "export { connectToService } from '../core/service-client';"],
+    ['electron/main.ts', "import { connectToService as c } from '../core/service-client';"],
+    ['web-host/__lint_probe__.ts', "import('../core/service-acts');"],
+  ] as const;
+  it.each(refused)('%s: %s', async (probe, code) => {
+    const messages = await importMessagesOf(probe, code);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]?.message).toContain('Instead, go through the erasure gate');
+  });
+
+  const accepted = [
+    ['core/erasure-gate.ts', "import { connectToService } from './service-client';\nimport type { ServiceActs } from './service-acts';"],
+    ['core/service-client.ts', "import { createServiceActs } from './service-acts';"],
+    ['core/desk.ts', "import { createServiceClient, type ServiceConnection } from './service-client';"],
+    ['cli/connection.ts', "import { createServiceClient } from '../core/service-client';"],
+    ['tests/integration/helpers.ts', "import { connectToService } from '../../core/service-client';"],
+  ] as const;
+  it.each(accepted)('%s: %s', async (probe, code) => {
+    expect(await importMessagesOf(probe, code)).toEqual([]);
+  });
+});

@@ -17,9 +17,9 @@ const entry = (at: string, uid: string, outcome: AuditEntry['outcome'], more: Pa
 
 // Oldest first, as the gate appends them: a completed act, an act whose outcome never came, and an old unpaired entry.
 const ENTRIES: AuditEntry[] = [
-  entry('00:00', 'old-user', 'succeeded', { status: 200 }),
+  entry('00:00', 'old-user', 'done', { status: 200 }),
   entry('01:00', 'alice', 'attempted', { actId: 'a1', reference: 'TICKET-7' }),
-  entry('01:01', 'alice', 'succeeded', { actId: 'a1', status: 200, requestId: 'req-alice' }),
+  entry('01:01', 'alice', 'done', { actId: 'a1', status: 200, requestId: 'req-alice' }),
   entry('02:00', 'bob', 'attempted', { actId: 'b2' }),
 ];
 
@@ -37,9 +37,9 @@ describe('audit trail', () => {
     expect(rows).toHaveLength(3);
     const [bob, alice, old] = rows.map((row) => row.textContent ?? '');
     expect(bob).toMatch(/bob.*Outcome unknown — check the user/);
-    expect(alice).toMatch(/alice.*TICKET-7.*Succeeded.*200.*req-alice/);
+    expect(alice).toMatch(/alice.*TICKET-7.*Done.*200.*req-alice/);
     expect(alice).not.toMatch(/Attempted/);
-    expect(old).toMatch(/old-user.*Succeeded/);
+    expect(old).toMatch(/old-user.*Done/);
   });
 
   it('marks an attempt without an outcome as a warning with a sign, not colour alone', async () => {
@@ -58,13 +58,13 @@ describe('audit trail', () => {
   it('keeps entries without an actId as they are and pairs a failure with its attempt', () => {
     const acts = groupAuditActs([
       entry('00:00', 'legacy', 'attempted'),
-      entry('00:01', 'legacy', 'failed', { errorCode: 'TIMEOUT' }),
+      entry('00:01', 'legacy', 'unknown', { errorCode: 'TIMEOUT' }),
       entry('03:00', 'carol', 'attempted', { actId: 'c3', reference: 'R-1' }),
-      entry('03:02', 'carol', 'failed', { actId: 'c3', errorCode: 'NOT_FOUND', status: 404 }),
+      entry('03:02', 'carol', 'refused', { actId: 'c3', errorCode: 'NOT_FOUND', status: 404 }),
     ]);
     expect(acts.map((act) => [act.entry.uid, act.outcome, act.entry.reference, act.entry.errorCode])).toEqual([
-      ['carol', 'failed', 'R-1', 'NOT_FOUND'],
-      ['legacy', 'failed', undefined, 'TIMEOUT'],
+      ['carol', 'refused', 'R-1', 'NOT_FOUND'],
+      ['legacy', 'unknown', undefined, 'TIMEOUT'],
       ['legacy', 'attempted', undefined, undefined],
     ]);
     // The row's time is when the act started.

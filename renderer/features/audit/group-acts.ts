@@ -1,11 +1,12 @@
 import type { AuditEntry } from '../../../shared/audit';
 
 /**
- * What the trail shows per row. 'unknown' = an attempt whose outcome was never
- * written (crash, lost connection, full disk): the operator must check the user.
- * 'attempted' only appears for old entries without an actId, shown as they are.
+ * What the trail shows per row: the act's outcome. An attempt whose outcome was
+ * never written (crash, lost connection, full disk) is 'unknown' too: the
+ * operator must check the user. 'attempted' only appears for old entries
+ * without an actId, shown as they are.
  */
-export type ActOutcome = AuditEntry['outcome'] | 'unknown';
+export type ActOutcome = AuditEntry['outcome'];
 
 export interface AuditAct {
   key: string;

@@ -1,0 +1,134 @@
+import { PrivacyDeskError } from '../shared/errors';
+import type { ErasureAction, ErasureResult } from '../shared/users';
+import type { LogoutOptions, LogoutResult } from '../shared/logout';
+import type { Profile } from '../shared/profile';
+import { encodeUidSegment } from '../shared/uid';
+import { ACTION_WORDS } from './action-words';
+import { readJson, sendRequest, serviceDescription, statusError, type HttpDeps, type HttpRequest, type HttpResponse } from './http';
+import { logoutRefusal } from './logout-outcome';
+import { buildLogoutToken, type LogoutTokenContext } from './logout-token';
+import { sendAuthorized, type TokenManager } from './token-manager';
+
+/**
+ * The service's irreversible calls. Only the erasure gate (core/erasure-gate.ts)
+ * ever holds this object: it validates, confirms and audits before calling.
+ * Nothing here validates again or retries: a retried erasure is the batch
+ * runner's decision, made on the outcome.
+ */
+export interface ServiceActs {
+  erase(action: ErasureAction, uid: string): Promise<ErasureResult>;
+  sendLogout(uid: string, options?: LogoutOptions): Promise<LogoutResult>;
+}
+
+export interface ServiceInternals {
+  profile: Profile;
+  http: HttpDeps;
+  tokens: TokenManager;
+  tokenContext: LogoutTokenContext;
+}
+
+export function createServiceActs({ profile, http, tokens, tokenContext }: ServiceInternals): ServiceActs {
+  const baseUrl = profile.baseUrl;
+
+  async function erase(action: ErasureAction, uid: string): Promise<ErasureResult> {
+    const segment = encodeUidSegment(uid);
+    const words = ACTION_WORDS[action];
+    // Both carry an empty JSON object: API requests are JSON, and servers that parse
+    // JSON bodies strictly refuse a JSON Content-Type with no body at all.
+    const route =
+      action === 'anonymize'
+        ? { method: 'POST' as const, url: `${baseUrl}/api/v1/users/${segment}/anonymize` }
+        : { method: 'DELETE' as const, url: `${baseUrl}/api/v1/users/${segment}` };
+    const request: HttpRequest = {
+      ...route,
+      body: '{}',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      purpose: `${words.doing} user “${uid}”`,
+      irreversible: true,
+    };
+    // Never retried: only the single 401 token refresh inside sendAuthorized, where the service refused the first attempt.
+    const response = await sendAuthorized(http, tokens, 'authentication', request);
+    const { status, requestId } = response;
+    if (status >= 200 && status < 300) {
+      const problem = successProblem(response);
+      if (problem) {
+        const said = serviceDescription(response, http.secrets());
+        throw new PrivacyDeskError({
+          code: 'UNEXPECTED_RESPONSE',
+          outcome: 'unknown',
+          status,
+          requestId,
+          message: `The service answered ${status} while ${words.doing} user “${uid}”, but ${problem}${said ? `: “${said}”` : ''}. The outcome is UNKNOWN: check the user before trying again.`,
+        });
+      }
+      const result: ErasureResult = { action, uid, outcome: 'done', status, completedAt: new Date(http.now()).toISOString() };
+      if (requestId !== undefined) result.requestId = requestId;
+      return result;
+    }
+    if (status === 404) {
+      throw new PrivacyDeskError({
+        code: 'NOT_FOUND',
+        status,
+        requestId,
+        message: `No user with uid “${uid}” exists in ${profile.name} — it may already have been anonymised or deleted. Check the uid against the request.`,
+      });
+    }
+    if (status === 403) {
+      throw new PrivacyDeskError({
+        code: 'INSUFFICIENT_SCOPE',
+        status,
+        requestId,
+        message: `The service refused ${words.doing} user “${uid}” (403): this API key’s token lacks the “authentication” scope. Nothing was changed. Ask the service’s administrators to grant it.`,
+      });
+    }
+    throw statusError(response, request, http.secrets(), http.now());
+  }
+
+  async function sendLogout(uid: string, options?: LogoutOptions): Promise<LogoutResult> {
+    const built = await buildLogoutToken(uid, options, tokenContext);
+    const request: HttpRequest = {
+      method: 'POST',
+      url: `${baseUrl}/auth/logout/${encodeURIComponent(profile.applicationName)}`,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      body: new URLSearchParams({ logout_token: built.token }).toString(),
+      purpose: `sending the logout for user “${uid}”`,
+    };
+    // Any HTTP answer, refusals included, is a result for the tester to show; only transport failures throw.
+    const response = await sendRequest(http, request);
+    const body = readJson(response);
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const result: LogoutResult = {
+      ...built,
+      uid,
+      outcome: 'done',
+      status: response.status,
+      ok: response.status >= 200 && response.status < 300,
+      headers,
+      body: body.kind === 'json' ? body.value : response.text,
+      elapsedMs: response.elapsedMs,
+    };
+    if (response.requestId !== undefined) result.requestId = response.requestId;
+    const refusal = logoutRefusal(result, http.now());
+    if (refusal) {
+      result.outcome = refusal.outcome;
+      result.errorCode = refusal.code;
+    }
+    return result;
+  }
+
+  return { erase, sendLogout };
+}
+
+/** Why a 2xx is not a readable success, or undefined when it is (empty, or JSON that does not say it failed). */
+function successProblem(response: HttpResponse): string | undefined {
+  const body = readJson(response);
+  if (body.kind === 'empty') return undefined;
+  if (body.kind === 'text') return 'its answer could not be read as JSON';
+  const value = body.value;
+  if (value && typeof value === 'object' && (value as { success?: unknown }).success === false) return 'it reported a failure';
+  return undefined;
+}
+
