@@ -18,7 +18,8 @@ Exit codes:
 
 A failure prints "CODE: message" on stderr; for anonymize, delete and logout
 an "Outcome:" line follows. With --json, results go to stdout, and a failure
-before any result prints {"error": {"code", "outcome", "message", ...}} there.`;
+before any result prints {"error": {"code", "outcome", "message", ...}} there
+(a usage error, such as an unknown option, only prints on stderr).`;
 
 // The operator asked for something invalid (nothing was sent): usage-class errors.
 const USAGE_CODES: ReadonlySet<ErrorCode> = new Set(['INVALID_INPUT', 'CONFIRMATION_MISMATCH', 'PROFILE_NOT_FOUND']);
