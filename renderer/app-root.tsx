@@ -4,6 +4,7 @@ import { I18nextProvider } from 'react-i18next';
 import type { BridgeClient } from '../shared/contract';
 import { App } from './app';
 import { BridgeProvider } from './bridge/bridge-context';
+import type { BridgeEventClient } from './bridge/bridge-event-client';
 
 /**
  * Nothing is retried behind the operator's back: the main process already
@@ -18,11 +19,11 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-export function AppRoot({ bridge, i18n, queryClient }: { bridge: BridgeClient; i18n: I18n; queryClient: QueryClient }) {
+export function AppRoot({ bridge, events, i18n, queryClient }: { bridge: BridgeClient; events?: BridgeEventClient; i18n: I18n; queryClient: QueryClient }) {
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
-        <BridgeProvider client={bridge}>
+        <BridgeProvider client={bridge} {...(events ? { events } : {})}>
           <App />
         </BridgeProvider>
       </QueryClientProvider>

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppRoot, createQueryClient } from './app-root';
 import { createDefaultBridgeClient } from './bridge/bridge-client';
+import { createDefaultBridgeEventClient } from './bridge/bridge-event-client';
 import { createI18n } from './i18n';
 import { useUiStore } from './state/ui-store';
 import './styles/tokens.css';
@@ -17,6 +18,6 @@ if (!root) throw new Error('index.html has no #root element.');
 
 createRoot(root).render(
   <StrictMode>
-    <AppRoot bridge={createDefaultBridgeClient()} i18n={createI18n(useUiStore.getState().language)} queryClient={createQueryClient()} />
+    <AppRoot bridge={createDefaultBridgeClient()} events={createDefaultBridgeEventClient()} i18n={createI18n(useUiStore.getState().language)} queryClient={createQueryClient()} />
   </StrictMode>,
 );

@@ -5,12 +5,14 @@ import { toErrorInfo } from '../../shared/errors';
 interface ErrorPanelProps {
   title: string;
   error: unknown;
+  /** For an act (erase, logout): say how it ended, so the operator knows whether to check the user. */
+  showOutcome?: boolean;
   onRetry?: () => void;
   retrying?: boolean;
 }
 
 /** An error as an operator needs it: what happened and what to do, the code and the request id for the ticket. */
-export function ErrorPanel({ title, error, onRetry, retrying }: ErrorPanelProps) {
+export function ErrorPanel({ title, error, showOutcome, onRetry, retrying }: ErrorPanelProps) {
   const { t } = useTranslation();
   const info: ErrorInfo = toErrorInfo(error);
   return (
@@ -20,6 +22,11 @@ export function ErrorPanel({ title, error, onRetry, retrying }: ErrorPanelProps)
         {title}
       </p>
       <p className="error-panel__message">{info.message}</p>
+      {showOutcome && (
+        <p className={`error-panel__outcome error-panel__outcome--${info.outcome}`} data-outcome={info.outcome}>
+          <strong>{t('outcome.label')}:</strong> {t(`outcome.${info.outcome}`)}
+        </p>
+      )}
       <dl className="error-panel__facts">
         <div>
           <dt>{t('common.errorCode')}</dt>

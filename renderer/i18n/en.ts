@@ -65,6 +65,14 @@ export const en = {
     copyFailed: 'Could not copy: select the text and copy it by hand.',
     notices: 'Notifications',
   },
+  /** How an act ended (shared/errors.ts OUTCOMES), said so the operator knows what to do next. */
+  outcome: {
+    label: 'Outcome',
+    'not-sent': 'Not sent — nothing reached the service, nothing was changed.',
+    refused: 'Refused by the service — nothing was changed.',
+    done: 'Done.',
+    unknown: 'Outcome unknown — the request may have reached the service. Check the user before trying again.',
+  },
   firstRun: {
     title: 'Welcome to Privacy Desk',
     body: 'Privacy Desk answers erasure requests and tests logouts on your debate space. Start by adding a connection profile: the service’s address, your application’s name and the API key pair from its administration panel (Configuration › General).',

@@ -63,6 +63,13 @@ export const fr: Messages = {
     copyFailed: 'Copie impossible : sélectionnez le texte et copiez-le à la main.',
     notices: 'Notifications',
   },
+  outcome: {
+    label: 'Résultat',
+    'not-sent': 'Non envoyée — rien n’a atteint le service, rien n’a changé.',
+    refused: 'Refusée par le service — rien n’a changé.',
+    done: 'Effectuée.',
+    unknown: 'Résultat inconnu — la requête a peut-être atteint le service. Vérifiez l’utilisateur avant de réessayer.',
+  },
   firstRun: {
     title: 'Bienvenue dans Privacy Desk',
     body: 'Privacy Desk traite les demandes d’effacement et teste les déconnexions de votre espace de débat. Commencez par ajouter un profil de connexion : l’adresse du service, le nom de votre application et la paire de clés API de son panneau d’administration (Configuration › Général).',

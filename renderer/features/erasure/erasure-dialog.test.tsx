@@ -131,6 +131,20 @@ describe('erasure dialog', () => {
     expect(alert.textContent).toMatch(/INSUFFICIENT_SCOPE/);
     expect(alert.textContent).toMatch(/Enable it in the administration panel/);
     expect(alert.textContent).toMatch(/req-403/);
+    expect(alert.textContent).toMatch(/Outcome: Refused by the service — nothing was changed\./);
     expect(screen.getByRole('dialog')).toBe(dialog);
+  });
+
+  it('says in words when the outcome is unknown, so the operator checks the user first', async () => {
+    const { user, dialog, fake } = await openDialog('Delete', 'dave smith');
+    fake.failNext('users.erase', { code: 'TIMEOUT', message: 'No answer from the service within 30 s.' });
+    await user.type(within(dialog).getByLabelText('Type the uid to confirm'), 'dave smith');
+    vi.useFakeTimers();
+    fireEvent.click(confirmButton(dialog));
+    await tick(5);
+    await flushThenUseRealTimers();
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.querySelector('[data-outcome]')?.getAttribute('data-outcome')).toBe('unknown');
+    expect(alert.textContent).toMatch(/Outcome unknown — the request may have reached the service\. Check the user before trying again\./);
   });
 });

@@ -158,7 +158,7 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
               {t('erasure.cancelled')}
             </p>
           )}
-          {erase.isError && <ErrorPanel title={t('erasure.failed')} error={erase.error} />}
+          {erase.isError && <ErrorPanel title={t('erasure.failed')} error={erase.error} showOutcome />}
           <div className="dialog__actions">
             <button type="button" className="button button--ghost" onClick={onClose}>
               {t('common.cancel')}

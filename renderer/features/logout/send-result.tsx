@@ -22,7 +22,12 @@ export function SendResult({ outcome }: { outcome: LogoutTestOutcome }) {
           </span>
         )}
       </header>
-      {error && <ErrorPanel title={t('logout.sendFailed')} error={error} />}
+      {error && <ErrorPanel title={t('logout.sendFailed')} error={error} showOutcome />}
+      {result && result.outcome !== 'done' && (
+        <p className={`send-result__outcome error-panel__outcome--${result.outcome}`} data-outcome={result.outcome}>
+          <strong>{t('outcome.label')}:</strong> {t(`outcome.${result.outcome}`)}
+        </p>
+      )}
       {result && (
         <>
           <dl className="facts facts--inline">
