@@ -14,7 +14,7 @@ const MAX_PAGES = 100_000;
  * Walks every page of users, for `users list --all` and batch work. Erring on
  * the side of completeness: when the service gives no paging information, a
  * short page is followed by one more request to confirm it was the last
- * (Part B allows a silent per_page cap); a page that brings no user not seen
+ * (the service may cap per_page silently: docs/SERVICE-API.md#page-size-and-the-silent-cap); a page that brings no user not seen
  * before ends the walk, so a service that ignores `page` cannot loop us.
  * An aborted `signal` stops it between pages with a CANCELLED error; a page
  * already asked for is still read and reported.

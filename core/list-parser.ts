@@ -14,7 +14,7 @@ type JsonObject = Record<string, unknown>;
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Reads every list variant of Part B: `{success, data}`, a bare array,
+ * Reads every list variant of docs/SERVICE-API.md#list-body: `{success, data}`, a bare array,
  * `{users}`, `{data, meta}`, with pagy headers or none at all.
  */
 export function parseUserPage(body: unknown, headers: Headers, asked: ListRequestShape): UserPage {
@@ -101,7 +101,7 @@ function decideHasNext(paging: Paging, page: number, count: number, askedPerPage
     const perPage = paging.pageItems !== undefined && paging.pageItems > 0 ? Math.min(paging.pageItems, askedPerPage) : served;
     return page * perPage < paging.total;
   }
-  // No paging information at all (Part B variant): only a full page can have a successor.
+  // No paging information at all (docs/SERVICE-API.md#pagination): only a full page can have a successor.
   return count >= askedPerPage && count > 0;
 }
 

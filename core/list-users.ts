@@ -18,7 +18,7 @@ export interface UserListerDeps {
 /**
  * Lists users with a `public` token; if the service will not give that
  * scope (token endpoint invalid_scope, or 403 on the list), falls back to
- * the `api_key` query parameter (Part A.4) and keeps doing so for this client.
+ * the `api_key` query parameter (docs/SERVICE-API.md#listing-with-the-api-key) and keeps doing so for this client.
  * Listing is read-only, so network errors, timeouts, 5xx and 429 are retried.
  */
 export class UserLister {

@@ -19,7 +19,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
- * Builds the back-channel logout token (Part A.5): a JWT signed with the
+ * Builds the back-channel logout token (docs/SERVICE-API.md#back-channel-logout): a JWT signed with the
  * secret key whose `sub` is the uid. Negative cases build deliberately
  * broken tokens for the tester; each must be refused by the service.
  */

@@ -33,7 +33,7 @@ export function createServiceActs({ profile, http, tokens, tokenContext }: Servi
   async function erase(action: ErasureAction, uid: string): Promise<ErasureResult> {
     const segment = encodeUidSegment(uid);
     const words = ACTION_WORDS[action];
-    // Both carry an empty JSON object: API requests are JSON, and servers that parse
+    // Both carry an empty JSON object: API requests are JSON (docs/SERVICE-API.md#requests-and-content-types), and servers that parse
     // JSON bodies strictly refuse a JSON Content-Type with no body at all.
     const route =
       action === 'anonymize'

@@ -6,7 +6,7 @@ import type { Scope, TokenInfo } from './types';
 /** If the service's created_at is this far from our clock, trust our clock instead. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 const REFRESH_MARGIN_MS = 60_000;
-/** Part A: tokens live two hours; used only if the service leaves expires_in out. */
+/** Tokens live two hours (docs/SERVICE-API.md#token-lifetime); used only if the service leaves expires_in out. */
 const DEFAULT_LIFETIME_S = 7200;
 
 export interface AccessToken {

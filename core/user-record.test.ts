@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeUser } from './user-record';
 
 describe('normalizeUser', () => {
-  it('maps the Part B record', () => {
+  it('maps the observed record (docs/SERVICE-API.md#user-record)', () => {
     const raw = { id: 1, uid: 'zoë.müller', full_name: 'Zoë Müller', email: 'z@example.org', created_at: '2025-01-02T03:04:05Z', messages_count: 3, votes_count: 0, city: 'Lyon' };
     expect(normalizeUser(raw)).toEqual({
       uid: 'zoë.müller',

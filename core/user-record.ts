@@ -1,7 +1,7 @@
 import type { UserRecord } from '../shared/users';
 
 /**
- * Normalises one user as the service sent it (Part B: any field may be
+ * Normalises one user as the service sent it (docs/SERVICE-API.md#user-record: any field may be
  * missing or null, unknown fields may appear, first/last name may replace
  * full_name) into what the table shows. `fields` keeps the record untouched.
  */

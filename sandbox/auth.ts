@@ -13,7 +13,7 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-/** Doorkeeper's 401: empty body (Part B) or JSON (variant), and the WWW-Authenticate header either way. */
+/** Doorkeeper's 401: empty body (observed) or JSON (variant), and the WWW-Authenticate header either way: docs/SERVICE-API.md#refused-tokens. */
 export function sendUnauthorized(ctx: SandboxContext, reply: FastifyReply, description: string = INVALID): FastifyReply {
   reply
     .code(401)

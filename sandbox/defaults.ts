@@ -31,7 +31,7 @@ export const SANDBOX_DEFAULTS = {
 /** Faults are off by default: the sandbox behaves like a healthy service. */
 export const DEFAULT_FAULTS: SandboxFaults = { latencyMs: 0, errorRate: 0, dropRate: 0, rateLimit: 0 };
 
-/** Part B's observed behaviour. */
+/** The real service's observed behaviour: docs/SERVICE-API.md#sandbox-variants. */
 export const DEFAULT_VARIANTS: SandboxVariants = {
   listBody: 'success-data',
   paginationHeaders: true,

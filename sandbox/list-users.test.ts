@@ -32,7 +32,7 @@ describe('GET /api/v1/users', () => {
   beforeEach(() => sandbox.reset());
   afterAll(() => sandbox.close());
 
-  it('returns {"success":true,"data":[...]} with exactly the Part B user fields', async () => {
+  it('returns {"success":true,"data":[...]} with exactly the observed user fields (docs/SERVICE-API.md#user-record)', async () => {
     const response = await api(sandbox, 'GET', '/api/v1/users', token);
     expect(response.status).toBe(200);
     const body = (await response.json()) as { success: boolean; data: User[] };

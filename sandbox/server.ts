@@ -19,7 +19,7 @@ function wholeNumber(name: string, value: number, min: number): number {
   return value;
 }
 
-/** Starts a local, faithful imitation of the service (Part A with Part B's defaults). */
+/** Starts a local, faithful imitation of the service (docs/SERVICE-API.md: the published interface, observed behaviour by default). */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const credentials: SandboxCredentials = {
     apiKey: options.apiKey ?? SANDBOX_DEFAULTS.apiKey,

@@ -81,7 +81,7 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-/** A user exactly as the service's list returns it (Part B fields). */
+/** A user exactly as the service's list returns it (docs/SERVICE-API.md#user-record). */
 export interface ServiceUser {
   id: number;
   uid: string | null;

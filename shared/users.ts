@@ -10,7 +10,7 @@ export const listUsersInputSchema = z.object({
 export type ListUsersInput = z.input<typeof listUsersInputSchema>;
 
 /**
- * One user as Privacy Desk shows it. The service's record varies (Part B):
+ * One user as Privacy Desk shows it. The service's record varies (docs/SERVICE-API.md#user-record):
  * the named fields are normalised for the table; `fields` keeps every field
  * exactly as the service sent it, for the detail panel and `--json`.
  */

@@ -182,7 +182,7 @@ export async function failure(promise: Promise<unknown>): Promise<PrivacyDeskErr
   throw new Error('Expected the call to fail, but it succeeded.');
 }
 
-/** Every uid of Part B's awkward kinds, as seeded by the sandbox. */
+/** Every awkward kind of uid (docs/SERVICE-API.md#uids-in-paths), as seeded by the sandbox. */
 export const AWKWARD_UIDS = [
   'alice@example.org',
   'bob+news@example.org',

@@ -37,7 +37,7 @@ describe('access tokens against the sandbox', () => {
     expect((await failure(wrongKey.checkToken('public'))).code).toBe('INVALID_CREDENTIALS');
   });
 
-  it('works when the token JSON has no created_at (Part B variant)', async () => {
+  it('works when the token JSON has no created_at (docs/SERVICE-API.md#token-response)', async () => {
     sandbox.current.setVariants({ tokenCreatedAt: false });
     const client = clientFor(sandbox.current, { now: ahead });
     const info = await client.checkToken('public');
