@@ -1,38 +1,11 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { test, expect, sandboxUser } from './fixtures';
-
-/** The console's countdown before an erasure is sent (ERASURE_COUNTDOWN_SECONDS in the renderer). */
-const COUNTDOWN_SECONDS = 5;
+import { COUNTDOWN_SECONDS, holdPageClock, runCountdown } from './support';
 
 async function actOnUid(page: Page, uid: string, action: 'Anonymise' | 'Delete'): Promise<void> {
   const box = page.getByRole('region', { name: 'Act on a uid' });
   await box.getByLabel('uid', { exact: true }).fill(uid);
   await box.getByRole('button', { name: action, exact: true }).click();
-}
-
-/**
- * Installs Playwright's clock in the page and holds it still: from here on the countdown moves only when
- * the test moves it, however fast or slow the machine is. pauseAt needs a moment the page has not reached
- * yet; a minute ahead leaves room on a busy machine (as if the operator waited a minute before confirming).
- */
-async function holdPageClock(page: Page): Promise<void> {
-  await page.clock.install();
-  const pageNow = await page.evaluate(() => Date.now());
-  await page.clock.pauseAt(pageNow + 60_000);
-}
-
-/**
- * Moves the held clock through the countdown one second at a time, checking each number the operator
- * sees (each tick renders before the next one is scheduled), then lets time run again for the request.
- */
-async function runCountdown(page: Page, dialog: Locator, beforeLastSecond?: () => Promise<void>): Promise<void> {
-  const timer = dialog.getByRole('timer');
-  for (let seconds = COUNTDOWN_SECONDS; seconds >= 1; seconds -= 1) {
-    await expect(timer).toContainText(`Sending in ${seconds} s`);
-    if (seconds === 1) await beforeLastSecond?.();
-    await page.clock.runFor(1000);
-  }
-  await page.clock.resume();
 }
 
 async function stats(sandboxUrl: string): Promise<{ apiRequests: number }> {

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { test as base } from '@playwright/test';
 import { SANDBOX_DEFAULTS } from '../sandbox/server';
 import { test, expect, sandboxUser } from './fixtures';
+import { holdPageClock, runCountdown } from './support';
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -46,7 +47,10 @@ test('during a full flow the page talks only to its own host, and no bridge answ
   await page.getByRole('region', { name: 'Act on a uid' }).getByRole('button', { name: 'Anonymise', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Anonymise user hash#tag' });
   await dialog.getByLabel('Type the uid to confirm').fill('hash#tag');
+  // The countdown runs on the page's held clock: the test moves it instead of waiting 5 s.
+  await holdPageClock(page);
   await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await runCountdown(page, dialog);
   await expect(page.getByRole('status').getByText('User hash#tag anonymised', { exact: false })).toBeVisible({ timeout: 15_000 });
   expect((await sandboxUser(sandbox, 'hash#tag')).state).toBe('anonymized');
 

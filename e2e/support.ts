@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 
 /** Fixed folder so the lead can look at every screen after a run. */
 export const SCREENSHOT_DIR = resolve('test-results/screenshots');
@@ -27,3 +27,32 @@ export async function expectNoSeriousAxeViolations(page: Page, testInfo: TestInf
   }
   expect(described, `axe found serious/critical WCAG problems on the ${screen} screen`).toEqual([]);
 }
+
+/** The console's countdown before an erasure is sent (ERASURE_COUNTDOWN_SECONDS in the renderer). */
+export const COUNTDOWN_SECONDS = 5;
+
+/**
+ * Installs Playwright's clock in the page and holds it still: from here on the countdown moves only when
+ * the test moves it, however fast or slow the machine is. pauseAt needs a moment the page has not reached
+ * yet; a minute ahead leaves room on a busy machine (as if the operator waited a minute before confirming).
+ */
+export async function holdPageClock(page: Page): Promise<void> {
+  await page.clock.install();
+  const pageNow = await page.evaluate(() => Date.now());
+  await page.clock.pauseAt(pageNow + 60_000);
+}
+
+/**
+ * Moves the held clock through the countdown one second at a time, checking each number the operator
+ * sees (each tick renders before the next one is scheduled), then lets time run again for the request.
+ */
+export async function runCountdown(page: Page, dialog: Locator, beforeLastSecond?: () => Promise<void>): Promise<void> {
+  const timer = dialog.getByRole('timer');
+  for (let seconds = COUNTDOWN_SECONDS; seconds >= 1; seconds -= 1) {
+    await expect(timer).toContainText(`Sending in ${seconds} s`);
+    if (seconds === 1) await beforeLastSecond?.();
+    await page.clock.runFor(1000);
+  }
+  await page.clock.resume();
+}
+
