@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
-// The folder table (docs/FOLDER-RULES.md): what each folder may import and which globals
+// The folder table (docs/ARCHITECTURE.md (Folders)): what each folder may import and which globals
 // it sees, enforced below and proven by tests/lint/boundaries.test.ts.
 
 const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

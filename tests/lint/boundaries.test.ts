@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { GLOBALS_CASES, IMPORT_CASES, TEST_FILE_CASES, UNRESTRICTED_CASES } from './folder-cases';
 
 // Lints in-memory probes placed at paths inside each folder with the real eslint.config.js, so
-// every row of docs/FOLDER-RULES.md is proven to refuse what it forbids and accept what it allows.
+// every row of docs/ARCHITECTURE.md (Folders) is proven to refuse what it forbids and accept what it allows.
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const eslint = new ESLint({ cwd: repoRoot });
 

@@ -1,5 +1,5 @@
 /**
- * The folder table of docs/FOLDER-RULES.md as lint cases, written out by hand (not read from
+ * The folder table of docs/ARCHITECTURE.md (Folders) as lint cases, written out by hand (not read from
  * eslint.config.js) so a rule that drifts from the table makes a test fail.
  * Each probe is a file path inside the folder; the imports are relative to that path.
  */
