@@ -184,6 +184,17 @@ const FOLDER_RULES = [
   {
     where: 'cli/',
     files: ['cli/**'],
+    ignores: ['cli/main.ts'],
+    runsIn: 'node',
+    // Streams, env and stdin come in through runCli's io, so the CLI runs in-process in tests.
+    alsoRestricted: [{ name: 'process', message: 'cli/ takes stdout, stderr, env and stdin from runCli(argv, io) (cli/io.ts); only cli/main.ts hands it the real process.' }],
+    why: 'it is the command-line front end over the core',
+    instead: 'reach the service through the Desk in core/, as every front end does',
+    forbid: [...NODE_FOLDER_BANS, fastify, FOLDER.renderer, FOLDER.handlers, FOLDER.appRuntime, FOLDER.webHost, FOLDER.electron, FOLDER.sandbox, ...NOT_CODE, ...GATE_ONLY],
+  },
+  {
+    where: 'cli/',
+    files: ['cli/main.ts'],
     runsIn: 'node',
     why: 'it is the command-line front end over the core',
     instead: 'reach the service through the Desk in core/, as every front end does',
@@ -255,7 +266,11 @@ const folderConfigs = FOLDER_RULES.flatMap((rule) => {
       rules: {
         ...importRules(rule, rule.forbid),
         ...(runtime && {
-          'no-restricted-globals': ['error', ...runtime.restricted.map((name) => ({ name, message: runtime.message(rule.where, name) }))],
+          'no-restricted-globals': [
+            'error',
+            ...runtime.restricted.map((name) => ({ name, message: runtime.message(rule.where, name) })),
+            ...(rule.alsoRestricted ?? []),
+          ],
         }),
       },
     },

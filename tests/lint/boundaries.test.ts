@@ -122,3 +122,13 @@ describe('only the erasure gate reaches the irreversible acts', () => {
     expect(await importMessagesOf(probe, code)).toEqual([]);
   });
 });
+
+describe('the CLI takes the process from runCli', () => {
+  it('refuses `process` in cli/ except in cli/main.ts', async () => {
+    const code = 'export const out = process.stdout;\n';
+    const refused = await lintOnce('cli/commands/users.ts', code);
+    expect(refused.map((m) => m.ruleId)).toEqual(['no-restricted-globals']);
+    expect(refused[0]?.message).toContain('runCli(argv, io)');
+    expect(await lintOnce('cli/main.ts', code)).toEqual([]);
+  });
+});
