@@ -53,6 +53,7 @@ export async function startAppRuntime(options: AppRuntimeOptions): Promise<AppRu
     ...(credentials.problem ? { credentialProblem: credentials.problem } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     via: 'app',
+    appVersion: options.version,
   });
   const sandbox = options.bundledSandbox === false ? undefined : await startBundledSandbox({ desk, dataDir, ...(options.sandboxPort !== undefined ? { port: options.sandboxPort } : {}) });
 

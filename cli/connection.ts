@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { cliVersion } from './version';
 import { PrivacyDeskError, invalidInput } from '../shared/errors';
 import type { Credentials } from '../shared/profile';
 import { createSessionCredentialStore } from '../core/credential-store';
@@ -28,9 +29,9 @@ export function addConnectionOptions(command: Command): Command {
 /** A Desk over the data folder; the keychain is opened only when stored profiles' credentials are needed. */
 export async function openDesk(options: { keychain: boolean }, env: NodeJS.ProcessEnv): Promise<Desk> {
   const dataDir = ensureDataDir(resolveDataDir(env));
-  if (!options.keychain) return createDesk({ dataDir, credentialStore: createSessionCredentialStore(), via: 'cli' });
+  if (!options.keychain) return createDesk({ dataDir, credentialStore: createSessionCredentialStore(), via: 'cli', appVersion: cliVersion() });
   const { store, problem } = await openCredentialStore({ env });
-  return createDesk({ dataDir, credentialStore: store, credentialProblem: problem, via: 'cli' });
+  return createDesk({ dataDir, credentialStore: store, credentialProblem: problem, via: 'cli', appVersion: cliVersion() });
 }
 
 /** Key and secret from the environment; names the missing variable(s). */

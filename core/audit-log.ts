@@ -24,7 +24,7 @@ export interface FileAuditLog extends AuditLog {
 }
 
 // Only these fields reach the file, whatever the caller passes: nothing secret can ride along.
-const AUDIT_FIELDS = ['at', 'action', 'uid', 'profileId', 'profileName', 'baseUrl', 'reference', 'outcome', 'status', 'requestId', 'errorCode', 'via', 'actId'] as const;
+const AUDIT_FIELDS = ['at', 'actId', 'action', 'outcome', 'uid', 'reference', 'profileId', 'profileName', 'baseUrl', 'operator', 'appVersion', 'via', 'jobId', 'test', 'status', 'requestId', 'errorCode', 'verification'] as const;
 
 export function openAuditLog(dataDir: string, lockOptions: DataLockOptions = {}): FileAuditLog {
   const path = join(dataDir, AUDIT_FILE_NAME);

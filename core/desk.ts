@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { PrivacyDeskError, invalidInput, toErrorInfo } from '../shared/errors';
 import type { AuditEntry } from '../shared/audit';
 import type { ConnectionCheck, ProfileView, SandboxUserState } from '../shared/contract';
@@ -23,6 +24,10 @@ export interface DeskOptions {
   fetch?: FetchLike;
   via: AuditEntry['via'];
   timeoutMs?: number;
+  /** The app's version, written into every audit entry. */
+  appVersion?: string;
+  /** The OS user acting, written into every audit entry; default the current OS user. */
+  operator?: string;
   /** The clock, in milliseconds (tests move it by hand); default Date.now. */
   now?: () => number;
   /** Test hook: how a connection is opened (the gate still wraps it); defaults to the real service client. */
@@ -51,6 +56,7 @@ export function createDesk(options: DeskOptions) {
   const profileStore = openProfileStore(dataDir);
   const audit = openAuditLog(dataDir);
   const connections = new Map<string, Promise<GatedConnection>>();
+  const operator = options.operator ?? currentOsUser();
   let temporary: { profile: Profile; credentials: Credentials } | null = null;
   const profiles = createDeskProfiles({ store: profileStore, credentialStore, onChange: (id) => connections.delete(id) });
 
@@ -77,7 +83,7 @@ export function createDesk(options: DeskOptions) {
     if (options.fetch) clientOptions.fetch = options.fetch;
     if (options.timeoutMs !== undefined) clientOptions.timeoutMs = options.timeoutMs;
     if (options.now) clientOptions.now = options.now;
-    return openGatedConnection(clientOptions, { audit, via }, options.connect);
+    return openGatedConnection(clientOptions, { audit, via, operator, appVersion: options.appVersion ?? 'unknown' }, options.connect);
   };
 
   /** One connection per profile, so tokens are reused; a failed opening is not cached. */
@@ -200,4 +206,13 @@ function describeDuration(ms: number): string {
   if (seconds >= 3600) return `${Math.round((seconds / 3600) * 10) / 10} h`;
   if (seconds >= 60) return `${Math.round(seconds / 60)} min`;
   return `${seconds} s`;
+}
+
+/** The OS user name, for the audit trail; "unknown" where the OS will not say (no passwd entry in a container). */
+function currentOsUser(): string {
+  try {
+    return userInfo().username || 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }

@@ -42,7 +42,7 @@ function fakeActs(overrides: Partial<ServiceActs> = {}): ServiceActs & { calls: 
 }
 
 function gateWith(acts: ServiceActs, audit: AuditLog, via: AuditEntry['via'] = 'app') {
-  return createErasureGate({ acts, profile, audit, via });
+  return createErasureGate({ acts, profile, audit, via, operator: 'dpo', appVersion: '9.9.9' });
 }
 
 describe('erasure gate', () => {
@@ -125,7 +125,7 @@ describe('the gate is the only way to an irreversible call', () => {
   it('a connection opened through the gate offers reads only; the acts stay inside', () => {
     const { client, gate } = openGatedConnection(
       { profile, credentials: { apiKey: 'k', apiSecret: 's' }, fetch: async () => new Response('{}') },
-      { audit: memoryAudit(), via: 'app' },
+      { audit: memoryAudit(), via: 'app', operator: 'dpo', appVersion: '9.9.9' },
     );
     expect(Object.keys(client).sort()).toEqual(['buildLogoutToken', 'checkToken', 'listUsers', 'profile', 'verifyLogoutToken']);
     expect(Object.keys(gate).sort()).toEqual(['erase', 'logout']);

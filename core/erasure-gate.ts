@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isPrivacyDeskError, PrivacyDeskError, invalidInput, type ErrorCode, type Outcome } from '../shared/errors';
-import type { AuditEntry } from '../shared/audit';
+import type { AuditOperation, AuditRecord, AuditVia } from '../shared/audit';
 import type { Profile } from '../shared/profile';
 import { ERASURE_ACTIONS, type ErasureAction, type ErasureResult } from '../shared/users';
 import type { LogoutOptions, LogoutResult } from '../shared/logout';
@@ -39,7 +39,10 @@ export interface LogoutOrder {
 
 export interface GateRecord {
   audit: AuditLog;
-  via: AuditEntry['via'];
+  via: AuditVia;
+  /** The OS user acting, and the app's version: every entry names them. */
+  operator: string;
+  appVersion: string;
 }
 
 export interface GatedConnection {
@@ -53,11 +56,11 @@ export function openGatedConnection(options: ServiceClientOptions, record: GateR
   return { client, gate: createErasureGate({ acts, profile: client.profile, ...record, ...(options.now ? { now: options.now } : {}) }) };
 }
 
-export function createErasureGate({ acts, profile, audit, via, now = Date.now }: GateRecord & { acts: ServiceActs; profile: Profile; now?: () => number }): ErasureGate {
-  const at = () => new Date(now()).toISOString();
-  const baseEntry = (action: AuditEntry['action'], uid: string, reference: string | undefined): AuditEntry => {
+export function createErasureGate({ acts, profile, audit, via, operator, appVersion, now = Date.now }: GateRecord & { acts: ServiceActs; profile: Profile; now?: () => number }): ErasureGate {
+  const at = () => isoWithOffset(new Date(now()));
+  const baseEntry = (action: AuditOperation, uid: string, reference: string | undefined): AuditRecord => {
     // One actId per act: the outcome entries spread `base`, so they carry the same id as the attempt.
-    const entry: AuditEntry = { at: at(), action, uid, profileId: profile.id, profileName: profile.name, baseUrl: profile.baseUrl, outcome: 'attempted', via, actId: randomUUID() };
+    const entry: AuditRecord = { at: at(), actId: randomUUID(), action, outcome: 'attempted', uid, profileId: profile.id, profileName: profile.name, baseUrl: profile.baseUrl, operator, appVersion, via };
     if (reference) entry.reference = reference;
     return entry;
   };
@@ -99,7 +102,7 @@ export function createErasureGate({ acts, profile, audit, via, now = Date.now }:
         await recordFailure(audit, { ...base, at: at() }, error);
         throw error;
       }
-      const entry: AuditEntry = { ...base, at: at(), outcome: result.outcome, status: result.status, requestId: result.requestId };
+      const entry: AuditRecord = { ...base, at: at(), outcome: result.outcome, status: result.status, requestId: result.requestId };
       if (result.errorCode) entry.errorCode = result.errorCode;
       await recordOutcome(audit, entry, result.ok ? 'The logout was accepted' : 'The logout was answered');
       return result;
@@ -114,7 +117,7 @@ function checkReference(reference: string | undefined): string | undefined {
   return trimmed;
 }
 
-async function recordAttempt(audit: AuditLog, entry: AuditEntry): Promise<void> {
+async function recordAttempt(audit: AuditLog, entry: AuditRecord): Promise<void> {
   try {
     await audit.append(entry);
   } catch (error) {
@@ -123,11 +126,11 @@ async function recordAttempt(audit: AuditLog, entry: AuditEntry): Promise<void> 
   }
 }
 
-async function recordFailure(audit: AuditLog, base: AuditEntry, error: unknown): Promise<void> {
+async function recordFailure(audit: AuditLog, base: AuditRecord, error: unknown): Promise<void> {
   const known = isPrivacyDeskError(error);
   const outcome: Outcome = known ? error.outcome : 'unknown';
   const errorCode: ErrorCode = known ? error.code : 'INTERNAL';
-  const entry: AuditEntry = { ...base, outcome, errorCode };
+  const entry: AuditRecord = { ...base, outcome, errorCode };
   if (known) {
     if (error.status !== undefined) entry.status = error.status;
     if (error.requestId !== undefined) entry.requestId = error.requestId;
@@ -136,7 +139,7 @@ async function recordFailure(audit: AuditLog, base: AuditEntry, error: unknown):
   await audit.append(entry).catch(() => undefined);
 }
 
-async function recordOutcome(audit: AuditLog, entry: AuditEntry, whatHappened: string): Promise<void> {
+async function recordOutcome(audit: AuditLog, entry: AuditRecord, whatHappened: string): Promise<void> {
   try {
     await audit.append(entry);
   } catch (error) {
@@ -144,7 +147,7 @@ async function recordOutcome(audit: AuditLog, entry: AuditEntry, whatHappened: s
       {
         code: 'AUDIT_WRITE_FAILED',
         // The act itself happened: its outcome stands, only the record is missing.
-        outcome: entry.outcome === 'attempted' ? 'unknown' : entry.outcome,
+        outcome: entry.outcome === 'attempted' || entry.outcome === 'verification' ? 'unknown' : entry.outcome,
         ...(entry.status !== undefined ? { status: entry.status } : {}),
         ...(entry.requestId !== undefined ? { requestId: entry.requestId } : {}),
         message: `${whatHappened} (status ${entry.status ?? 'unknown'}), but the audit trail could not record the outcome. Do not repeat the action; note the outcome by hand and check the disk.`,
@@ -152,4 +155,12 @@ async function recordOutcome(audit: AuditLog, entry: AuditEntry, whatHappened: s
       { cause: error },
     );
   }
+}
+
+/** ISO 8601 with the local offset (2026-11-22T18:02:11.123+01:00): a reader months later knows the operator's wall time. */
+export function isoWithOffset(date: Date): string {
+  const pad = (n: number, width = 2) => String(Math.trunc(Math.abs(n))).padStart(width, '0');
+  const offset = -date.getTimezoneOffset();
+  const sign = offset >= 0 ? '+' : '-';
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}${sign}${pad(offset / 60)}:${pad(offset % 60)}`;
 }

@@ -374,8 +374,8 @@ export const en = {
     empty: 'Nothing recorded yet.',
     loadFailed: 'The audit trail could not be read',
     actions: { anonymize: 'Anonymise', delete: 'Delete', logout: 'Logout' },
-    outcomes: { attempted: 'Attempted', done: 'Done', refused: 'Refused by the service', 'not-sent': 'Not sent', unknown: 'Outcome unknown — check the user' },
-    vias: { app: 'App', cli: 'CLI' },
+    outcomes: { attempted: 'Attempted', done: 'Done', refused: 'Refused by the service', 'not-sent': 'Not sent', unknown: 'Outcome unknown — check the user', verification: 'Verified afterwards' },
+    vias: { app: 'App', cli: 'CLI', batch: 'Batch' },
   },
 } as const;
 

@@ -371,7 +371,7 @@ export const fr: Messages = {
     empty: 'Rien n’a encore été enregistré.',
     loadFailed: 'Le journal d’audit n’a pas pu être lu',
     actions: { anonymize: 'Anonymisation', delete: 'Suppression', logout: 'Déconnexion' },
-    outcomes: { attempted: 'Tentée', done: 'Effectuée', refused: 'Refusée par le service', 'not-sent': 'Non envoyée', unknown: 'Résultat inconnu — vérifiez l’utilisateur' },
-    vias: { app: 'Application', cli: 'CLI' },
+    outcomes: { attempted: 'Tentée', done: 'Effectuée', refused: 'Refusée par le service', 'not-sent': 'Non envoyée', unknown: 'Résultat inconnu — vérifiez l’utilisateur', verification: 'Vérifiée ensuite' },
+    vias: { app: 'Application', cli: 'CLI', batch: 'Lot' },
   },
 };

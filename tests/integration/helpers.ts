@@ -88,7 +88,7 @@ export type TestClient = ServiceClient & {
 export function gateFor(sandbox: RunningSandbox, overrides: Partial<ServiceClientOptions> = {}) {
   const entries: AuditEntry[] = [];
   const audit: AuditLog = { path: '(memory)', append: async (entry) => void entries.push(entry), list: async () => [...entries].reverse() };
-  return { ...openGatedConnection(sandboxClientOptions(sandbox, overrides), { audit, via: 'cli' }), auditEntries: entries };
+  return { ...openGatedConnection(sandboxClientOptions(sandbox, overrides), { audit, via: 'cli', operator: 'tester', appVersion: 'test' }), auditEntries: entries };
 }
 
 function sandboxClientOptions(sandbox: RunningSandbox, overrides: Partial<ServiceClientOptions>): ServiceClientOptions {

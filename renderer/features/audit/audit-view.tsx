@@ -9,7 +9,7 @@ import { groupAuditActs, type ActOutcome } from './group-acts';
 import { ViewSection } from '../../components/view-section';
 
 // A mark beside each word so the outcome never rests on colour alone.
-const OUTCOME_MARK: Record<ActOutcome, string> = { attempted: '…', done: '✓', refused: '✗', 'not-sent': '○', unknown: '⚠' };
+const OUTCOME_MARK: Record<ActOutcome, string> = { attempted: '…', done: '✓', refused: '✗', 'not-sent': '○', unknown: '⚠', verification: '✓' };
 const ROW_CLASS: Partial<Record<ActOutcome, string>> = { attempted: 'is-attempted', unknown: 'is-unknown' };
 
 /** Every irreversible act from this computer, newest first: the evidence for a request's file. */
