@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { ACTION_WORDS } from '../../core/action-words';
 import type { UserPage, UserRecord } from '../../shared/users';
 import type { Desk } from '../../core/desk';
 import type { CliIo } from '../io';
@@ -48,8 +49,7 @@ export function usersCommand({ io, out }: CliContext): Command {
       const profile = await desk.getProfile(profileId);
       const result = await desk.erase({ profileId, action, uid, confirmUid: opts.confirm, reference: opts.reference });
       if (opts.json) return out.json(result);
-      const done = action === 'anonymize' ? 'Anonymised' : 'Deleted';
-      out.line(`${done} user “${uid}” in ${profile.name} (status ${result.status}${result.requestId ? `, request id ${result.requestId}` : ''}).`);
+      out.line(`${ACTION_WORDS[action].Done} user “${uid}” in ${profile.name} (status ${result.status}${result.requestId ? `, request id ${result.requestId}` : ''}).`);
     });
   }
   return users;
