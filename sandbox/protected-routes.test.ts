@@ -42,9 +42,9 @@ describe('protected routes (Doorkeeper)', () => {
 
   it('answers 403 with an empty body and no WWW-Authenticate when the scope is wrong', async () => {
     const list = await api(sandbox, 'GET', '/api/v1/users', authenticationToken);
-    const anonymise = await api(sandbox, 'POST', `${userPath('user-000002')}/anonymize`, publicToken);
+    const anonymize = await api(sandbox, 'POST', `${userPath('user-000002')}/anonymize`, publicToken);
     const remove = await api(sandbox, 'DELETE', userPath('user-000002'), publicToken);
-    for (const response of [list, anonymise, remove]) {
+    for (const response of [list, anonymize, remove]) {
       expect(response.status).toBe(403);
       expect(response.headers.get('www-authenticate')).toBeNull();
       expect(await response.text()).toBe('');
