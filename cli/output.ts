@@ -1,6 +1,10 @@
 import type { CliIo } from './io';
+import { visibleJson, visibleLines } from './visible-text';
 
-/** Results go to stdout (so --json can be piped); messages, warnings and errors to stderr. */
+/**
+ * Results go to stdout (so --json can be piped); messages, warnings and errors to stderr.
+ * Whatever is printed may quote the service, so no control character reaches the terminal as such (cli/visible-text.ts).
+ */
 export interface CliOutput {
   json(value: unknown): void;
   line(text?: string): void;
@@ -16,10 +20,10 @@ export function createOutput(io: Pick<CliIo, 'stdout' | 'stderr'>): CliOutput {
     io.stdout.write(text);
   };
   return {
-    json: (value) => result(`${JSON.stringify(value, null, 2)}\n`),
-    line: (text = '') => result(`${text}\n`),
+    json: (value) => result(`${visibleJson(JSON.stringify(value, null, 2))}\n`),
+    line: (text = '') => result(`${visibleLines(text)}\n`),
     note: (text) => {
-      io.stderr.write(`${text}\n`);
+      io.stderr.write(`${visibleLines(text)}\n`);
     },
     get wroteResult() {
       return wroteResult;

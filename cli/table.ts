@@ -1,3 +1,5 @@
+import { visibleText } from './visible-text';
+
 /** Display width: CJK and other wide characters take two columns in a terminal. */
 export function displayWidth(text: string): number {
   let width = 0;
@@ -41,9 +43,9 @@ export interface Column<Row> {
   maxWidth?: number;
 }
 
-/** An aligned plain-text table: a header, a rule, then one line per row. */
+/** An aligned plain-text table: a header, a rule, then one line per row. Cells show control characters (newlines too) as escapes. */
 export function formatTable<Row>(rows: Row[], columns: Column<Row>[]): string {
-  const cells = rows.map((row) => columns.map((column) => fitCell(column.value(row), column.maxWidth ?? 60)));
+  const cells = rows.map((row) => columns.map((column) => fitCell(visibleText(column.value(row)), column.maxWidth ?? 60)));
   const widths = columns.map((column, i) => Math.max(displayWidth(column.title), ...cells.map((line) => displayWidth(line[i] ?? ''))));
   const pad = (text: string, i: number) => {
     const gap = ' '.repeat(Math.max(0, (widths[i] ?? 0) - displayWidth(text)));

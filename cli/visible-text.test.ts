@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { createOutput } from './output';
+import { formatTable } from './table';
+import { visibleJson, visibleLines, visibleText } from './visible-text';
+
+const RETITLE = '\u001b]0;pwned\u0007';
+const ERASE_AND_GO_UP = '\u001b[2K\u001b[1A';
+const RIGHT_TO_LEFT = '\u202egnp.exe';
+const C1_CSI = '\u009b31m';
+
+/** Any character a terminal would obey rather than show. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const OBEYED = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+function collect() {
+  let stdout = '';
+  let stderr = '';
+  const out = createOutput({ stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } });
+  return { out, get stdout() { return stdout; }, get stderr() { return stderr; } };
+}
+
+describe('visible text (service data printed to a terminal)', () => {
+  it('shows escape sequences, C1 controls, DEL and bidi controls as \\uXXXX instead of obeying them', () => {
+    expect(visibleText(`Ann${RETITLE}`)).toBe('Ann\\u001b]0;pwned\\u0007');
+    expect(visibleText(ERASE_AND_GO_UP)).toBe('\\u001b[2K\\u001b[1A');
+    expect(visibleText(RIGHT_TO_LEFT)).toBe('\\u202egnp.exe');
+    expect(visibleText(`${C1_CSI}\u007f\u2066x\u2069\u200e\u200f\u061c`)).toBe('\\u009b31m\\u007f\\u2066x\\u2069\\u200e\\u200f\\u061c');
+    expect(visibleText('a\nb\rc\td')).toBe('a\\u000ab\\u000dc\\u0009d');
+  });
+
+  it('leaves ordinary text alone: accents, CJK, emoji, quotes', () => {
+    for (const text of ['Zoë Ångström', '王小明', 'dév 👩‍💻', '“quoted” ‘x’', 'a b']) expect(visibleText(text)).toBe(text);
+  });
+
+  it('keeps the newlines of our own multi-line messages, nothing else', () => {
+    expect(visibleLines(`line 1\nline 2 ${RETITLE}`)).toBe('line 1\nline 2 \\u001b]0;pwned\\u0007');
+  });
+
+  it('JSON stays valid and parses to the same value, with nothing a terminal obeys left raw', () => {
+    const value = { fullName: `${RETITLE}${C1_CSI}\u007f${RIGHT_TO_LEFT}`, email: `x${ERASE_AND_GO_UP}@example.com` };
+    const printed = visibleJson(JSON.stringify(value, null, 2));
+    expect(JSON.parse(printed)).toEqual(value);
+    expect(printed.replace(/\n/g, '')).not.toMatch(OBEYED);
+  });
+});
+
+describe('CLI output (tables, lines, notes, JSON)', () => {
+  it('a table cell cannot retitle the terminal, erase rows or add a row', () => {
+    const rows = [{ uid: `u1${ERASE_AND_GO_UP}`, name: `Ann${RETITLE}\nfake-uid  Fake Row` }];
+    const table = formatTable(rows, [
+      { title: 'UID', value: (r) => r.uid },
+      { title: 'NAME', value: (r) => r.name, maxWidth: 200 },
+    ]);
+    expect(table.split('\n')).toHaveLength(3);
+    expect(table).not.toMatch(OBEYED);
+    expect(table).toContain('Ann\\u001b]0;pwned\\u0007\\u000afake-uid');
+  });
+
+  it('lines, notes and JSON written through the output never carry a raw control character', () => {
+    const io = collect();
+    io.out.line(`Anonymised user “${RETITLE}”.`);
+    io.out.note(`SERVER_ERROR: The service said: “${ERASE_AND_GO_UP}${C1_CSI}”.`);
+    io.out.json({ users: [{ fullName: `${RIGHT_TO_LEFT}\u007f` }] });
+    expect(io.stdout.replace(/\n/g, '')).not.toMatch(OBEYED);
+    expect(io.stderr.replace(/\n/g, '')).not.toMatch(OBEYED);
+    expect(io.stderr).toContain('\\u001b[2K');
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * Text from the service (names, e-mails, uids, its error descriptions) is
+ * printed to a terminal, which obeys control characters: ESC]0;…BEL retitles
+ * the window, ESC[2K ESC[1A erases and fakes rows, U+202E reverses what
+ * follows. Everything the CLI prints goes through these helpers, which show
+ * such characters as \u001b-style escapes instead of letting the terminal obey them.
+ */
+
+// C0 controls, DEL, C1 controls, and the bidirectional controls (embeddings,
+// overrides, isolates, the LTR/RTL and Arabic letter marks).
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSAFE_EXCEPT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+// What JSON.stringify leaves as it is (its own indentation newlines must stay).
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+function escapeCodeUnit(char: string): string {
+  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/** One field (a table cell, a quoted value): every control character, newlines included, made visible. */
+export function visibleText(text: string): string {
+  return text.replace(UNSAFE, escapeCodeUnit);
+}
+
+/** A message of our own that may span lines: its newlines stay, every other control character is made visible. */
+export function visibleLines(text: string): string {
+  return text.replace(UNSAFE_EXCEPT_NEWLINE, escapeCodeUnit);
+}
+
+/**
+ * JSON for a terminal: JSON.stringify already escapes U+0000–U+001F, but not DEL,
+ * the C1 controls or the bidirectional controls. Escaping them as \uXXXX keeps the
+ * document valid and its parsed value identical.
+ */
+export function visibleJson(serialized: string): string {
+  return serialized.replace(UNSAFE_IN_JSON, escapeCodeUnit);
+}
