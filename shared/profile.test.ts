@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baseUrlProblem, checkBaseUrl } from './profile';
+import { baseUrlProblem, checkBaseUrl, isLocalBaseUrl } from './profile';
 
 describe('checkBaseUrl', () => {
   it('normalises a pasted address: spaces, trailing slashes and /api/v1 go', () => {
@@ -9,8 +9,15 @@ describe('checkBaseUrl', () => {
   });
 
   it('allows plain http only on this computer', () => {
-    for (const input of ['http://localhost:4600', 'http://127.0.0.1:4010/', 'http://[::1]:4600', 'http://sandbox.localhost']) {
+    for (const input of ['http://localhost:4600', 'http://127.0.0.1:4010/', 'http://127.45.6.7:4010', 'http://127.1:4600', 'http://[::1]:4600', 'http://LOCALHOST:4600']) {
       expect(checkBaseUrl(input).ok, input).toBe(true);
+    }
+  });
+
+  it('does not count names under .localhost, look-alikes or other private addresses as this computer', () => {
+    for (const input of ['http://evil.localhost', 'http://sandbox.localhost:4600', 'http://localhost.:4600', 'http://localhost.evil.com', 'http://127.0.0.1.evil.com', 'http://0.0.0.0:4600', 'http://10.0.0.1', 'http://[::ffff:127.0.0.1]', 'http://[::]']) {
+      expect(baseUrlProblem(input), input).toEqual({ code: 'https-required' });
+      expect(isLocalBaseUrl(input), input).toBe(false);
     }
   });
 });

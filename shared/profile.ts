@@ -21,10 +21,16 @@ export const credentialsSchema = z.object({
 });
 export type Credentials = z.infer<typeof credentialsSchema>;
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 
+/**
+ * This computer, and nothing a name server could answer for: `localhost`, 127.0.0.0/8 and [::1].
+ * Not `*.localhost`: `evil.localhost` is resolved by whatever resolver is configured (and by DNS
+ * rebinding), so it earns neither plain http nor the sandbox's inspection routes.
+ * `hostname` is a URL's hostname, already lower-cased and with IPv4 in dotted form.
+ */
 export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname.endsWith('.localhost');
+  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 /** Why a pasted address cannot be a service's base URL; each side turns the code into its own words. */
