@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, win32 } from 'node:path';
 
@@ -23,8 +23,38 @@ export function resolveDataDir(env: NodeJS.ProcessEnv = process.env, platform: N
   return join(configHome, APP_FOLDER_NAME);
 }
 
-/** Creates the folder (owner-only: it holds the audit trail) when missing and returns it. */
-export function ensureDataDir(dir: string): string {
+/**
+ * Creates the folder when missing and returns it. On POSIX it is owner-only
+ * (0700, its files 0600: it holds the audit trail and the profiles) even when it
+ * already existed with looser rights, for example from an older version or a copy.
+ */
+export function ensureDataDir(dir: string, platform: NodeJS.Platform = process.platform): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (platform !== 'win32') tightenPermissions(dir);
   return dir;
+}
+
+/** Quietly narrows rights we own; a file we may not chmod (another owner's) is left as it is. */
+function tightenPermissions(dir: string): void {
+  narrow(dir, 0o700);
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    let stats;
+    try {
+      stats = lstatSync(path);
+    } catch {
+      continue; // gone meanwhile
+    }
+    // Symbolic links are not followed: chmod would change whatever they point at.
+    if (stats.isFile()) narrow(path, 0o600);
+    else if (stats.isDirectory()) narrow(path, 0o700);
+  }
+}
+
+function narrow(path: string, mode: number): void {
+  try {
+    if ((lstatSync(path).mode & 0o777) !== mode) chmodSync(path, mode);
+  } catch {
+    // Not ours to change (or gone): the folder still works; nothing to tell the operator here.
+  }
 }
