@@ -129,13 +129,20 @@ describe('Desk', () => {
     expect(calls).toEqual([]);
     expect(await desk.auditEntries(10)).toEqual([]);
 
-    const result = await desk.erase({ profileId: id, action: 'anonymize', uid: 'alice', confirmUid: 'alice', reference: 'TICKET-1' });
+    const result = await desk.erase({ profileId: id, action: 'anonymize', uid: 'alice', confirmUid: 'alice', reference: 'TICKET-1', logoutFirst: false });
     expect(result.status).toBe(200);
-    await expect(desk.erase({ profileId: id, action: 'delete', uid: 'missing', confirmUid: 'missing' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(desk.erase({ profileId: id, action: 'delete', uid: 'missing', confirmUid: 'missing', logoutFirst: false })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const entries = await desk.auditEntries(10);
-    expect(entries.map((e) => `${e.action}:${e.uid}:${e.outcome}`)).toEqual(['delete:missing:refused', 'delete:missing:attempted', 'anonymize:alice:done', 'anonymize:alice:attempted']);
+    expect(entries.map((e) => `${e.action}:${e.uid}:${e.outcome}`)).toEqual([
+      'delete:missing:refused',
+      'delete:missing:attempted',
+      'anonymize:alice:verification',
+      'anonymize:alice:attempted',
+      'anonymize:alice:done',
+      'anonymize:alice:attempted',
+    ]);
     expect(entries[0]).toMatchObject({ errorCode: 'NOT_FOUND', status: 404, requestId: 'req-404', via: 'cli', profileName: 'Prod' });
-    expect(entries[2]).toMatchObject({ reference: 'TICKET-1', requestId: 'req-1', status: 200 });
+    expect(entries[4]).toMatchObject({ reference: 'TICKET-1', requestId: 'req-1', status: 200 });
     expect(readFileSync(join(dataDir, 'audit.jsonl'), 'utf8')).not.toContain(SECRET);
   });
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isPrivacyDeskError, PrivacyDeskError, invalidInput, type ErrorCode, type Outcome } from '../shared/errors';
 import type { AuditOperation, AuditRecord, AuditVia } from '../shared/audit';
 import type { Profile } from '../shared/profile';
-import { ERASURE_ACTIONS, type ErasureAction, type ErasureResult } from '../shared/users';
+import { ERASURE_ACTIONS, type ErasureAction, type ErasureLogoutStep, type ErasureResult } from '../shared/users';
 import type { LogoutOptions, LogoutResult } from '../shared/logout';
 import { ACTION_WORDS } from './action-words';
 import type { AuditLog } from './audit-log';
@@ -29,6 +29,8 @@ export interface ErasureOrder {
   /** What the operator typed to confirm: must equal uid exactly. */
   confirmUid: string;
   reference?: string;
+  /** End the user's sessions first (a logout token, audited under the same act id). Default true. */
+  logoutFirst?: boolean;
 }
 
 export interface LogoutOrder {
@@ -58,12 +60,83 @@ export function openGatedConnection(options: ServiceClientOptions, record: GateR
 
 export function createErasureGate({ acts, profile, audit, via, operator, appVersion, now = Date.now }: GateRecord & { acts: ServiceActs; profile: Profile; now?: () => number }): ErasureGate {
   const at = () => isoWithOffset(new Date(now()));
-  const baseEntry = (action: AuditOperation, uid: string, reference: string | undefined): AuditRecord => {
-    // One actId per act: the outcome entries spread `base`, so they carry the same id as the attempt.
-    const entry: AuditRecord = { at: at(), actId: randomUUID(), action, outcome: 'attempted', uid, profileId: profile.id, profileName: profile.name, baseUrl: profile.baseUrl, operator, appVersion, via };
+  // One actId per act: every entry of the act (logout step, erasure step, verification) spreads a base made with the same id.
+  const baseEntry = (action: AuditOperation, uid: string, reference: string | undefined, actId: string): AuditRecord => {
+    const entry: AuditRecord = { at: at(), actId, action, outcome: 'attempted', uid, profileId: profile.id, profileName: profile.name, baseUrl: profile.baseUrl, operator, appVersion, via };
     if (reference) entry.reference = reference;
     return entry;
   };
+
+  async function sendLogout(base: AuditRecord, options: LogoutOptions | undefined): Promise<LogoutResult> {
+    await recordAttempt(audit, base);
+    let result: LogoutResult;
+    try {
+      result = await acts.sendLogout(base.uid, options);
+    } catch (error) {
+      await recordFailure(audit, { ...base, at: at() }, error);
+      throw error;
+    }
+    const entry: AuditRecord = { ...base, at: at(), outcome: result.outcome, status: result.status, requestId: result.requestId };
+    if (result.errorCode) entry.errorCode = result.errorCode;
+    await recordOutcome(audit, entry, result.ok ? 'The logout was accepted' : 'The logout was answered');
+    return result;
+  }
+
+  /**
+   * The logout step of "log out, then erase". Its failure does not block the erasure the operator confirmed
+   * (the result shows it); only a failing audit trail stops the act before the erasure is sent.
+   */
+  async function logoutStep(base: AuditRecord, action: ErasureAction): Promise<ErasureLogoutStep> {
+    try {
+      return stepOf(await sendLogout(base, undefined));
+    } catch (error) {
+      if (isPrivacyDeskError(error) && error.code === 'AUDIT_WRITE_FAILED') {
+        throw new PrivacyDeskError(
+          { code: 'AUDIT_WRITE_FAILED', outcome: 'not-sent', message: `${error.message} The user was not ${ACTION_WORDS[action].done}: nothing more was sent. Try again once the audit trail can be written.` },
+          { cause: error },
+        );
+      }
+      return isPrivacyDeskError(error) ? stepOf(error) : { outcome: 'unknown', errorCode: 'INTERNAL' };
+    }
+  }
+
+  /**
+   * After a done erasure: repeats the same confirmed act. Once the first took effect the old uid no longer
+   * resolves and the service answers 404, so the repeat can only ever erase what the operator confirmed.
+   * It is a request like any other: its 'attempted' entry is on disk before it leaves.
+   */
+  async function verifyErased(base: AuditRecord, action: ErasureAction): Promise<Pick<ErasureResult, 'verification' | 'verificationStatus'>> {
+    const entry: AuditRecord = { ...base, outcome: 'verification', verification: 'could-not-check' };
+    try {
+      await recordAttempt(audit, { ...base, at: at() });
+    } catch {
+      // Nothing may leave without its attempted entry: the check is skipped, and said so.
+      entry.errorCode = 'AUDIT_WRITE_FAILED';
+      await audit.append({ ...entry, at: at() }).catch(() => undefined);
+      return { verification: 'could-not-check' };
+    }
+    try {
+      const again = await acts.erase(action, base.uid);
+      entry.verification = 'not-verified';
+      entry.status = again.status;
+      if (again.requestId !== undefined) entry.requestId = again.requestId;
+    } catch (error) {
+      const known = isPrivacyDeskError(error);
+      entry.verification = known && error.code === 'NOT_FOUND' ? 'verified' : 'could-not-check';
+      if (known && error.status !== undefined) entry.status = error.status;
+      if (known && error.requestId !== undefined) entry.requestId = error.requestId;
+      if (entry.verification === 'could-not-check') entry.errorCode = known ? error.code : 'INTERNAL';
+    }
+    const verification = entry.verification;
+    try {
+      await recordOutcome(audit, { ...entry, at: at() }, `The user was ${ACTION_WORDS[action].done} and the check afterwards found: ${verification}`);
+    } catch (error) {
+      // The erasure is done and its outcome recorded; only the verification line is missing.
+      throw new PrivacyDeskError({ code: 'AUDIT_WRITE_FAILED', outcome: 'done', ...(entry.status !== undefined ? { status: entry.status } : {}), message: `The user was ${ACTION_WORDS[action].done} and that is recorded; the check afterwards found “${verification}”, but the audit trail could not record it. Do not repeat the action; note the check by hand and check the disk.` }, { cause: error });
+    }
+    return { verification, ...(entry.status !== undefined ? { verificationStatus: entry.status } : {}) };
+  }
+
   return {
     async erase(order) {
       const { action, uid } = order;
@@ -77,37 +150,42 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
           message: `The uid you typed does not match the uid to ${ACTION_WORDS[action].verb}; nothing was sent. Type the uid again exactly (spaces, case and accents count).`,
         });
       }
-      const base = baseEntry(action, uid, checkReference(order.reference));
-      await recordAttempt(audit, base);
-      let result: ErasureResult;
+      const reference = checkReference(order.reference);
+      const actId = randomUUID();
+      const logout = order.logoutFirst === false ? undefined : await logoutStep(baseEntry('logout', uid, reference, actId), action);
+      const base = baseEntry(action, uid, reference, actId);
       try {
-        result = await acts.erase(action, uid);
+        await recordAttempt(audit, base);
+      } catch (error) {
+        if (!logout || !isPrivacyDeskError(error)) throw error;
+        throw new PrivacyDeskError({ code: error.code, outcome: 'not-sent', message: `${error.message} (The logout step before it was sent and recorded: ${logout.outcome}.)` }, { cause: error });
+      }
+      let erased: ErasureResult;
+      try {
+        erased = await acts.erase(action, uid);
       } catch (error) {
         await recordFailure(audit, { ...base, at: at() }, error);
         throw error;
       }
-      await recordOutcome(audit, { ...base, at: at(), outcome: result.outcome, status: result.status, requestId: result.requestId }, `The user was ${ACTION_WORDS[action].done}`);
-      return result;
+      await recordOutcome(audit, { ...base, at: at(), outcome: erased.outcome, status: erased.status, requestId: erased.requestId }, `The user was ${ACTION_WORDS[action].done}`);
+      const verified = await verifyErased(base, action);
+      return { ...erased, ...(logout ? { logout } : {}), ...verified };
     },
 
     async logout(order) {
-      const { uid } = order;
-      assertValidUid(uid);
-      const base = baseEntry('logout', uid, checkReference(order.reference));
-      await recordAttempt(audit, base);
-      let result: LogoutResult;
-      try {
-        result = await acts.sendLogout(uid, order.options);
-      } catch (error) {
-        await recordFailure(audit, { ...base, at: at() }, error);
-        throw error;
-      }
-      const entry: AuditRecord = { ...base, at: at(), outcome: result.outcome, status: result.status, requestId: result.requestId };
-      if (result.errorCode) entry.errorCode = result.errorCode;
-      await recordOutcome(audit, entry, result.ok ? 'The logout was accepted' : 'The logout was answered');
-      return result;
+      assertValidUid(order.uid);
+      return sendLogout(baseEntry('logout', order.uid, checkReference(order.reference), randomUUID()), order.options);
     },
   };
+}
+
+function stepOf(ended: { outcome: Outcome; status?: number | undefined; errorCode?: ErrorCode | undefined; code?: ErrorCode; requestId?: string | undefined }): ErasureLogoutStep {
+  const step: ErasureLogoutStep = { outcome: ended.outcome };
+  if (ended.status !== undefined) step.status = ended.status;
+  const code = ended.errorCode ?? ended.code;
+  if (code !== undefined) step.errorCode = code;
+  if (ended.requestId !== undefined) step.requestId = ended.requestId;
+  return step;
 }
 
 function checkReference(reference: string | undefined): string | undefined {

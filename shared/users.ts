@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { VerificationResult } from './audit';
+import type { ErrorCode, Outcome } from './errors';
 
 export const PER_PAGE_CHOICES = [10, 25, 50, 100] as const;
 export const MAX_PER_PAGE = 100;
@@ -45,4 +47,18 @@ export interface ErasureResult {
   requestId?: string;
   /** ISO 8601 time the service answered. */
   completedAt: string;
+  /** Set when the operator chose "end the user's sessions first": how the logout step ended. */
+  logout?: ErasureLogoutStep;
+  /** After the done erasure: does the old uid still resolve? (shared/audit.ts VERIFICATION_RESULTS) */
+  verification?: VerificationResult;
+  /** How the verification request was answered (404 when verified). */
+  verificationStatus?: number;
+}
+
+/** The logout step of "log out, then erase". A failed logout does not stop the confirmed erasure; it is shown here. */
+export interface ErasureLogoutStep {
+  outcome: Outcome;
+  status?: number;
+  errorCode?: ErrorCode;
+  requestId?: string;
 }
