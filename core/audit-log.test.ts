@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -47,13 +47,19 @@ describe('audit log', () => {
     expect(await log.list()).toHaveLength(1);
   });
 
-  it('an entry written after a torn line is kept, on a line of its own', async () => {
+  it('moves a torn last line to a file of its own before the next entry, which never lands on it', async () => {
     const log = openAuditLog(dir);
     await log.append(entry('a', 'attempted'));
     appendFileSync(log.path, '{"at":"2026-');
     await log.append(entry('b', 'attempted'));
     expect((await log.list()).map((e) => e.uid)).toEqual(['b', 'a']);
-    expect(readFileSync(log.path, 'utf8').split('\n')[1]).toBe('{"at":"2026-');
+    const aside = readdirSync(dir).filter((name) => name.startsWith('audit.jsonl.torn-'));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(dir, aside[0] ?? ''), 'utf8')).toBe('{"at":"2026-');
+    expect(readFileSync(log.path, 'utf8')).not.toContain('{"at":"2026-\n');
+    const reading = await log.read();
+    expect(reading.setAside).toEqual({ path: join(dir, aside[0] ?? ''), bytes: 12 });
+    expect(reading.verdict).toMatchObject({ ok: true, entries: 2 });
   });
 
   it('hands the last complete line, as stored, to an entry built from it', async () => {

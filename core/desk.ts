@@ -1,17 +1,18 @@
 import { userInfo } from 'node:os';
 import { PrivacyDeskError, invalidInput, toErrorInfo } from '../shared/errors';
-import type { AuditEntry } from '../shared/audit';
+import type { AuditEntry, AuditExport, AuditExportFormat, AuditFilter, AuditReading, ChainVerdict } from '../shared/audit';
 import type { ConnectionCheck, ProfileView, SandboxUserState } from '../shared/contract';
 import type { BuiltLogoutToken, LogoutOptions, LogoutResult, TokenVerification } from '../shared/logout';
 import { isLocalBaseUrl, type Credentials, type Profile } from '../shared/profile';
 import { listUsersInputSchema, type ErasureResult, type ListUsersInput, type UserPage } from '../shared/users';
 import { encodeUidSegment } from '../shared/uid';
 import { assertValidUid } from './input-problems';
+import { buildAuditExport } from './audit-export';
 import { openAuditLog } from './audit-log';
 import { upgradeLegacyEntry } from './legacy-audit-entry';
 import type { CredentialStore } from './credential-store';
 import { createDeskProfiles, type SaveProfileInput } from './desk-profiles';
-import { openGatedConnection, type ErasureOrder, type GatedConnection } from './erasure-gate';
+import { isoWithOffset, openGatedConnection, type ErasureOrder, type GatedConnection } from './erasure-gate';
 import { openProfileStore } from './profile-store';
 import type { ServiceConnection } from './service-client';
 import type { FetchLike, ServiceClient, ServiceClientOptions } from './types';
@@ -173,6 +174,16 @@ export function createDesk(options: DeskOptions) {
     },
 
     auditEntries: async (limit = 200): Promise<AuditEntry[]> => (await audit.list(limit)).map(upgradeLegacyEntry),
+    /** The whole trail, never failing on a bad line; a torn last line is moved aside (core/audit-reader.ts says more). */
+    readAudit: (): Promise<AuditReading> => audit.read(),
+    verifyAudit: (): Promise<ChainVerdict> => audit.verify(),
+    async exportAudit({ format, filter }: { format: AuditExportFormat; filter?: AuditFilter }): Promise<AuditExport> {
+      if (format !== 'csv' && format !== 'json') throw invalidInput(`Unknown export format "${String(format)}": choose csv or json.`);
+      return buildAuditExport(await audit.read(), { format, ...(filter ? { filter } : {}), exportedAt: isoWithOffset(new Date((options.now ?? Date.now)())) });
+    },
+    /** Writes outcome entries kept after a failed write (the app runtime calls it on a timer); returns how many still wait. */
+    flushPending: (): Promise<number> => audit.flushPending(),
+    pendingAuditCount: (): number => audit.pendingCount,
 
     keychainStatus(): { available: boolean; problem?: string } {
       if (credentialStore.kind === 'keychain') return { available: true };

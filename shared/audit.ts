@@ -82,7 +82,15 @@ export interface CorruptAuditLine {
 
 /** What `verify` answers. */
 export type ChainVerdict =
-  | { ok: true; entries: number; headHash: string | null; chainId: string | null }
+  | {
+      ok: true;
+      /** Chained entries checked. */
+      entries: number;
+      headHash: string | null;
+      chainId: string | null;
+      /** Lines written before the chain existed (no format field): readable, but no hash covers them. */
+      legacy?: number;
+    }
   | {
       ok: false;
       entries: number;
@@ -94,3 +102,67 @@ export type ChainVerdict =
       message: string;
       headHash: string | null;
     };
+
+/**
+ * The one filter rule the console, the CLI and exports share (matchesAuditFilter).
+ * - since / until: calendar dates (YYYY-MM-DD; anything longer is cut to its first 10 characters),
+ *   both inclusive, compared with the entry's own date as written in `at` — the operator's local
+ *   date at the time of the act, since `at` carries its offset. until 2026-11-22 keeps the whole day.
+ * - operation, outcome, profileId, uid: exact (uids are case-sensitive, as the service's are).
+ * - reference: the whole reference, ignoring case and surrounding spaces (REQ-12 finds req-12, not REQ-123).
+ * Empty or missing fields do not filter.
+ */
+export interface AuditFilter {
+  since?: string;
+  until?: string;
+  operation?: AuditOperation;
+  outcome?: AuditStage;
+  profileId?: string;
+  uid?: string;
+  reference?: string;
+}
+
+export function matchesAuditFilter(entry: Pick<AuditEntry, 'at' | 'action' | 'outcome' | 'profileId' | 'uid' | 'reference'>, filter: AuditFilter): boolean {
+  const day = typeof entry.at === 'string' ? entry.at.slice(0, 10) : '';
+  if (filter.since && day < filter.since.slice(0, 10)) return false;
+  if (filter.until && day > filter.until.slice(0, 10)) return false;
+  if (filter.operation && entry.action !== filter.operation) return false;
+  if (filter.outcome && entry.outcome !== filter.outcome) return false;
+  if (filter.profileId && entry.profileId !== filter.profileId) return false;
+  if (filter.uid && entry.uid !== filter.uid) return false;
+  const wanted = filter.reference?.trim().toLowerCase();
+  if (wanted && (entry.reference ?? '').trim().toLowerCase() !== wanted) return false;
+  return true;
+}
+
+/** A readable entry and its 1-based line number in audit.jsonl. */
+export type AuditEntryAt = AuditEntry & { line: number };
+
+/** The whole trail as read: never fails as a whole (bad lines become CorruptAuditLine). */
+export interface AuditReading {
+  /** Oldest first. */
+  entries: AuditEntryAt[];
+  corrupt: CorruptAuditLine[];
+  verdict: ChainVerdict;
+  /** A torn last line (crash or full disk mid-write) moved to a file of its own when the trail was opened. */
+  setAside?: { path: string; bytes: number };
+  /**
+   * 'attempted' entries with no outcome entry for the same act and operation: the outcome was not
+   * recorded (the process crashed or the disk was full after the request left), or the act is still
+   * under way in another process. Show them as unknown.
+   */
+  outcomeMissing: Array<{ line: number; actId: string; action: AuditOperation; uid: string }>;
+}
+
+/** What exportAudit returns: the file to save, and the chain head it was taken against. */
+export interface AuditExport {
+  fileName: string;
+  mimeType: string;
+  content: string;
+  /** The head hash of the whole chain (not of the filtered rows): write it into the ticket as an outside anchor. */
+  headHash: string | null;
+  /** Entries exported (after the filter). */
+  count: number;
+}
+
+export type AuditExportFormat = 'csv' | 'json';

@@ -1,0 +1,78 @@
+import { stringify } from 'csv-stringify/sync';
+import { matchesAuditFilter, type AuditEntryAt, type AuditExport, type AuditExportFormat, type AuditFilter, type AuditReading } from '../shared/audit';
+import { entryHash } from './audit-chain';
+
+/**
+ * CSV columns, in this fixed order (documented for DPOs; add new ones only at the end):
+ * line, seq, at, actId, operation, stage (attempted / not-sent / refused / done / unknown /
+ * verification), uid, reference, profileId, profileName, baseUrl, operator, appVersion, via, jobId,
+ * test (the negative case's name when the act was a deliberate test), status, requestId, errorCode,
+ * verification, prevHash, hash (SHA-256 of the entry's canonical form, core/audit-chain.ts).
+ */
+export const AUDIT_CSV_COLUMNS = ['line', 'seq', 'at', 'actId', 'operation', 'stage', 'uid', 'reference', 'profileId', 'profileName', 'baseUrl', 'operator', 'appVersion', 'via', 'jobId', 'test', 'status', 'requestId', 'errorCode', 'verification', 'prevHash', 'hash'] as const;
+
+export const AUDIT_EXPORT_FORMAT = 'privacy-desk-audit-export/1';
+
+/**
+ * A spreadsheet runs a cell that starts with = + - @ (or a tab or carriage return, which some strip
+ * first) as a formula: such cells get a leading apostrophe, which shows as text and runs nothing.
+ */
+export function neutraliseCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+function csvRow(entry: AuditEntryAt): string[] {
+  const cells: Record<(typeof AUDIT_CSV_COLUMNS)[number], unknown> = {
+    line: entry.line,
+    seq: entry.seq,
+    at: entry.at,
+    actId: entry.actId,
+    operation: entry.action,
+    stage: entry.outcome,
+    uid: entry.uid,
+    reference: entry.reference,
+    profileId: entry.profileId,
+    profileName: entry.profileName,
+    baseUrl: entry.baseUrl,
+    operator: entry.operator,
+    appVersion: entry.appVersion,
+    via: entry.via,
+    jobId: entry.jobId,
+    test: entry.test?.case,
+    status: entry.status,
+    requestId: entry.requestId,
+    errorCode: entry.errorCode,
+    verification: entry.verification,
+    prevHash: entry.prevHash,
+    hash: hashOf(entry),
+  };
+  return AUDIT_CSV_COLUMNS.map((column) => neutraliseCell(cells[column] === undefined ? '' : String(cells[column])));
+}
+
+/** A chained entry's hash (its stored form is the read entry without its line number); none for lines written before the chain. */
+function hashOf({ line: _line, ...stored }: AuditEntryAt): string | undefined {
+  return stored.seq === undefined ? undefined : entryHash(stored);
+}
+
+/** The export of what `filter` keeps, with the head hash of the whole chain. */
+export function buildAuditExport(reading: AuditReading, options: { format: AuditExportFormat; filter?: AuditFilter; exportedAt: string }): AuditExport {
+  const filter = options.filter ?? {};
+  const entries = reading.entries.filter((entry) => matchesAuditFilter(entry, filter));
+  const headHash = reading.verdict.headHash;
+  const stamp = options.exportedAt.slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+  if (options.format === 'csv') {
+    const content = stringify([[...AUDIT_CSV_COLUMNS], ...entries.map(csvRow)], { record_delimiter: 'windows' });
+    return { fileName: `privacy-desk-audit-${stamp}.csv`, mimeType: 'text/csv;charset=utf-8', content, headHash, count: entries.length };
+  }
+  const chainId = reading.verdict.ok ? reading.verdict.chainId : (reading.entries.find((e) => e.chainId)?.chainId ?? null);
+  const document = {
+    format: AUDIT_EXPORT_FORMAT,
+    chainId,
+    headHash,
+    exportedAt: options.exportedAt,
+    filter,
+    verdict: reading.verdict,
+    entries: entries.map((entry) => ({ ...entry, hash: hashOf(entry) ?? null })),
+  };
+  return { fileName: `privacy-desk-audit-${stamp}.json`, mimeType: 'application/json', content: `${JSON.stringify(document, null, 2)}\n`, headHash, count: entries.length };
+}
