@@ -7,21 +7,27 @@ import type { Credentials } from '../shared/profile';
  */
 export interface CredentialStore {
   kind: 'keychain' | 'session';
-  get(profileId: string): Promise<Credentials | null>;
-  set(profileId: string, credentials: Credentials): Promise<void>;
+  get(profileId: string): Promise<StoredCredentials | null>;
+  /** Stores the key and secret bound to the origin they were entered for (shared/credential-origin.ts). */
+  set(profileId: string, credentials: Credentials, origin: string): Promise<void>;
   delete(profileId: string): Promise<void>;
 }
 
+/** What a store gives back: the key, the secret and the origin they may be sent to (absent in entries written before the binding existed). */
+export interface StoredCredentials extends Credentials {
+  origin?: string;
+}
+
 export function createSessionCredentialStore(): CredentialStore {
-  const entries = new Map<string, Credentials>();
+  const entries = new Map<string, StoredCredentials>();
   return {
     kind: 'session',
     async get(profileId) {
       const found = entries.get(profileId);
       return found ? { ...found } : null;
     },
-    async set(profileId, credentials) {
-      entries.set(profileId, { apiKey: credentials.apiKey, apiSecret: credentials.apiSecret });
+    async set(profileId, credentials, origin) {
+      entries.set(profileId, { apiKey: credentials.apiKey, apiSecret: credentials.apiSecret, origin });
     },
     async delete(profileId) {
       entries.delete(profileId);

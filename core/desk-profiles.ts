@@ -1,6 +1,7 @@
 import { PrivacyDeskError, invalidInput } from '../shared/errors';
 import { bridgeContract, type BridgeParsedInput, type ProfileView } from '../shared/contract';
 import { credentialsSchema, isLocalBaseUrl, profileSchema, SANDBOX_PROFILE_ID, type Credentials, type Profile } from '../shared/profile';
+import { baseUrlOrigin } from '../shared/credential-origin';
 import { normalizeBaseUrl } from './input-problems';
 import type { CredentialStore } from './credential-store';
 import { assertUniqueName, findProfile, makeProfileId, profileNotFound, type ProfileStore } from './profile-store';
@@ -46,13 +47,22 @@ export function createDeskProfiles({ store, credentialStore, onChange }: DeskPro
     try {
       saved = await store.update(async (data) => {
         const id = input.id ?? makeProfileId(input.name, data.profiles.map((p) => p.id));
-        if (!creating) findProfile(data, id);
+        const previous = creating ? undefined : findProfile(data, id);
         const profile = validateProfile({ id, name: input.name, baseUrl: input.baseUrl, applicationName: input.applicationName });
         assertUniqueName(data, profile.name, id);
+        const origin = originOf(profile.baseUrl);
         const stored = creating ? null : await credentialStore.get(id);
-        if (given.apiKey !== undefined || given.apiSecret !== undefined || !stored) {
+        // Entries written before the binding existed belong to the address the profile had until now.
+        const boundOrigin = stored ? (stored.origin ?? (previous && baseUrlOrigin(previous.baseUrl))) : undefined;
+        if (stored && boundOrigin !== origin && (given.apiKey === undefined || given.apiSecret === undefined)) {
+          throw invalidInput(
+            `"${profile.name}" would move from ${boundOrigin ?? 'its old address'} to ${origin}: enter the API key and the secret key again. ` +
+              'Stored credentials are only ever sent to the address they were entered for. Nothing was saved.',
+          );
+        }
+        if (given.apiKey !== undefined || given.apiSecret !== undefined || !stored || stored.origin === undefined) {
           const merged = { apiKey: given.apiKey ?? stored?.apiKey, apiSecret: given.apiSecret ?? stored?.apiSecret };
-          await credentialStore.set(id, validateCredentials(merged));
+          await credentialStore.set(id, validateCredentials(merged), origin);
           writtenId = id;
         }
         const index = data.profiles.findIndex((p) => p.id === id);
@@ -127,7 +137,8 @@ export function createDeskProfiles({ store, credentialStore, onChange }: DeskPro
           baseUrl: input.url,
           applicationName: input.applicationName ?? SANDBOX_APPLICATION_NAME,
         });
-        await credentialStore.set(SANDBOX_PROFILE_ID, credentials);
+        // Its port moves between launches: it re-binds its own credentials to wherever it runs now.
+        await credentialStore.set(SANDBOX_PROFILE_ID, credentials, originOf(sandbox.baseUrl));
         const index = data.profiles.findIndex((p) => p.id === SANDBOX_PROFILE_ID);
         if (index >= 0) data.profiles[index] = sandbox;
         else data.profiles.push(sandbox);
@@ -153,6 +164,13 @@ function connectionLabel(baseUrl: string): string {
   } catch {
     return 'command-line connection'; // normalizeBaseUrl then explains what is wrong with the address
   }
+}
+
+/** The origin of a validated base URL. */
+function originOf(baseUrl: string): string {
+  const origin = baseUrlOrigin(baseUrl);
+  if (origin === undefined) throw invalidInput(`"${baseUrl}" is not a web address. Enter the service's address, for example https://debate.example.com`);
+  return origin;
 }
 
 function blankToUndefined(value: string | undefined): string | undefined {

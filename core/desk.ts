@@ -10,7 +10,8 @@ import { assertValidUid } from './input-problems';
 import { buildAuditExport } from './audit-export';
 import { openAuditLog } from './audit-log';
 import { upgradeLegacyEntry } from './legacy-audit-entry';
-import type { CredentialStore } from './credential-store';
+import { baseUrlOrigin } from '../shared/credential-origin';
+import type { CredentialStore, StoredCredentials } from './credential-store';
 import { createDeskProfiles, type SaveProfileInput } from './desk-profiles';
 import { isoWithOffset, openGatedConnection, type ErasureOrder, type GatedConnection } from './erasure-gate';
 import { openProfileStore } from './profile-store';
@@ -67,7 +68,7 @@ export function createDesk(options: DeskOptions) {
   const credentialsFor = async (profile: Profile): Promise<Credentials> => {
     if (temporary && profile.id === TEMPORARY_PROFILE_ID) return temporary.credentials;
     const found = await credentialStore.get(profile.id);
-    if (found) return found;
+    if (found) return { apiKey: found.apiKey, apiSecret: await checkedOrigin(profile, found) };
     if (credentialStore.kind === 'session') {
       throw new PrivacyDeskError({
         code: 'KEYCHAIN_UNAVAILABLE',
@@ -75,6 +76,23 @@ export function createDesk(options: DeskOptions) {
       });
     }
     throw invalidInput(`No API key and secret are stored for "${profile.name}" in the keychain. Edit the profile and enter them again.`);
+  };
+
+  /** Stored credentials go only to the origin they were entered for; returns the secret once that holds. */
+  const checkedOrigin = async (profile: Profile, stored: StoredCredentials): Promise<string> => {
+    const origin = baseUrlOrigin(profile.baseUrl);
+    if (stored.origin === undefined && origin !== undefined) {
+      // An entry from before the binding: profiles.save has refused every change of origin since, so bind it here.
+      await credentialStore.set(profile.id, stored, origin);
+      return stored.apiSecret;
+    }
+    if (origin === undefined || stored.origin !== origin) {
+      throw invalidInput(
+        `The API key and secret of "${profile.name}" were entered for ${stored.origin ?? 'another address'}, but the profile now points at ${origin ?? profile.baseUrl}. ` +
+          'They are never sent anywhere else: edit the profile and enter the key and secret again. Nothing was sent.',
+      );
+    }
+    return stored.apiSecret;
   };
 
   const openConnection = async (profileId: string): Promise<GatedConnection> => {

@@ -22,10 +22,13 @@ describe.skipIf(!keyring)('keytar credential store (real Secret Service keychain
     expect(store.kind).toBe('keychain');
     expect(await store.get(account)).toBeNull();
 
-    await store.set(account, { apiKey: 'key-1234', apiSecret: secret });
+    await store.set(account, { apiKey: 'key-1234', apiSecret: secret }, 'https://debate.example.com');
+    expect(await store.get(account)).toEqual({ apiKey: 'key-1234', apiSecret: secret, origin: 'https://debate.example.com' });
+    // A fresh call straight to the keychain sees the same entry, bound to the origin it was entered for.
+    expect(JSON.parse((await keytar.getPassword(KEYCHAIN_SERVICE, account)) ?? 'null')).toEqual({ apiKey: 'key-1234', apiSecret: secret, origin: 'https://debate.example.com' });
+    // An entry written before the binding existed still reads (without an origin: the core binds it on first use).
+    await keytar.setPassword(KEYCHAIN_SERVICE, account, JSON.stringify({ apiKey: 'key-1234', apiSecret: secret }));
     expect(await store.get(account)).toEqual({ apiKey: 'key-1234', apiSecret: secret });
-    // A fresh call straight to the keychain sees the same entry.
-    expect(JSON.parse((await keytar.getPassword(KEYCHAIN_SERVICE, account)) ?? 'null')).toEqual({ apiKey: 'key-1234', apiSecret: secret });
 
     await store.delete(account);
     expect(await store.get(account)).toBeNull();

@@ -1,6 +1,10 @@
+import { z } from 'zod';
 import { PrivacyDeskError } from '../shared/errors';
 import { credentialsSchema, type Credentials } from '../shared/profile';
 import { createSessionCredentialStore, type CredentialStore } from './credential-store';
+
+/** One keychain entry: the key, the secret and the origin they were entered for (absent in older entries). */
+const keychainEntrySchema = credentialsSchema.extend({ origin: z.string().min(1).optional() });
 
 /** The only file that imports keytar: swapping the keychain backend touches nothing else. */
 export const KEYCHAIN_SERVICE = 'privacy-desk';
@@ -61,14 +65,14 @@ export async function openKeytarCredentialStore(options: KeytarStoreOptions = {}
       const stored = await keytar.getPassword(service, profileId).catch(fail);
       if (stored === null) return null;
       try {
-        const parsed = credentialsSchema.safeParse(JSON.parse(stored));
+        const parsed = keychainEntrySchema.safeParse(JSON.parse(stored));
         return parsed.success ? parsed.data : null; // an entry we cannot read counts as missing: the operator re-enters it
       } catch {
         return null;
       }
     },
-    async set(profileId, credentials: Credentials) {
-      const value = JSON.stringify({ apiKey: credentials.apiKey, apiSecret: credentials.apiSecret });
+    async set(profileId, credentials: Credentials, origin: string) {
+      const value = JSON.stringify({ apiKey: credentials.apiKey, apiSecret: credentials.apiSecret, origin });
       await keytar.setPassword(service, profileId, value).catch(fail);
     },
     async delete(profileId) {
