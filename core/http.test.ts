@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyTransportError, sendRequest, statusError, type HttpDeps } from './http';
+import { classifyTransportError, DEFAULT_MAX_BODY_BYTES, isCancelledRedirect, sendRequest, statusError, type HttpDeps } from './http';
 
 const deps = (fetch: HttpDeps['fetch'], timeoutMs = 1000): HttpDeps => ({ fetch, timeoutMs, now: Date.now, secrets: () => [] });
 const request = { method: 'GET' as const, url: 'https://service.example/api/v1/users', purpose: 'listing users' };
@@ -51,6 +51,71 @@ describe('sendRequest', () => {
   it('returns any HTTP answer with its request id', async () => {
     const response = await sendRequest(deps(async () => new Response('{"a":1}', { status: 418, headers: { 'x-request-id': 'abc' } })), request);
     expect(response).toMatchObject({ status: 418, text: '{"a":1}', requestId: 'abc', host: 'service.example' });
+  });
+});
+
+describe('body size cap', () => {
+  const act = { method: 'POST' as const, url: 'https://service.example/api/v1/users/a/anonymize', purpose: 'anonymising user “a”', irreversible: true };
+  /** A body sent in 64 KB chunks with no Content-Length, counting how much of it was pulled. */
+  const streamed = (totalBytes: number, status = 200) => {
+    const pulled = { bytes: 0 };
+    const chunk = new Uint8Array(64 * 1024).fill(0x61);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled.bytes >= totalBytes) return controller.close();
+        pulled.bytes += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    return { fetch: (async () => new Response(body, { status, headers: { 'x-request-id': 'big-1' } })) as HttpDeps['fetch'], pulled };
+  };
+
+  it('refuses a 10 MB body after reading no more than the cap, as UNEXPECTED_RESPONSE', async () => {
+    const big = streamed(10 * 1024 * 1024);
+    const error = await sendRequest(deps(big.fetch), { ...request, maxBodyBytes: 2 * 1024 * 1024 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'UNEXPECTED_RESPONSE', status: 200, requestId: 'big-1' });
+    expect((error as Error).message).toMatch(/larger than 2 MB/);
+    expect(big.pulled.bytes).toBeLessThanOrEqual(2 * 1024 * 1024 + 2 * 64 * 1024);
+  });
+
+  it('a declared Content-Length over the cap is refused before reading', async () => {
+    const fetch: HttpDeps['fetch'] = async () => new Response('x'.repeat(DEFAULT_MAX_BODY_BYTES + 1), { status: 200, headers: { 'content-length': String(DEFAULT_MAX_BODY_BYTES + 1) } });
+    await expect(sendRequest(deps(fetch), request)).rejects.toMatchObject({ code: 'UNEXPECTED_RESPONSE' });
+  });
+
+  it('an act’s 2xx too big to read leaves the outcome unknown; a 4xx too big is still a refusal', async () => {
+    const ok = await sendRequest(deps(streamed(1024 * 1024).fetch), act).catch((e: unknown) => e);
+    expect(ok).toMatchObject({ code: 'UNEXPECTED_RESPONSE', outcome: 'unknown' });
+    expect((ok as Error).message).toMatch(/UNKNOWN/);
+    expect(await sendRequest(deps(streamed(1024 * 1024, 404).fetch), act).catch((e: unknown) => e)).toMatchObject({ outcome: 'refused', status: 404 });
+  });
+
+  it('reads a body up to the cap whole, multi-byte characters across chunks included', async () => {
+    const text = `{"name":"${'é'.repeat(30_000)}"}`;
+    const fetch: HttpDeps['fetch'] = async () => new Response(text, { status: 200 });
+    expect((await sendRequest(deps(fetch), request)).text).toBe(text);
+  });
+});
+
+describe('Electron’s cancelled redirect', () => {
+  // What net.fetch rejects with under redirect: 'manual' (electron/electron#43715).
+  const electronFetch: HttpDeps['fetch'] = async () => Promise.reject(new Error('Redirect was cancelled'));
+
+  it('is recognised, and nothing else is', () => {
+    expect(isCancelledRedirect(new Error('Redirect was cancelled'))).toBe(true);
+    expect(isCancelledRedirect(new TypeError('fetch failed', { cause: new Error('Redirect was cancelled') }))).toBe(true);
+    expect(isCancelledRedirect(new Error('net::ERR_CONNECTION_RESET'))).toBe(false);
+  });
+
+  it('says redirected, nothing sent: refused like the 3xx Node returns, not a network failure with outcome unknown', async () => {
+    const act = { method: 'POST' as const, url: 'https://service.example/api/v1/users/a/anonymize', purpose: 'anonymising user “a”', irreversible: true };
+    const error = await sendRequest(deps(electronFetch), act).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'UNEXPECTED_RESPONSE', outcome: 'refused' });
+    expect((error as Error).message).toMatch(/^The service redirected .*while anonymising user “a”\. Redirects are not followed: nothing was sent there and nothing was changed\./);
+    const node = await sendRequest(deps(async () => new Response(null, { status: 302, headers: { location: 'https://elsewhere.example/x?k=1' } })), act);
+    const nodeError = statusError(node, act, [], 0);
+    expect(nodeError).toMatchObject({ code: 'UNEXPECTED_RESPONSE', outcome: 'refused', status: 302 });
+    expect(nodeError.message).toMatch(/^The service redirected \(302\) to https:\/\/elsewhere\.example\/x while anonymising user “a”\. Redirects are not followed: nothing was sent there and nothing was changed\./);
   });
 });
 

@@ -4,6 +4,9 @@ import { excerpt, redactSecrets } from './redact';
 import { parseRetryAfter } from './retry';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** The most of an answer's body we read: the service's answers are small JSON documents, a users page the largest. */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+export const LIST_MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 export interface HttpDeps {
   fetch: FetchLike;
@@ -22,6 +25,8 @@ export interface HttpRequest {
   purpose: string;
   /** Irreversible acts: a failure after the request may have reached the service leaves the outcome unknown. */
   irreversible?: boolean;
+  /** A larger body is refused unread (UNEXPECTED_RESPONSE); default DEFAULT_MAX_BODY_BYTES. */
+  maxBodyBytes?: number;
 }
 
 export interface HttpResponse {
@@ -60,14 +65,80 @@ export async function sendRequest(deps: HttpDeps, request: HttpRequest): Promise
       // A redirect would resend credentials elsewhere or turn a POST into a GET: report it instead.
       redirect: 'manual',
     });
-    const text = await response.text();
+    const text = await readBodyWithin(response, request.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, request);
     return { status: response.status, headers: response.headers, text, requestId: requestIdOf(response.headers), elapsedMs: deps.now() - started, host };
   } catch (error) {
     if (timedOut) throw timeoutError(host, deps.timeoutMs, request);
+    if (error instanceof PrivacyDeskError) throw error;
+    if (isCancelledRedirect(error)) throw redirectError({ request });
     throw transportError(host, error, request);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Reads the body as UTF-8 text, refusing one larger than `maxBytes` without reading the
+ * rest (a declared Content-Length is refused before any of it is read).
+ */
+async function readBodyWithin(response: Response, maxBytes: number, request: HttpRequest): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw bodyTooLargeError(response, maxBytes, request);
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw bodyTooLargeError(response, maxBytes, request);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+function bodyTooLargeError(response: Response, maxBytes: number, request: HttpRequest): PrivacyDeskError {
+  const { status } = response;
+  // A 2xx (or 5xx) to an act may mean it was done: too big to read is not a refusal.
+  const refused = status >= 300 && status < 500;
+  const advice = refused
+    ? ' Nothing was changed.'
+    : request.irreversible
+      ? ' The outcome is UNKNOWN: the service may or may not have done it. Check the user before trying again.'
+      : ' Check that the profile’s address points at the service’s API; if it does, contact the service.';
+  return new PrivacyDeskError({
+    code: 'UNEXPECTED_RESPONSE',
+    outcome: refused ? 'refused' : 'unknown',
+    status,
+    requestId: requestIdOf(response.headers),
+    message: `The service’s answer (${status}) to ${request.purpose} is larger than ${formatBytes(maxBytes)}, more than Privacy Desk reads; it was not read.${advice}`,
+  });
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
+}
+
+/**
+ * Electron's net.fetch with `redirect: 'manual'` rejects with "Redirect was cancelled" instead
+ * of returning the 3xx (electron/electron#43715): the service did answer, with a redirect we do not follow.
+ */
+export function isCancelledRedirect(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current && typeof current === 'object'; depth += 1) {
+    const { message } = current as { message?: unknown };
+    if (typeof message === 'string' && /\bredirect was cancell?ed\b/i.test(message)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 function hostOf(url: string): string {
@@ -212,18 +283,7 @@ export function statusError(response: HttpResponse, request: HttpRequest, secret
       : ' Try again in a moment; if it persists, contact the service’s administrators.';
     return new PrivacyDeskError({ code: 'SERVER_ERROR', status, requestId, message: `The service failed (${status}) while ${request.purpose}.${saidPart}${advice}` });
   }
-  if (status >= 300 && status < 400) {
-    const location = safeLocation(response.headers.get('location'));
-    const where = location ? ` to ${location}` : '';
-    // Redirects are never followed: the service answered, and the request went no further.
-    return new PrivacyDeskError({
-      code: 'UNEXPECTED_RESPONSE',
-      outcome: 'refused',
-      status,
-      requestId,
-      message: `The service redirected (${status})${where} while ${request.purpose}. Check the base address in the profile (https://, host and path).`,
-    });
-  }
+  if (status >= 300 && status < 400) return redirectError({ request, status, requestId, location: response.headers.get('location') });
   return new PrivacyDeskError({
     code: 'UNEXPECTED_RESPONSE',
     // A 4xx is the service refusing; anything else unexpected may have been acted on.
@@ -231,6 +291,26 @@ export function statusError(response: HttpResponse, request: HttpRequest, secret
     status,
     requestId,
     message: `The service answered ${status} while ${request.purpose}, which Privacy Desk does not expect.${saidPart} Check the profile’s address; if it persists, contact the service.`,
+  });
+}
+
+/**
+ * Redirects are never followed (they would resend credentials elsewhere or turn a POST into a GET):
+ * the service answered, and nothing went to the new address. Node's fetch gives status and Location;
+ * Electron's net.fetch only says that a redirect was cancelled.
+ */
+function redirectError(redirect: { request: HttpRequest; status?: number; requestId?: string; location?: string | null }): PrivacyDeskError {
+  const { request, status, requestId } = redirect;
+  const location = safeLocation(redirect.location ?? null);
+  const code = status === undefined ? '' : ` (${status})`;
+  const where = location ? ` to ${location}` : status === undefined ? ' (the desktop app’s network layer does not say where to)' : '';
+  const changed = request.irreversible ? ' and nothing was changed' : '';
+  return new PrivacyDeskError({
+    code: 'UNEXPECTED_RESPONSE',
+    outcome: 'refused',
+    status,
+    requestId,
+    message: `The service redirected${code}${where} while ${request.purpose}. Redirects are not followed: nothing was sent there${changed}. Check the base address in the profile (https://, host and path).`,
   });
 }
 

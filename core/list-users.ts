@@ -1,6 +1,6 @@
 import { invalidInput, PrivacyDeskError } from '../shared/errors';
 import { listUsersInputSchema, type ListUsersInput, type UserPage } from '../shared/users';
-import { readJson, sendRequest, statusError, unexpectedBody, type HttpDeps, type HttpRequest, type HttpResponse } from './http';
+import { LIST_MAX_BODY_BYTES, readJson, sendRequest, statusError, unexpectedBody, type HttpDeps, type HttpRequest, type HttpResponse } from './http';
 import { ListShapeError, parseUserPage } from './list-parser';
 import { redactSecrets } from './redact';
 import { withRetry } from './retry';
@@ -50,6 +50,7 @@ export class UserLister {
       url: `${this.#deps.baseUrl}/api/v1/users?${query.toString()}`,
       headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
       purpose: `listing users (page ${page})`,
+      maxBodyBytes: LIST_MAX_BODY_BYTES,
     };
     if (!this.#useApiKey) {
       const response = await this.#withToken(request);
