@@ -116,11 +116,19 @@ describe('bridge handlers over a real Desk and the sandbox', () => {
     expect((await sandboxState(uid)).state).toBe('anonymized');
     const state = await value<{ exists: boolean; anonymized: boolean }>('sandbox.userState', { profileId: profile.id, uid });
     expect(state).toMatchObject({ exists: true, anonymized: true });
-    const { entries } = await value<{ entries: { uid: string; outcome: string; via: string; reference?: string }[] }>('audit.list', {});
-    expect(entries.slice(0, 2).map((e) => [e.uid, e.outcome, e.via, e.reference])).toEqual([
-      [uid, 'done', 'app', 'TICKET-1'],
-      [uid, 'attempted', 'app', 'TICKET-1'],
+    expect(result).toMatchObject({ logout: { outcome: 'done', status: 200 }, verification: 'verified', verificationStatus: 404 });
+    // Newest first: logged out (the default), anonymised, then verified, all under one act id.
+    const { entries } = await value<{ entries: { uid: string; action: string; outcome: string; via: string; reference?: string; actId?: string }[] }>('audit.list', {});
+    const act = entries.slice(0, 6);
+    expect(act.map((e) => [e.uid, e.action, e.outcome, e.via, e.reference])).toEqual([
+      [uid, 'anonymize', 'verification', 'app', 'TICKET-1'],
+      [uid, 'anonymize', 'attempted', 'app', 'TICKET-1'],
+      [uid, 'anonymize', 'done', 'app', 'TICKET-1'],
+      [uid, 'anonymize', 'attempted', 'app', 'TICKET-1'],
+      [uid, 'logout', 'done', 'app', 'TICKET-1'],
+      [uid, 'logout', 'attempted', 'app', 'TICKET-1'],
     ]);
+    expect(new Set(act.map((e) => e.actId)).size).toBe(1);
   });
 
   it('users.erase deletes a user with an awkward uid', async () => {

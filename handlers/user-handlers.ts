@@ -6,8 +6,8 @@ export function userHandlers({ desk }: HandlerContext): AreaHandlers<UserMethods
   return {
     'users.list': ({ profileId, page, perPage }) => desk.listUsers(profileId, { page, perPage }),
     // The erasure gate inside Desk checks confirmUid and writes the audit trail; via is fixed to 'app' there.
-    'users.erase': ({ profileId, action, uid, confirmUid, reference }) =>
-      desk.erase({ profileId, action, uid, confirmUid, ...(reference !== undefined ? { reference } : {}) }),
+    'users.erase': ({ profileId, action, uid, confirmUid, reference, logoutFirst }) =>
+      desk.erase({ profileId, action, uid, confirmUid, logoutFirst, ...(reference !== undefined ? { reference } : {}) }),
     'sandbox.userState': ({ profileId, uid }) => desk.sandboxUserState(profileId, uid),
   };
 }

@@ -80,6 +80,8 @@ export const bridgeContract = {
       /** Must equal uid exactly: the typed confirmation. */
       confirmUid: z.string(),
       reference: z.string().max(200).optional(),
+      /** End the user's sessions first (a logout token), then erase. */
+      logoutFirst: z.boolean().default(true),
     }),
     output: {} as ErasureResult,
   },

@@ -156,10 +156,22 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       if (index < 0) throw new PrivacyDeskError({ code: 'NOT_FOUND', status: 404, requestId: 'req-404', message: 'No user has this uid. Check it.' });
       if (input.action === 'delete') users = users.filter((_, i) => i !== index);
       else users[index] = { ...users[index]!, uid: null, fullName: 'Anonymous user', email: null };
-      // Like the real gate: an attempt and its outcome, paired by one actId.
+      // Like the real gate: (logout step,) the erasure step, then the verification, all under one actId.
+      const logoutFirst = input.logoutFirst ?? true;
       const base: AuditEntry = { at: new Date().toISOString(), action: input.action, uid: input.uid, profileId: input.profileId, profileName: 'Sandbox', baseUrl: LOCAL_PROFILE.baseUrl, outcome: 'attempted', via: 'app', actId: `act-${audit.length}`, ...(input.reference ? { reference: input.reference } : {}) };
-      audit.push(base, { ...base, outcome: 'done', status: 200, requestId: 'req-1' });
-      return { action: input.action, uid: input.uid, outcome: 'done', status: 200, requestId: 'req-1', completedAt: new Date().toISOString() };
+      if (logoutFirst) audit.push({ ...base, action: 'logout' }, { ...base, action: 'logout', outcome: 'done', status: 200 });
+      audit.push(base, { ...base, outcome: 'done', status: 200, requestId: 'req-1' }, base, { ...base, outcome: 'verification', verification: 'verified', status: 404 });
+      return {
+        action: input.action,
+        uid: input.uid,
+        outcome: 'done',
+        status: 200,
+        requestId: 'req-1',
+        completedAt: new Date().toISOString(),
+        ...(logoutFirst ? { logout: { outcome: 'done' as const, status: 200 } } : {}),
+        verification: 'verified',
+        verificationStatus: 404,
+      };
     },
     'logout.preview': async (input) => {
       guard('logout.preview', input);
