@@ -1,19 +1,13 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { _electron as electron, expect, test } from '@playwright/test';
+import { installedElectronBinary } from '../scripts/electron-binary.mjs';
 
-/** The Electron binary's path, or why it cannot be used here. */
+/** The Electron binary's path, or why it cannot be used here (asking never starts a download). */
 function electronBinary(): { path: string } | { reason: string } {
-  try {
-    const path = createRequire(import.meta.url)('electron') as unknown;
-    if (typeof path === 'string' && existsSync(path)) return { path };
-    return { reason: `require('electron') gave ${JSON.stringify(path)}, which is not an existing file` };
-  } catch (error) {
-    return { reason: (error as Error).message };
-  }
+  return installedElectronBinary(resolve('.'));
 }
 
 /** A skip that says why, in the list output as well as in the report's annotations. */

@@ -11,7 +11,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // --outdir lets tests build elsewhere; the app itself always uses dist/electron (package.json "main").
 const { values } = parseArgs({ options: { outdir: { type: 'string' } } });
 const outdir = values.outdir ? resolve(values.outdir) : join(root, 'dist', 'electron');
-const electronNodeTarget = 'node22'; // Electron 38 ships Node 22
+// Electron 45 ships Node 24 (its package pins @types/node 24) and Chromium 154 (43 shipped 150; +2 a major).
+// Keep these in step with package.json's electron when moving to the next major.
+const electronNodeTarget = 'node24';
+const electronChromeTarget = 'chrome154';
 
 const common = { bundle: true, format: 'cjs', sourcemap: true, logLevel: 'warning', legalComments: 'none', absWorkingDir: root };
 
@@ -35,7 +38,7 @@ async function main() {
     entryPoints: [join(root, 'electron/preload.ts')],
     outfile: join(outdir, 'preload.cjs'),
     platform: 'browser',
-    target: 'chrome140',
+    target: electronChromeTarget,
     external: ['electron'],
   });
 

@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installedElectronBinary } from './electron-binary.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DOWNLOAD_TIMEOUT_MS = 60_000;
@@ -18,12 +19,10 @@ function run(label, args, options = {}) {
   }
 }
 
-/** The executable path electron's index.js reports, or null when its binary was never downloaded. */
+/** The Electron executable's path, or null when its binary was never downloaded (asking never downloads). */
 function electronBinary() {
-  // A fresh process each time: electron's index.js reads path.txt once, at require time.
-  const probe = spawnSync(process.execPath, ['-e', "process.stdout.write(require('electron'))"], { cwd: root, encoding: 'utf8' });
-  const path = probe.status === 0 ? probe.stdout.trim() : '';
-  return path && existsSync(path) ? path : null;
+  const found = installedElectronBinary(root);
+  return 'path' in found ? found.path : null;
 }
 
 function downloadElectron() {
