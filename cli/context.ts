@@ -6,6 +6,8 @@ import type { CliOutput } from './output';
 export interface CliContext {
   io: CliIo;
   out: CliOutput;
+  /** Set by a command that finished without an error but must not exit 0 (audit verify on a broken chain). */
+  exitCode?: number;
 }
 
 // The commands that change something for good (anonymize, delete, logout): their failures

@@ -7,6 +7,8 @@ export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 export const EXIT_OUTCOME_UNKNOWN = 3;
+/** The act happened (done, or refused) but the audit trail could not record its outcome. */
+export const EXIT_OUTCOME_NOT_RECORDED = 4;
 
 export const EXIT_CODES_HELP = `
 Exit codes:
@@ -15,6 +17,10 @@ Exit codes:
   2  usage or validation error: nothing was sent
   3  anonymize, delete or logout: the outcome is UNKNOWN (the request may have
      reached the service); check the user before trying again
+  4  anonymize, delete or logout: the service answered (done, or refused) but
+     the audit trail could not record the outcome (disk full…); do not repeat
+     the act, note its outcome by hand and free the disk; "audit list" shows it
+     as "outcome not recorded"
 
 A failure prints "CODE: message" on stderr; for anonymize, delete and logout
 an "Outcome:" line follows. With --json, results go to stdout, and a failure
@@ -46,5 +52,9 @@ export function reportFailure(error: unknown, out: CliOutput, run: FailedRun): n
   if (run.act) out.note(`Outcome: ${OUTCOME_WORDS[info.outcome]}`);
   if (run.json && !out.wroteResult) out.json({ error: info });
   if (USAGE_CODES.has(info.code)) return EXIT_USAGE;
+  if (run.act && info.code === 'AUDIT_WRITE_FAILED' && (info.outcome === 'done' || info.outcome === 'refused')) {
+    out.note('The outcome is NOT in the audit trail: this command ends now, so it cannot write it later. "privacy-desk audit list" shows the act as "outcome not recorded".');
+    return EXIT_OUTCOME_NOT_RECORDED;
+  }
   return run.act && info.outcome === 'unknown' ? EXIT_OUTCOME_UNKNOWN : EXIT_FAILED;
 }

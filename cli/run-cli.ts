@@ -1,4 +1,5 @@
 import { Command, CommanderError, type OutputConfiguration } from 'commander';
+import { auditCommand } from './commands/audit';
 import { logoutCommand } from './commands/logout';
 import { profilesCommand } from './commands/profiles';
 import { tokenCommand } from './commands/token';
@@ -24,7 +25,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   });
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return EXIT_OK;
+    return context.exitCode ?? EXIT_OK;
   } catch (error) {
     if (error instanceof CommanderError && ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return EXIT_OK;
     return reportFailure(error, context.out, run);
@@ -40,7 +41,7 @@ function buildProgram(context: CliContext): Command {
     .addHelpText('afterAll', EXIT_CODES_HELP)
     // Options before the command belong to the program; after it, to the command (so `profiles add --base-url` stays its own).
     .enablePositionalOptions();
-  for (const command of [profilesCommand(context), usersCommand(context), logoutCommand(context), tokenCommand(context)]) program.addCommand(command);
+  for (const command of [profilesCommand(context), usersCommand(context), logoutCommand(context), tokenCommand(context), auditCommand(context)]) program.addCommand(command);
   // The connection options work before the command too (`privacy-desk --profile prod users list`):
   // given there, they are handed down to the command that runs.
   addConnectionOptions(program).hook('preAction', (root, actionCommand) => {

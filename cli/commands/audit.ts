@@ -1,0 +1,125 @@
+import { writeFile } from 'node:fs/promises';
+import { Command, Option } from 'commander';
+import { describeVerdict } from '../../core/audit-chain';
+import { matchesAuditFilter, type AuditEntryAt, type AuditFilter, type AuditReading } from '../../shared/audit';
+import { invalidInput, PrivacyDeskError } from '../../shared/errors';
+import { openDesk } from '../connection';
+import type { CliContext } from '../context';
+import { EXIT_FAILED } from '../exit-codes';
+import type { CliOutput } from '../output';
+import { formatTable } from '../table';
+
+interface FilterOptions {
+  since?: string;
+  until?: string;
+  uid?: string;
+  reference?: string;
+  operation?: AuditFilter['operation'];
+  outcome?: AuditFilter['outcome'];
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function addFilterOptions(command: Command): Command {
+  return command
+    .option('--since <date>', 'from this date (YYYY-MM-DD, inclusive, the operator’s local date)')
+    .option('--until <date>', 'up to this date (YYYY-MM-DD, inclusive)')
+    .option('--uid <uid>', 'only this uid (exact)')
+    .option('--reference <ref>', 'only this reference (ignoring case)')
+    .addOption(new Option('--operation <op>', 'only this operation').choices(['anonymize', 'delete', 'logout']))
+    .addOption(new Option('--outcome <stage>', 'only entries at this stage').choices(['attempted', 'not-sent', 'refused', 'done', 'unknown', 'verification']));
+}
+
+function filterOf(opts: FilterOptions): AuditFilter {
+  for (const [name, value] of [['--since', opts.since], ['--until', opts.until]] as const) {
+    if (value !== undefined && (!DATE.test(value) || Number.isNaN(Date.parse(value)))) throw invalidInput(`${name} takes a date as YYYY-MM-DD (got "${value}").`);
+  }
+  const filter: AuditFilter = {};
+  for (const key of ['since', 'until', 'uid', 'reference', 'operation', 'outcome'] as const) if (opts[key] !== undefined) Object.assign(filter, { [key]: opts[key] });
+  return filter;
+}
+
+/** `audit list | verify | export`: the trail read, checked and exported from the same core as the console. */
+export function auditCommand(context: CliContext): Command {
+  const { io, out } = context;
+  const audit = new Command('audit').description('read, verify and export the audit trail');
+
+  addFilterOptions(audit.command('list').description('list audit entries, oldest first, with corrupt lines and the chain’s state'))
+    .option('--json', 'print JSON on stdout')
+    .action(async (opts: FilterOptions & { json?: boolean }) => {
+      const filter = filterOf(opts);
+      const reading = await (await openDesk({ keychain: false }, io.env)).readAudit();
+      const entries = reading.entries.filter((entry) => matchesAuditFilter(entry, filter));
+      const missing = new Set(reading.outcomeMissing.map((m) => m.line));
+      if (opts.json) {
+        out.json({ entries: entries.map((e) => (missing.has(e.line) ? { ...e, outcomeNotRecorded: true } : e)), corrupt: reading.corrupt, outcomeMissing: reading.outcomeMissing, verdict: reading.verdict, ...(reading.setAside ? { setAside: reading.setAside } : {}) });
+        return;
+      }
+      printEntries(out, entries, missing);
+      printProblems(out, reading);
+    });
+
+  audit
+    .command('verify')
+    .description('check the hash chain: exit 0 when verified, 1 naming the first break and its line')
+    .option('--json', 'print the verdict as JSON on stdout')
+    .action(async (opts: { json?: boolean }) => {
+      const verdict = await (await openDesk({ keychain: false }, io.env)).verifyAudit();
+      if (opts.json) out.json(verdict);
+      else out.line(describeVerdict(verdict));
+      if (!verdict.ok) context.exitCode = EXIT_FAILED;
+    });
+
+  addFilterOptions(audit.command('export').description('export the entries a filter keeps, as CSV or JSON, with the chain’s head hash'))
+    .addOption(new Option('--format <format>', 'csv or json').choices(['csv', 'json']).makeOptionMandatory())
+    .option('--output <file>', 'write to this file (default: stdout)')
+    .action(async (opts: FilterOptions & { format: 'csv' | 'json'; output?: string }) => {
+      const filter = filterOf(opts);
+      const exported = await (await openDesk({ keychain: false }, io.env)).exportAudit({ format: opts.format, filter });
+      if (opts.output) {
+        try {
+          await writeFile(opts.output, exported.content, { mode: 0o600 });
+        } catch (error) {
+          throw new PrivacyDeskError({ code: 'INTERNAL', message: `Could not write ${opts.output} (${(error as NodeJS.ErrnoException).code ?? 'error'}). Check the folder exists and is writable.` }, { cause: error });
+        }
+      } else if (io.stdout.isTTY) {
+        out.line(exported.content.replace(/\r?\n$/, '')); // a terminal obeys control characters: shown as escapes
+      } else {
+        io.stdout.write(exported.content); // piped: the file exactly
+      }
+      out.note(`Exported ${exported.count} ${exported.count === 1 ? 'entry' : 'entries'}${opts.output ? ` to ${opts.output}` : ''}; head hash of the chain: ${exported.headHash ?? '(none)'}.`);
+    });
+  return audit;
+}
+
+function printEntries(out: CliOutput, entries: AuditEntryAt[], missing: Set<number>): void {
+  if (entries.length === 0) {
+    out.line('No audit entries match.');
+    return;
+  }
+  out.line(
+    formatTable(entries, [
+      { title: 'LINE', value: (e) => String(e.line), align: 'right' },
+      { title: 'TIME', value: (e) => e.at },
+      { title: 'OPERATION', value: (e) => e.action },
+      { title: 'STAGE', value: (e) => (missing.has(e.line) ? 'attempted (outcome not recorded)' : e.outcome === 'verification' ? `verification: ${e.verification ?? '?'}` : e.outcome) + (e.test ? ' [test]' : '') },
+      { title: 'UID', value: (e) => e.uid, maxWidth: 40 },
+      { title: 'REFERENCE', value: (e) => e.reference ?? '', maxWidth: 24 },
+      { title: 'PROFILE', value: (e) => e.profileName, maxWidth: 20 },
+      { title: 'STATUS', value: (e) => (e.status !== undefined ? String(e.status) : ''), align: 'right' },
+      { title: 'VIA', value: (e) => e.via },
+      { title: 'OPERATOR', value: (e) => e.operator ?? '' },
+    ]),
+  );
+  out.line(`${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`);
+}
+
+/** Corrupt lines, a torn tail set aside, attempts without outcome, and the chain's verdict: on stderr, after the list. */
+function printProblems(out: CliOutput, reading: AuditReading): void {
+  if (reading.setAside) out.note(`A torn last line (${reading.setAside.bytes} bytes, left by a crash or a full disk) was moved to ${reading.setAside.path}.`);
+  for (const bad of reading.corrupt) out.note(`Line ${bad.line}: corrupt (${bad.problem}): ${JSON.stringify(bad.excerpt)}`);
+  if (reading.outcomeMissing.length > 0) {
+    out.note(`${reading.outcomeMissing.length} ${reading.outcomeMissing.length === 1 ? 'act has' : 'acts have'} no recorded outcome (lines ${reading.outcomeMissing.map((m) => m.line).join(', ')}): treat them as unknown and check the users.`);
+  }
+  out.note(describeVerdict(reading.verdict));
+}
