@@ -14,7 +14,9 @@ import { baseUrlOrigin } from '../shared/credential-origin';
 import type { CredentialStore, StoredCredentials } from './credential-store';
 import { createDeskProfiles, type SaveProfileInput } from './desk-profiles';
 import { isoWithOffset, openGatedConnection, type ErasureOrder, type GatedConnection } from './erasure-gate';
+import { checkLogoutOptions, exposedToken } from './logout-exposure';
 import { openProfileStore } from './profile-store';
+import { createReceipt, receiptSource, type Receipt, type ReceiptLocale, type ReceiptSubject } from './receipt';
 import type { ServiceConnection } from './service-client';
 import type { FetchLike, ServiceClient, ServiceClientOptions } from './types';
 
@@ -172,12 +174,18 @@ export function createDesk(options: DeskOptions) {
       return (await connectionFor(profileId)).gate.erase(order);
     },
 
+    /** The preview; for a live service its signature is withheld (core/logout-exposure.ts). */
     async buildLogoutToken(profileId: string, uid: string, logoutOptions?: LogoutOptions): Promise<BuiltLogoutToken> {
-      return (await clientFor(profileId)).buildLogoutToken(uid, logoutOptions);
+      const profile = await getProfile(profileId);
+      const checked = checkLogoutOptions(profile, logoutOptions);
+      return exposedToken(profile, await (await clientFor(profileId)).buildLogoutToken(uid, checked));
     },
 
+    /** Options are checked before the gate (nothing is audited for a refused request); the result's token is exposed as in the preview. */
     async sendLogout(profileId: string, uid: string, logoutOptions?: LogoutOptions, reference?: string): Promise<LogoutResult> {
-      return (await connectionFor(profileId)).gate.logout({ uid, options: logoutOptions, reference });
+      const profile = await getProfile(profileId);
+      const checked = checkLogoutOptions(profile, logoutOptions);
+      return exposedToken(profile, await (await connectionFor(profileId)).gate.logout({ uid, options: checked, reference }));
     },
 
     async verifyLogoutToken(profileId: string, token: string): Promise<TokenVerification> {
@@ -195,6 +203,11 @@ export function createDesk(options: DeskOptions) {
     /** The whole trail, never failing on a bad line; a torn last line is moved aside (core/audit-reader.ts says more). */
     readAudit: (): Promise<AuditReading> => audit.read(),
     verifyAudit: (): Promise<ChainVerdict> => audit.verify(),
+    /** A PDF receipt for one act or every act of a reference, from the trail as it stands (core/receipt.ts). */
+    async receipt(subject: ReceiptSubject, { locale }: { locale: ReceiptLocale }): Promise<Receipt> {
+      const generatedAt = isoWithOffset(new Date((options.now ?? Date.now)()));
+      return createReceipt(receiptSource(await audit.read()), subject, { locale, generatedAt, generatorVersion: options.appVersion ?? 'unknown' });
+    },
     async exportAudit({ format, filter }: { format: AuditExportFormat; filter?: AuditFilter }): Promise<AuditExport> {
       if (format !== 'csv' && format !== 'json') throw invalidInput(`Unknown export format "${String(format)}": choose csv or json.`);
       return buildAuditExport(await audit.read(), { format, ...(filter ? { filter } : {}), exportedAt: isoWithOffset(new Date((options.now ?? Date.now)())) });
