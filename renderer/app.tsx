@@ -3,8 +3,10 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isNotConnectedError } from './bridge/http-transport';
 import { AppHeader } from './components/app-header';
+import { ErrorBoundary } from './components/error-boundary';
 import { ErrorPanel } from './components/error-panel';
 import { Notices } from './components/notices';
+import { useUnrecordedOutcomeNotices } from './components/unrecorded-outcome';
 import { AuditView } from './features/audit/audit-view';
 import { ErasureDialog } from './features/erasure/erasure-dialog';
 import { LogoutView } from './features/logout/logout-view';
@@ -33,6 +35,7 @@ export function App() {
     document.documentElement.lang = language;
   }, [i18n, language]);
   useAppliedTheme(theme);
+  useUnrecordedOutcomeNotices();
 
   if (appInfo.isError || profiles.isError) {
     const error = appInfo.error ?? profiles.error;
@@ -75,24 +78,34 @@ export function App() {
       </nav>
       <main className="app-main">
         <Tabs.Content value="users" className="tab-panel">
-          <NeedsProfile profile={profile} noProfiles={noProfiles}>
-            {(active) => <UsersView profile={active} />}
-          </NeedsProfile>
+          <ErrorBoundary what={t('viewError.views.users')}>
+            <NeedsProfile profile={profile} noProfiles={noProfiles}>
+              {(active) => <UsersView profile={active} />}
+            </NeedsProfile>
+          </ErrorBoundary>
         </Tabs.Content>
         <Tabs.Content value="logout" className="tab-panel">
-          <NeedsProfile profile={profile} noProfiles={noProfiles}>
-            {(active) => <LogoutView profile={active} />}
-          </NeedsProfile>
+          <ErrorBoundary what={t('viewError.views.logout')}>
+            <NeedsProfile profile={profile} noProfiles={noProfiles}>
+              {(active) => <LogoutView profile={active} />}
+            </NeedsProfile>
+          </ErrorBoundary>
         </Tabs.Content>
         <Tabs.Content value="audit" className="tab-panel">
-          <AuditView />
+          <ErrorBoundary what={t('viewError.views.audit')}>
+            <AuditView />
+          </ErrorBoundary>
         </Tabs.Content>
         <Tabs.Content value="profiles" className="tab-panel">
-          <ProfilesView />
+          <ErrorBoundary what={t('viewError.views.profiles')}>
+            <ProfilesView />
+          </ErrorBoundary>
         </Tabs.Content>
       </main>
       <Notices />
-      <ErasureDialog profile={profile} appInfo={appInfo.data} />
+      <ErrorBoundary what={t('viewError.views.erasure')}>
+        <ErasureDialog profile={profile} appInfo={appInfo.data} />
+      </ErrorBoundary>
     </Tabs.Root>
   );
 }

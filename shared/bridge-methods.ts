@@ -20,6 +20,9 @@ export const BRIDGE_METHOD_NAMES = [
   'logout.verify',
   'sandbox.userState',
   'audit.list',
+  'audit.read',
+  'audit.verify',
+  'audit.export',
   'users.walk',
   'jobs.cancel',
 ] as const;

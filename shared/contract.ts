@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { profileIdSchema } from './profile';
 import { ERASURE_ACTIONS, listUsersInputSchema, type ErasureResult, type UserPage } from './users';
 import { logoutOptionsSchema, type BuiltLogoutToken, type LogoutResult, type TokenVerification } from './logout';
-import type { AuditEntry } from './audit';
-import type { ErrorInfo } from './errors';
+import type { AuditEntry, AuditExport, AuditFilter, AuditReading, ChainVerdict } from './audit';
+import { OUTCOMES, type ErrorInfo } from './errors';
 import type { BridgeEventName, BridgeMethodName } from './bridge-methods';
 import { jobFinishedSchema, jobIdSchema, jobProgressSchema, usersWalkInputSchema } from './jobs';
 
@@ -64,6 +64,20 @@ const saveProfileInput = z.object({
   apiSecret: z.string().optional(),
 });
 
+const calendarDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD');
+/** The audit filter as it crosses the bridge; matchesAuditFilter (shared/audit.ts) is the one rule that applies it. */
+export const auditFilterSchema = z
+  .object({
+    since: calendarDay.optional(),
+    until: calendarDay.optional(),
+    operation: z.enum([...ERASURE_ACTIONS, 'logout']).optional(),
+    outcome: z.enum(['attempted', ...OUTCOMES, 'verification']).optional(),
+    profileId: z.string().max(200).optional(),
+    uid: z.string().max(500).optional(),
+    reference: z.string().max(200).optional(),
+  })
+  .strict() satisfies z.ZodType<AuditFilter>;
+
 export const bridgeContract = {
   'app.info': { input: z.object({}), output: {} as AppInfo },
   'profiles.list': { input: z.object({}), output: {} as { profiles: ProfileView[]; activeId: string | null } },
@@ -90,6 +104,12 @@ export const bridgeContract = {
   'logout.verify': { input: z.object({ profileId: profileIdSchema, token: z.string() }), output: {} as TokenVerification },
   'sandbox.userState': { input: z.object({ profileId: profileIdSchema, uid: uidInput }), output: {} as SandboxUserState | null },
   'audit.list': { input: z.object({ limit: z.number().int().min(1).max(1000).default(200) }), output: {} as { entries: AuditEntry[] } },
+  /** The whole trail: readable entries, corrupt lines with their numbers, the chain's verdict. Never fails because of one bad line. */
+  'audit.read': { input: z.object({}), output: {} as AuditReading },
+  /** Re-checks the hash chain from the file. */
+  'audit.verify': { input: z.object({}), output: {} as ChainVerdict },
+  /** The entries the filter keeps, as CSV (formula cells neutralised) or JSON (with the head hash), for the window to save. */
+  'audit.export': { input: z.object({ format: z.enum(['csv', 'json']), filter: auditFilterSchema.default({}) }), output: {} as AuditExport },
   /** Starts a walk through every page of users as a job; its events report each page (shared/jobs.ts). */
   'users.walk': { input: usersWalkInputSchema, output: {} as { jobId: string } },
   /** true: the job was running and stops at its next step; its job.finished event says how it ended. false: no such running job. */

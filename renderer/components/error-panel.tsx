@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ErrorInfo } from '../../shared/errors';
 import { toErrorInfo } from '../../shared/errors';
+import { isUnrecordedOutcome } from './unrecorded-outcome';
 
 interface ErrorPanelProps {
   title: string;
@@ -21,6 +22,15 @@ export function ErrorPanel({ title, error, showOutcome, onRetry, retrying }: Err
         <span aria-hidden="true" className="error-panel__icon">!</span>
         {title}
       </p>
+      {isUnrecordedOutcome(info) && (
+        <div className="error-panel__unrecorded" data-testid="outcome-unrecorded">
+          <p className="error-panel__unrecorded-title">
+            <span aria-hidden="true">⚠ </span>
+            {t('audit.outcomeUnrecordedTitle')}
+          </p>
+          <p>{t('audit.outcomeUnrecordedBody', { outcome: t(`audit.outcomes.${info.outcome}`) })}</p>
+        </div>
+      )}
       <p className="error-panel__message">{info.message}</p>
       {showOutcome && (
         <p className={`error-panel__outcome error-panel__outcome--${info.outcome}`} data-outcome={info.outcome}>

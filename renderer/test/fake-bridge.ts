@@ -1,7 +1,7 @@
 import type { AppInfo, BridgeClient, BridgeInput, BridgeMethod, ProfileView } from '../../shared/contract';
 import { PrivacyDeskError, type ErrorInit } from '../../shared/errors';
 import type { UserRecord } from '../../shared/users';
-import type { AuditEntry } from '../../shared/audit';
+import { matchesAuditFilter, type AuditEntry, type AuditReading, type ChainVerdict, type CorruptAuditLine } from '../../shared/audit';
 import { createFakeBridgeEvents } from './fake-bridge-events';
 
 /** uids that break naive code: spaces, case twins, e-mail, unicode and URL-special characters. */
@@ -29,6 +29,9 @@ export function makeUser(uid: string | null, index: number): UserRecord {
     },
   };
 }
+
+/** The chain head the fake reports: 64 hex characters, like a SHA-256. */
+export const FAKE_HEAD_HASH = 'ab12cd34ef56'.padEnd(64, '0');
 
 export const LOCAL_PROFILE: ProfileView = {
   id: 'sandbox',
@@ -59,8 +62,13 @@ export interface FakeBridgeOptions {
   /** Pagination headers present: total and totalPages are reported. */
   withTotals?: boolean;
   keychain?: AppInfo['keychain'];
-  /** Audit entries already on disk, oldest first (as appended). */
-  auditEntries?: AuditEntry[];
+  /** Audit entries already on disk, oldest first (as appended); line numbers follow their order unless given. */
+  auditEntries?: Array<AuditEntry & { line?: number }>;
+  /** Lines of audit.jsonl that could not be read. */
+  auditCorrupt?: CorruptAuditLine[];
+  /** The chain's verdict; default verified over the entries with a fixed head. */
+  auditVerdict?: ChainVerdict;
+  auditSetAside?: AuditReading['setAside'];
 }
 
 type Call = { method: BridgeMethod; input: unknown };
@@ -71,7 +79,9 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
   let activeId = options.activeId === undefined ? (profiles[0]?.id ?? null) : options.activeId;
   const count = options.userCount ?? 30;
   let users: UserRecord[] = Array.from({ length: count }, (_, i) => makeUser(AWKWARD_UIDS[i] ?? `user-${i + 1}`, i));
-  const audit: AuditEntry[] = [...(options.auditEntries ?? [])];
+  const audit: Array<AuditEntry & { line?: number }> = [...(options.auditEntries ?? [])];
+  const auditLines = () => audit.map((entry, index) => ({ ...entry, line: entry.line ?? index + 1 }));
+  const auditVerdict = (): ChainVerdict => options.auditVerdict ?? { ok: true, entries: audit.length, headHash: FAKE_HEAD_HASH, chainId: 'chain-1' };
   const calls: Call[] = [];
   const failures = new Map<BridgeMethod, ErrorInit>();
   const events = createFakeBridgeEvents();
@@ -206,6 +216,20 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     'audit.list': async (input) => {
       guard('audit.list', input);
       return { entries: [...audit].reverse() };
+    },
+    'audit.read': async (input) => {
+      guard('audit.read', input);
+      return { entries: auditLines(), corrupt: [...(options.auditCorrupt ?? [])], verdict: auditVerdict(), outcomeMissing: [], ...(options.auditSetAside ? { setAside: options.auditSetAside } : {}) };
+    },
+    'audit.verify': async (input) => {
+      guard('audit.verify', input);
+      return auditVerdict();
+    },
+    'audit.export': async (input) => {
+      guard('audit.export', input);
+      const kept = auditLines().filter((entry) => matchesAuditFilter(entry, input.filter ?? {}));
+      const content = input.format === 'json' ? JSON.stringify({ headHash: FAKE_HEAD_HASH, entries: kept }) : ['at,uid,reference', ...kept.map((e) => `${e.at},${e.uid},${e.reference ?? ''}`)].join('\n');
+      return { fileName: `audit.${input.format}`, mimeType: input.format === 'json' ? 'application/json' : 'text/csv', content, headHash: FAKE_HEAD_HASH, count: kept.length };
     },
     // Jobs only start: a test drives them with emitEvent (progress, finished).
     'users.walk': async (input) => {

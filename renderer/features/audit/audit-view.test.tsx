@@ -1,73 +1,198 @@
-import { screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
-import type { AuditEntry } from '../../../shared/audit';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AuditEntry, CorruptAuditLine } from '../../../shared/audit';
+import { PrivacyDeskError } from '../../../shared/errors';
 import { renderApp } from '../../test/render-app';
-import { groupAuditActs } from './group-acts';
+import { FAKE_HEAD_HASH } from '../../test/fake-bridge';
+import { useAuditFilter } from './audit-filter-store';
+import { AUDIT_ROW_HEIGHT } from './audit-table';
 
 const base = { profileId: 'sandbox', profileName: 'Sandbox', baseUrl: 'http://127.0.0.1:4010', via: 'app' } as const;
 const entry = (at: string, uid: string, outcome: AuditEntry['outcome'], more: Partial<AuditEntry> = {}): AuditEntry => ({
   ...base,
-  at: `2026-11-21T10:${at}.000Z`,
+  at: `2026-11-21T10:${at}.000+01:00`,
   action: 'delete',
   uid,
   outcome,
   ...more,
 });
 
-// Oldest first, as the gate appends them: a completed act, an act whose outcome never came, and an old unpaired entry.
+// Oldest first, as the gate appends them.
 const ENTRIES: AuditEntry[] = [
   entry('00:00', 'old-user', 'done', { status: 200 }),
   entry('01:00', 'alice', 'attempted', { actId: 'a1', reference: 'TICKET-7' }),
-  entry('01:01', 'alice', 'done', { actId: 'a1', status: 200, requestId: 'req-alice' }),
+  entry('01:01', 'alice', 'done', { actId: 'a1', reference: 'TICKET-7', status: 200, requestId: 'req-alice' }),
   entry('02:00', 'bob', 'attempted', { actId: 'b2' }),
+  // Log out, then anonymise, then the verification: one act.
+  entry('03:00', 'carol', 'attempted', { actId: 'c3', action: 'logout', reference: 'REQ-9' }),
+  entry('03:01', 'carol', 'done', { actId: 'c3', action: 'logout', reference: 'REQ-9', status: 200 }),
+  entry('03:02', 'carol', 'attempted', { actId: 'c3', action: 'anonymize', reference: 'REQ-9' }),
+  entry('03:03', 'carol', 'done', { actId: 'c3', action: 'anonymize', reference: 'REQ-9', status: 200, requestId: 'req-carol' }),
+  entry('03:04', 'carol', 'verification', { actId: 'c3', action: 'anonymize', reference: 'REQ-9', verification: 'verified' }),
+  // A deliberate negative logout test.
+  entry('04:00', 'dave', 'attempted', { actId: 'd4', action: 'logout', test: { case: 'alg-none' } }),
+  entry('04:01', 'dave', 'refused', { actId: 'd4', action: 'logout', test: { case: 'alg-none' }, status: 400, errorCode: 'LOGOUT_REJECTED' }),
 ];
 
-async function openAudit(entries: AuditEntry[]) {
+let restoreLayout: () => void = () => undefined;
+
+beforeEach(() => {
+  useAuditFilter.getState().clear();
+  // jsdom lays nothing out: give the table's scroll box a height so the virtualiser has a window to fill.
+  const descriptor = Object.getOwnPropertyDescriptor(Element.prototype, 'clientHeight')!;
+  Object.defineProperty(Element.prototype, 'clientHeight', {
+    configurable: true,
+    get(this: Element) {
+      return this.classList.contains('audit-grid__scroll') ? 10 * AUDIT_ROW_HEIGHT : 0;
+    },
+  });
+  restoreLayout = () => Object.defineProperty(Element.prototype, 'clientHeight', descriptor);
+});
+
+afterEach(() => {
+  restoreLayout();
+  vi.restoreAllMocks();
+});
+
+async function openAudit(options: Parameters<typeof renderApp>[0]) {
   const user = userEvent.setup();
-  renderApp({ auditEntries: entries });
+  const rendered = renderApp(options);
   await user.click(await screen.findByRole('tab', { name: 'Audit trail' }));
   const table = await screen.findByRole('table', { name: 'Audit trail entries' });
-  return within(table).getAllByRole('row').slice(1);
+  // Found afresh each time: a filter that matches nothing replaces the table with a message.
+  const bodyRows = () => within(screen.getByRole('table', { name: 'Audit trail entries' })).getAllByRole('row').slice(1);
+  return { ...rendered, user, table, bodyRows };
 }
 
 describe('audit trail', () => {
-  it('shows one row per act with its final outcome, newest act first', async () => {
-    const rows = await openAudit(ENTRIES);
-    expect(rows).toHaveLength(3);
-    const [bob, alice, old] = rows.map((row) => row.textContent ?? '');
-    expect(bob).toMatch(/bob.*Outcome unknown — check the user/);
+  it('shows one row per act, newest first, with its steps, final outcome and verification', async () => {
+    const { bodyRows } = await openAudit({ auditEntries: ENTRIES });
+    const rows = bodyRows().map((row) => row.textContent ?? '');
+    expect(rows).toHaveLength(5);
+    const [dave, carol, bob, alice, old] = rows;
+    expect(carol).toMatch(/Logout → Anonymise.*carol.*REQ-9.*Done.*Logout: Done · Anonymise: Done.*Verified afterwards/);
+    expect(bob).toMatch(/bob.*Outcome not recorded — check the user/);
     expect(alice).toMatch(/alice.*TICKET-7.*Done.*200.*req-alice/);
     expect(alice).not.toMatch(/Attempted/);
     expect(old).toMatch(/old-user.*Done/);
+    expect(dave).toMatch(/Test · alg none/);
   });
 
-  it('marks an attempt without an outcome as a warning with a sign, not colour alone', async () => {
-    const [bob] = await openAudit(ENTRIES);
+  it('marks a deliberate test as a test, and an act without a recorded outcome as a warning with a sign', async () => {
+    const { bodyRows } = await openAudit({ auditEntries: ENTRIES });
+    const [dave, , bob] = bodyRows();
+    expect(dave!.className).toMatch(/is-test/);
     expect(bob!.className).toMatch(/is-unknown/);
-    expect(within(bob!).getByText('Outcome unknown — check the user').parentElement!.textContent).toMatch(/^⚠/);
+    expect(within(bob!).getByText('Outcome not recorded — check the user').parentElement!.textContent).toMatch(/^⚠/);
   });
 
-  it('shows "—" for an empty reference, status and request id', async () => {
-    const [bob] = await openAudit(ENTRIES);
-    const cells = within(bob!).getAllByRole('cell').map((cell) => cell.textContent);
-    // time, action, uid, reference, outcome, status, request id, profile, via
-    expect([cells[3], cells[5], cells[6]]).toEqual(['—', '—', '—']);
+  it('shows each corrupt line as text with its number, and every good row still', async () => {
+    const corrupt: CorruptAuditLine[] = [
+      { line: 2, problem: 'not an object (null)', excerpt: 'null' },
+      { line: 5, problem: 'not valid JSON', excerpt: '<img src=x onerror="alert(1)">' },
+    ];
+    const entries = ENTRIES.slice(0, 3).map((e, index) => ({ ...e, line: [1, 3, 4][index]! }));
+    const { bodyRows, container } = await openAudit({ auditEntries: entries, auditCorrupt: corrupt });
+    const rows = bodyRows().map((row) => row.textContent ?? '');
+    expect(rows).toHaveLength(4);
+    expect(rows[0]).toMatch(/Corrupt entry, line 5:.*not valid JSON.*<img src=x onerror="alert\(1\)">/);
+    expect(rows[1]).toMatch(/alice/);
+    expect(rows[2]).toMatch(/Corrupt entry, line 2:.*not an object/);
+    expect(rows[3]).toMatch(/old-user/);
+    expect(container.querySelector('img')).toBeNull();
+    expect(screen.getByText(/2 lines could not be read \(lines 2, 5\)/)).toBeTruthy();
   });
 
-  it('keeps entries without an actId as they are and pairs a failure with its attempt', () => {
-    const acts = groupAuditActs([
-      entry('00:00', 'legacy', 'attempted'),
-      entry('00:01', 'legacy', 'unknown', { errorCode: 'TIMEOUT' }),
-      entry('03:00', 'carol', 'attempted', { actId: 'c3', reference: 'R-1' }),
-      entry('03:02', 'carol', 'refused', { actId: 'c3', errorCode: 'NOT_FOUND', status: 404 }),
-    ]);
-    expect(acts.map((act) => [act.entry.uid, act.outcome, act.entry.reference, act.entry.errorCode])).toEqual([
-      ['carol', 'refused', 'R-1', 'NOT_FOUND'],
-      ['legacy', 'unknown', undefined, 'TIMEOUT'],
-      ['legacy', 'attempted', undefined, undefined],
-    ]);
-    // The row's time is when the act started.
-    expect(acts[0]!.at).toBe('2026-11-21T10:03:00.000Z');
+  it('says the chain is verified with the head hash, or where it breaks', async () => {
+    await openAudit({ auditEntries: ENTRIES });
+    const badge = screen.getByTestId('integrity');
+    expect(badge.textContent).toMatch(/Verified · 11 entries/);
+    expect(badge.textContent).toContain(`${FAKE_HEAD_HASH.slice(0, 12)}…`);
+    expect(within(badge).getByRole('button', { name: 'Copy full hash' })).toBeTruthy();
+  });
+
+  it('shows a broken chain prominently with its line and kind, and a torn tail set aside', async () => {
+    await openAudit({
+      auditEntries: ENTRIES,
+      auditVerdict: { ok: false, entries: 11, kind: 'edited', line: 4, message: 'Line 4 was changed after it was written.', headHash: null },
+      auditSetAside: { path: '/data/audit.jsonl.torn-1', bytes: 20 },
+    });
+    expect(screen.getByRole('alert').textContent).toMatch(/Chain broken at line 4: an entry was edited.*Line 4 was changed/);
+    expect(screen.getByText(/A torn last line \(20 bytes\).*\/data\/audit\.jsonl\.torn-1/)).toBeTruthy();
+  });
+
+  it('filters by reference and exports the filtered rows through a download', async () => {
+    const createObjectURL = vi.fn(() => 'blob:fake');
+    URL.createObjectURL = createObjectURL;
+    URL.revokeObjectURL = vi.fn();
+    const clicks: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push(this);
+    });
+    const { user, bodyRows, fake } = await openAudit({ auditEntries: ENTRIES });
+    await user.type(screen.getByLabelText('Reference'), 'req-9');
+    await waitFor(() => expect(bodyRows()).toHaveLength(1));
+    expect(bodyRows()[0]!.textContent).toMatch(/carol/);
+    expect(screen.getByText('1 act matches (of 11 entries)')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(clicks).toHaveLength(1));
+    expect(fake.callsOf('audit.export')).toEqual([{ format: 'csv', filter: { reference: 'req-9' } }]);
+    expect(clicks[0]!.download).toBe('audit.csv');
+    const blob = (createObjectURL.mock.calls[0] as unknown as [Blob])[0];
+    expect(await blob.text()).toMatch(/carol,REQ-9/);
+    expect(await screen.findByText(/Exported 5 entries as audit\.csv · chain head ab12cd34ef56…/)).toBeTruthy();
+  });
+
+  it('opens 50,000 entries with only a window of rows in the page, and scrolling brings later rows', async () => {
+    const many: AuditEntry[] = Array.from({ length: 50_000 }, (_, index) =>
+      entry('00:00', `user-${index}`, 'done', { at: new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString(), status: 200 }),
+    );
+    const { bodyRows, table } = await openAudit({ auditEntries: many });
+    expect(table.getAttribute('aria-rowcount')).toBe('50001');
+    const first = bodyRows();
+    expect(first.length).toBeGreaterThan(5);
+    expect(first.length).toBeLessThan(60);
+    expect(first[0]!.textContent).toMatch(/user-49999/);
+    expect(first[0]!.getAttribute('aria-rowindex')).toBe('2');
+
+    const scroller = table.querySelector('.audit-grid__scroll')!;
+    act(() => {
+      Object.defineProperty(scroller, 'scrollTop', { configurable: true, value: 40_000 * AUDIT_ROW_HEIGHT });
+      fireEvent.scroll(scroller);
+    });
+    await waitFor(() => expect(bodyRows().some((row) => /user-9999\b/.test(row.textContent ?? ''))).toBe(true));
+    expect(bodyRows().length).toBeLessThan(60);
+    expect(bodyRows().some((row) => /user-49999/.test(row.textContent ?? ''))).toBe(false);
+  });
+});
+
+describe('view errors and unrecorded outcomes', () => {
+  it('keeps the navigation usable when a view fails, says what failed and offers to try again', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const user = userEvent.setup();
+    const { fake } = renderApp({ auditEntries: ENTRIES });
+    // A reading the view cannot handle at all: the boundary, not a blank page.
+    fake.bridge['audit.read'] = async () => ({ entries: 42 }) as never;
+    await user.click(await screen.findByRole('tab', { name: 'Audit trail' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/The audit trail could not be shown/);
+    expect(within(alert).getByRole('button', { name: 'Try again' })).toBeTruthy();
+    await user.click(screen.getByRole('tab', { name: 'Users' }));
+    expect(await screen.findByRole('table')).toBeTruthy();
+  });
+
+  it('raises a notice that stays when an act happened but its outcome could not be recorded', async () => {
+    const { queryClient } = renderApp();
+    await screen.findByRole('tab', { name: 'Audit trail' });
+    const failing = queryClient.getMutationCache().build(queryClient, {
+      mutationFn: () => Promise.reject(new PrivacyDeskError({ code: 'AUDIT_WRITE_FAILED', outcome: 'done', status: 200, requestId: 'req-7', message: 'Anonymised, but the audit trail could not record the outcome.' })),
+    });
+    await act(async () => {
+      await failing.execute(undefined).catch(() => undefined);
+    });
+    const notice = await screen.findByText(/The act happened, but its outcome is not yet recorded.*\(Done\).*Do not repeat the action.*req-7/);
+    expect(notice.closest('.notice')!.className).toMatch(/notice--error/);
   });
 });

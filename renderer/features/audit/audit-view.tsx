@@ -1,24 +1,48 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useDeferredValue, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { AuditExportFormat } from '../../../shared/audit';
 import { useBridge } from '../../bridge/bridge-context';
-import { EmptyValue } from '../../components/empty-value';
 import { ErrorPanel } from '../../components/error-panel';
-import { formatDateTime } from '../../i18n/format';
-import { queryKeys } from '../../state/query-keys';
-import { groupAuditActs, type ActOutcome } from './group-acts';
+import { saveFile } from '../../components/save-file';
 import { ViewSection } from '../../components/view-section';
-
-// A mark beside each word so the outcome never rests on colour alone.
-const OUTCOME_MARK: Record<ActOutcome, string> = { attempted: '…', done: '✓', refused: '✗', 'not-sent': '○', unknown: '⚠', verification: '✓' };
-const ROW_CLASS: Partial<Record<ActOutcome, string>> = { attempted: 'is-attempted', unknown: 'is-unknown' };
+import { useNotices } from '../../state/notices-store';
+import { queryKeys } from '../../state/query-keys';
+import { useAuditFilter, isFilterActive, toAuditFilter } from './audit-filter-store';
+import { AuditFilters } from './audit-filters';
+import { AuditTable } from './audit-table';
+import { filterAuditRows } from './group-acts';
+import { IntegrityBadge, ReadingNotes } from './integrity-badge';
 
 /** Every irreversible act from this computer, newest first: the evidence for a request's file. */
 export function AuditView() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const bridge = useBridge();
-  const audit = useQuery({ queryKey: queryKeys.audit, queryFn: () => bridge['audit.list']({ limit: 200 }) });
-  // One row per act: the attempt and its outcome are paired by actId.
-  const acts = groupAuditActs(audit.data?.entries ?? []);
+  const pushNotice = useNotices((s) => s.push);
+  const audit = useQuery({ queryKey: queryKeys.audit, queryFn: () => bridge['audit.read']({}) });
+  const verify = useMutation({ mutationFn: () => bridge['audit.verify']({}) });
+  const form = useAuditFilter((s) => s.form);
+  // Typing in a filter stays responsive over 50,000 entries: the rows follow a beat behind.
+  const filter = useDeferredValue(useMemo(() => toAuditFilter(form), [form]));
+  const reading = audit.data;
+  const rows = useMemo(() => (reading ? filterAuditRows(reading.entries, reading.corrupt, filter) : []), [reading, filter]);
+  const profiles = useMemo(() => {
+    const byId = new Map<string, string>();
+    for (const entry of reading?.entries ?? []) byId.set(entry.profileId, entry.profileName);
+    return [...byId].map(([id, name]) => ({ id, name }));
+  }, [reading]);
+
+  const exportRows = useMutation({
+    // The filter goes to main, which exports from the file itself: what is saved is what the trail holds.
+    mutationFn: (format: AuditExportFormat) => bridge['audit.export']({ format, filter }),
+    onSuccess: (file) => {
+      saveFile(file);
+      pushNotice({ tone: 'success', text: t('audit.exported', { count: file.count, fileName: file.fileName, head: file.headHash ? `${file.headHash.slice(0, 12)}…` : t('common.none') }) });
+    },
+  });
+
+  const verdict = verify.data && verify.submittedAt >= audit.dataUpdatedAt ? verify.data : reading?.verdict;
+  const actRows = rows.filter((row) => row.kind === 'act').length;
 
   return (
     <ViewSection
@@ -33,53 +57,36 @@ export function AuditView() {
     >
       {audit.isError ? (
         <ErrorPanel title={t('audit.loadFailed')} error={audit.error} onRetry={() => void audit.refetch()} retrying={audit.isFetching} />
-      ) : !audit.data ? (
+      ) : !reading || !verdict ? (
         <p className="muted">{t('common.loading')}</p>
-      ) : acts.length === 0 ? (
-        <p className="empty-inline">{t('audit.empty')}</p>
       ) : (
-        <div className="table-scroll">
-          <table className="table" aria-label={t('audit.tableLabel')}>
-            <thead>
-              <tr>
-                <th scope="col">{t('audit.time')}</th>
-                <th scope="col">{t('audit.action')}</th>
-                <th scope="col">{t('audit.uid')}</th>
-                <th scope="col">{t('audit.reference')}</th>
-                <th scope="col">{t('audit.outcome')}</th>
-                <th scope="col" className="numeric">{t('audit.status')}</th>
-                <th scope="col">{t('audit.requestId')}</th>
-                <th scope="col">{t('audit.profile')}</th>
-                <th scope="col">{t('audit.via')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {acts.map(({ key, entry, outcome, at }) => (
-                <tr key={key} className={ROW_CLASS[outcome]}>
-                  <td className="nowrap">
-                    <time dateTime={at}>{formatDateTime(at, i18n.language)}</time>
-                  </td>
-                  <td>{t(`audit.actions.${entry.action}`)}</td>
-                  <td className="mono">{entry.uid}</td>
-                  <td>{entry.reference ?? <EmptyValue />}</td>
-                  <td>
-                    <span className={`outcome-tag outcome-tag--${outcome}`}>
-                      <span aria-hidden="true">{OUTCOME_MARK[outcome]} </span>
-                      {t(`audit.outcomes.${outcome}`)}
-                      {entry.errorCode ? ` · ${entry.errorCode}` : ''}
-                    </span>
-                  </td>
-                  <td className="numeric">{entry.status === undefined ? <EmptyValue /> : <span className="mono">{entry.status}</span>}</td>
-                  <td>{entry.requestId ? <span className="mono small">{entry.requestId}</span> : <EmptyValue />}</td>
-                  <td>
-                    {entry.profileName}
-                    <span className="muted small block">{entry.baseUrl}</span>
-                  </td>
-                  <td>{t(`audit.vias.${entry.via}`)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <div className="audit">
+          <IntegrityBadge verdict={verdict} onVerify={() => verify.mutate()} verifying={verify.isPending} />
+          {verify.isError && <ErrorPanel title={t('audit.verifyFailed')} error={verify.error} />}
+          <ReadingNotes reading={reading} />
+          <AuditFilters profiles={profiles} />
+          <div className="audit-toolbar">
+            <p className="audit-toolbar__count" role="status">
+              {isFilterActive(form) ? t('audit.countFiltered', { count: actRows, total: reading.entries.length }) : t('audit.count', { count: actRows })}
+            </p>
+            <div className="audit-toolbar__actions">
+              <button type="button" className="button button--small" onClick={() => exportRows.mutate('csv')} disabled={exportRows.isPending || actRows === 0}>
+                {t('audit.exportCsv')}
+              </button>
+              <button type="button" className="button button--small" onClick={() => exportRows.mutate('json')} disabled={exportRows.isPending || actRows === 0}>
+                {t('audit.exportJson')}
+              </button>
+              {/* Slot: the receipt for the filtered reference (renderer/features/audit/receipt-button.tsx) goes here. */}
+            </div>
+          </div>
+          {exportRows.isError && <ErrorPanel title={t('audit.exportFailed')} error={exportRows.error} />}
+          {reading.entries.length === 0 && reading.corrupt.length === 0 ? (
+            <p className="empty-inline">{t('audit.empty')}</p>
+          ) : rows.length === 0 ? (
+            <p className="empty-inline">{t('audit.noMatch')}</p>
+          ) : (
+            <AuditTable rows={rows} />
+          )}
         </div>
       )}
     </ViewSection>

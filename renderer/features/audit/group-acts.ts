@@ -1,45 +1,147 @@
-import type { AuditEntry } from '../../../shared/audit';
+import { matchesAuditFilter, type AuditEntry, type AuditFilter, type AuditOperation, type CorruptAuditLine, type VerificationResult } from '../../../shared/audit';
+import type { Outcome } from '../../../shared/errors';
+import type { NegativeCase } from '../../../shared/logout';
+
+/** An audit entry as read, with its 1-based line in audit.jsonl. */
+export type LinedAuditEntry = AuditEntry & { line: number };
 
 /**
- * What the trail shows per row: the act's outcome. An attempt whose outcome was
- * never written (crash, lost connection, full disk) is 'unknown' too: the
- * operator must check the user. 'attempted' only appears for old entries
- * without an actId, shown as they are.
+ * What a row says about an act: an outcome from the outcome model;
+ * 'unrecorded' when an attempt has no outcome line (crash, lost connection,
+ * full disk: the operator must check the user); 'attempted' only for old
+ * entries without an actId, shown as they are.
  */
-export type ActOutcome = AuditEntry['outcome'];
+export type ActOutcome = Outcome | 'unrecorded' | 'attempted';
 
-export interface AuditAct {
-  key: string;
-  /** The entry that decides what the row says: the outcome entry when there is one, else the attempt. */
-  entry: AuditEntry;
+/** One request of an act (an act may log out first, then erase). */
+export interface ActStep {
+  operation: AuditOperation;
   outcome: ActOutcome;
-  /** When the act started (the attempt's time, or the entry's own time when unpaired). */
+}
+
+export interface AuditActRow {
+  kind: 'act';
+  key: string;
+  /** The act's facts: the attempt's (reference, start) with the last outcome's status, request id and error code over them. */
+  entry: AuditEntry;
+  /** Each request in the order it was made, with its own outcome. */
+  steps: ActStep[];
+  /** The last step's outcome: what the act came to. */
+  outcome: ActOutcome;
+  verification?: VerificationResult;
+  /** A deliberate test (the logout tester's negative cases). */
+  test?: { case: NegativeCase };
+  /** When the act started. */
   at: string;
+  /** The act's first line in the file: rows are ordered by it, newest last line first. */
+  line: number;
+}
+
+export interface CorruptRow {
+  kind: 'corrupt';
+  key: string;
+  line: number;
+  problem: string;
+  excerpt: string;
+}
+
+export type AuditRow = AuditActRow | CorruptRow;
+
+interface Step {
+  operation: AuditOperation;
+  attempt?: LinedAuditEntry;
+  outcome?: LinedAuditEntry;
 }
 
 /**
- * One row per act: an attempt and its outcome share an actId and collapse into
- * one row with the final outcome. Entries without an actId stay one row each.
- * Newest act first.
+ * One row per act, newest first: the entries sharing an actId (attempt and
+ * outcome of each step, a logout step before an erasure, the verification
+ * afterwards) collapse into one row. Entries without an actId stay one row
+ * each. Corrupt lines become rows of their own at their place in the file.
  */
-export function groupAuditActs(entries: readonly AuditEntry[]): AuditAct[] {
-  const byAct = new Map<string, { attempt?: AuditEntry; outcome?: AuditEntry }>();
-  const acts: AuditAct[] = [];
-  entries.forEach((entry, index) => {
+export function groupAuditRows(entries: readonly LinedAuditEntry[], corrupt: readonly CorruptAuditLine[] = []): AuditRow[] {
+  const acts = new Map<string, { steps: Step[]; verification?: LinedAuditEntry; first: LinedAuditEntry }>();
+  const rows: AuditRow[] = [];
+  for (const entry of entries) {
     if (!entry.actId) {
-      acts.push({ key: `entry-${index}-${entry.at}`, entry, outcome: entry.outcome, at: entry.at });
-      return;
+      rows.push(loneRow(entry));
+      continue;
     }
-    const pair = byAct.get(entry.actId) ?? {};
-    if (entry.outcome === 'attempted') pair.attempt = entry;
-    else if (!pair.outcome || pair.outcome.at <= entry.at) pair.outcome = entry;
-    byAct.set(entry.actId, pair);
-  });
-  for (const [actId, { attempt, outcome }] of byAct) {
-    const decisive = outcome ?? attempt!;
-    // The attempt carries the reference and the start time; the outcome adds status, request id, error code.
-    const entry: AuditEntry = attempt && outcome ? { ...attempt, ...outcome } : decisive;
-    acts.push({ key: `act-${actId}`, entry, outcome: outcome ? outcome.outcome : 'unknown', at: attempt?.at ?? decisive.at });
+    let act = acts.get(entry.actId);
+    if (!act) {
+      act = { steps: [], first: entry };
+      acts.set(entry.actId, act);
+    }
+    if (entry.outcome === 'verification') {
+      act.verification = entry;
+      continue;
+    }
+    // A new step starts with each attempt, or with an outcome whose step has one already.
+    let step = act.steps.findLast((candidate) => candidate.operation === entry.action);
+    if (!step || (entry.outcome === 'attempted' ? step.attempt : step.outcome)) {
+      step = { operation: entry.action };
+      act.steps.push(step);
+    }
+    if (entry.outcome === 'attempted') step.attempt = entry;
+    else step.outcome = entry;
   }
-  return acts.sort((a, b) => b.at.localeCompare(a.at));
+  for (const [actId, act] of acts) rows.push(actRow(actId, act.steps, act.first, act.verification));
+  for (const bad of corrupt) rows.push({ kind: 'corrupt', key: `corrupt-${bad.line}`, line: bad.line, problem: bad.problem, excerpt: bad.excerpt });
+  return rows.sort((a, b) => b.line - a.line);
+}
+
+function loneRow(entry: LinedAuditEntry): AuditActRow {
+  const outcome: ActOutcome = entry.outcome === 'verification' ? 'done' : entry.outcome;
+  return {
+    kind: 'act',
+    key: `line-${entry.line}`,
+    entry,
+    steps: [{ operation: entry.action, outcome }],
+    outcome,
+    ...(entry.verification ? { verification: entry.verification } : {}),
+    ...(entry.test ? { test: entry.test } : {}),
+    at: entry.at,
+    line: entry.line,
+  };
+}
+
+function actRow(actId: string, steps: Step[], first: LinedAuditEntry, verification?: LinedAuditEntry): AuditActRow {
+  const actSteps: ActStep[] = steps.map((step) => ({ operation: step.operation, outcome: step.outcome ? (step.outcome.outcome as Outcome) : 'unrecorded' }));
+  const last = steps.at(-1);
+  const attempt = steps.find((step) => step.attempt)?.attempt;
+  // The erasure step decides the act's facts when there is one; the logout step otherwise.
+  const decisive = last?.outcome ?? last?.attempt ?? first;
+  const entry: AuditEntry = { ...(attempt ?? first), ...decisive, ...(attempt?.reference ? { reference: attempt.reference } : {}) };
+  const test = steps.map((step) => step.attempt?.test ?? step.outcome?.test).find(Boolean);
+  return {
+    kind: 'act',
+    key: `act-${actId}`,
+    entry,
+    steps: actSteps,
+    outcome: actSteps.at(-1)?.outcome ?? 'unrecorded',
+    ...(verification?.verification ? { verification: verification.verification } : {}),
+    ...(test ? { test } : {}),
+    at: attempt?.at ?? first.at,
+    line: first.line,
+  };
+}
+
+/**
+ * The rows a filter keeps: an act is kept whole when any of its entries
+ * matches the shared rule (matchesAuditFilter), so a row never shows half an
+ * act. Corrupt lines are always shown: nobody can tell which act they held.
+ */
+export function filterAuditRows(entries: readonly LinedAuditEntry[], corrupt: readonly CorruptAuditLine[], filter: AuditFilter): AuditRow[] {
+  if (Object.keys(filter).length === 0) return groupAuditRows(entries, corrupt);
+  const acts = new Set<string>();
+  const lines = new Set<number>();
+  for (const entry of entries) {
+    if (!matchesAuditFilter(entry, filter)) continue;
+    if (entry.actId) acts.add(entry.actId);
+    else lines.add(entry.line);
+  }
+  return groupAuditRows(
+    entries.filter((entry) => (entry.actId ? acts.has(entry.actId) : lines.has(entry.line))),
+    corrupt,
+  );
 }

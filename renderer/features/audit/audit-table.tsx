@@ -1,0 +1,133 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { EmptyValue } from '../../components/empty-value';
+import { formatDateTime } from '../../i18n/format';
+import type { ActOutcome, AuditActRow, AuditRow, CorruptRow } from './group-acts';
+
+/** Rows have one fixed height: 50,000 of them scroll without measuring any. */
+export const AUDIT_ROW_HEIGHT = 56;
+
+// A mark beside each word so the outcome never rests on colour alone.
+const OUTCOME_MARK: Record<ActOutcome, string> = { attempted: '…', done: '✓', refused: '✗', 'not-sent': '○', unknown: '⚠', unrecorded: '⚠' };
+const ROW_TONE: Partial<Record<ActOutcome, string>> = { attempted: 'is-attempted', unknown: 'is-unknown', unrecorded: 'is-unknown' };
+
+const COLUMNS = ['time', 'operation', 'uid', 'reference', 'outcome', 'status', 'requestId', 'profile', 'via', 'actions'] as const;
+
+/**
+ * The audit trail as an ARIA table whose body is virtualised: only the rows in
+ * view (and a few either side) are in the page, the header row stays on top,
+ * and aria-rowcount / aria-rowindex tell assistive technology where each row sits.
+ */
+export function AuditTable({ rows, renderActions }: { rows: readonly AuditRow[]; renderActions?: (row: AuditActRow) => ReactNode }) {
+  const { t } = useTranslation();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => AUDIT_ROW_HEIGHT,
+    overscan: 8,
+    getItemKey: (index) => rows[index]!.key,
+  });
+
+  return (
+    <div role="table" aria-label={t('audit.tableLabel')} aria-rowcount={rows.length + 1} className="audit-grid">
+      <div ref={scrollRef} className="audit-grid__scroll" tabIndex={0}>
+        <div role="rowgroup" className="audit-grid__head">
+          <div role="row" aria-rowindex={1} className="audit-grid__row audit-grid__row--head">
+            {COLUMNS.map((column) => (
+              <div key={column} role="columnheader" className={`audit-grid__cell audit-grid__cell--${column}`}>
+                {column === 'actions' ? <span className="visually-hidden">{t('audit.columns.actions')}</span> : t(`audit.columns.${column}`)}
+              </div>
+            ))}
+          </div>
+        </div>
+        <div role="rowgroup" className="audit-grid__body" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows[item.index]!;
+            return (
+              <div
+                key={item.key}
+                role="row"
+                aria-rowindex={item.index + 2}
+                data-line={row.line}
+                className={`audit-grid__row ${row.kind === 'corrupt' ? 'is-corrupt' : `${ROW_TONE[row.outcome] ?? ''} ${row.test ? 'is-test' : ''}`}`}
+                style={{ height: AUDIT_ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+              >
+                {row.kind === 'corrupt' ? <CorruptCells row={row} /> : <ActCells row={row} actions={renderActions?.(row)} />}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function CorruptCells({ row }: { row: CorruptRow }) {
+  const { t } = useTranslation();
+  // Text only: whatever the line holds is never read as HTML.
+  return (
+    <div role="cell" className="audit-grid__cell audit-grid__cell--corrupt" title={row.excerpt}>
+      <span aria-hidden="true" className="corrupt-mark">⚠</span>
+      <strong>{t('audit.corruptRow', { line: row.line })}</strong>
+      <span className="corrupt-problem">{row.problem}</span>
+      {row.excerpt && <code className="corrupt-excerpt">{row.excerpt}</code>}
+    </div>
+  );
+}
+
+function ActCells({ row, actions }: { row: AuditActRow; actions: ReactNode }) {
+  const { t, i18n } = useTranslation();
+  const { entry } = row;
+  return (
+    <>
+      <div role="cell" className="audit-grid__cell audit-grid__cell--time">
+        <time dateTime={row.at}>{formatDateTime(row.at, i18n.language)}</time>
+        <span className="muted small block">{t('audit.lineNumber', { line: row.line })}</span>
+      </div>
+      <div role="cell" className="audit-grid__cell audit-grid__cell--operation">
+        {row.steps.map((step) => t(`audit.actions.${step.operation}`)).join(' → ')}
+        {row.test && (
+          <span className="test-tag" title={t('audit.testHint')}>
+            {t('audit.testTag', { name: t(`audit.testCases.${row.test.case}`, { defaultValue: row.test.case }) })}
+          </span>
+        )}
+      </div>
+      <div role="cell" className="audit-grid__cell audit-grid__cell--uid mono" title={entry.uid}>
+        {entry.uid}
+      </div>
+      <div role="cell" className="audit-grid__cell audit-grid__cell--reference" title={entry.reference}>
+        {entry.reference || <EmptyValue />}
+      </div>
+      <div role="cell" className="audit-grid__cell audit-grid__cell--outcome">
+        <span className={`outcome-tag outcome-tag--${row.outcome === 'unrecorded' ? 'unknown' : row.outcome}`}>
+          <span aria-hidden="true">{OUTCOME_MARK[row.outcome]} </span>
+          {t(`audit.outcomes.${row.outcome}`)}
+          {entry.errorCode ? ` · ${entry.errorCode}` : ''}
+        </span>
+        {row.steps.length > 1 && (
+          <span className="muted small block">{row.steps.map((step) => `${t(`audit.actions.${step.operation}`)}: ${t(`audit.outcomes.${step.outcome}`)}`).join(' · ')}</span>
+        )}
+        {row.verification && <span className={`verification verification--${row.verification} small block`}>{t(`audit.verifications.${row.verification}`)}</span>}
+      </div>
+      <div role="cell" className="audit-grid__cell audit-grid__cell--status numeric">
+        {entry.status === undefined ? <EmptyValue /> : <span className="mono">{entry.status}</span>}
+      </div>
+      <div role="cell" className="audit-grid__cell audit-grid__cell--requestId" title={entry.requestId}>
+        {entry.requestId ? <span className="mono small">{entry.requestId}</span> : <EmptyValue />}
+      </div>
+      <div role="cell" className="audit-grid__cell audit-grid__cell--profile" title={entry.baseUrl}>
+        {entry.profileName}
+        <span className="muted small block">{entry.baseUrl}</span>
+      </div>
+      <div role="cell" className="audit-grid__cell audit-grid__cell--via">
+        {t(`audit.vias.${entry.via}`, { defaultValue: entry.via })}
+        {entry.operator && <span className="muted small block">{entry.operator}</span>}
+      </div>
+      <div role="cell" className="audit-grid__cell audit-grid__cell--actions">
+        {actions}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import { useTranslation } from 'react-i18next';
+import type { AuditReading, ChainVerdict } from '../../../shared/audit';
+import { CopyButton } from '../../components/copy-button';
+
+/** The chain's verdict where a DPO looks first: verified with the head hash to copy into the ticket, or where it breaks. */
+export function IntegrityBadge({ verdict, onVerify, verifying }: { verdict: ChainVerdict; onVerify: () => void; verifying: boolean }) {
+  const { t } = useTranslation();
+  const verifyButton = (
+    <button type="button" className="button button--small" onClick={onVerify} disabled={verifying}>
+      {verifying ? t('audit.verifying') : t('audit.verifyAgain')}
+    </button>
+  );
+  if (!verdict.ok) {
+    return (
+      <div className="integrity integrity--broken" role="alert" data-testid="integrity">
+        <span aria-hidden="true" className="integrity__mark">✗</span>
+        <div className="integrity__text">
+          <p className="integrity__title">{t('audit.chainBroken', { line: verdict.line, kind: t(`audit.breaks.${verdict.kind}`) })}</p>
+          <p className="integrity__detail">{verdict.message}</p>
+          {verdict.headHash && <HeadHash hash={verdict.headHash} />}
+        </div>
+        {verifyButton}
+      </div>
+    );
+  }
+  return (
+    <div className="integrity integrity--ok" role="status" data-testid="integrity">
+      <span aria-hidden="true" className="integrity__mark">✓</span>
+      <div className="integrity__text">
+        <p className="integrity__title">
+          {t('audit.verified', { count: verdict.entries })}
+          {verdict.legacy ? ` · ${t('audit.legacyLines', { count: verdict.legacy })}` : ''}
+        </p>
+        {verdict.headHash ? <HeadHash hash={verdict.headHash} /> : <p className="integrity__detail">{t('audit.noHead')}</p>}
+      </div>
+      {verifyButton}
+    </div>
+  );
+}
+
+function HeadHash({ hash }: { hash: string }) {
+  const { t } = useTranslation();
+  return (
+    <p className="integrity__detail">
+      {t('audit.head')}{' '}
+      <code className="selectable" title={hash} data-head-hash={hash}>
+        {hash.slice(0, 12)}…
+      </code>{' '}
+      <CopyButton text={hash} label={t('audit.copyHead')} />
+    </p>
+  );
+}
+
+/** What the reading found besides the entries: unreadable lines, a torn tail moved aside. */
+export function ReadingNotes({ reading }: { reading: AuditReading }) {
+  const { t } = useTranslation();
+  if (!reading.setAside && reading.corrupt.length === 0) return null;
+  return (
+    <div className="audit-notes">
+      {reading.setAside && (
+        <p className="callout callout--warning" role="status">
+          <span aria-hidden="true">⚠ </span>
+          {t('audit.setAside', { path: reading.setAside.path, bytes: reading.setAside.bytes })}
+        </p>
+      )}
+      {reading.corrupt.length > 0 && (
+        <p className="callout callout--warning" role="status">
+          <span aria-hidden="true">⚠ </span>
+          {t('audit.corruptSummary', { count: reading.corrupt.length, lines: reading.corrupt.slice(0, 8).map((bad) => bad.line).join(', ') + (reading.corrupt.length > 8 ? '…' : '') })}
+        </p>
+      )}
+    </div>
+  );
+}
