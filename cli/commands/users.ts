@@ -1,9 +1,9 @@
 import { Command } from 'commander';
-import { ACTION_WORDS } from '../../core/action-words';
 import type { UserPage, UserRecord } from '../../shared/users';
 import type { Desk } from '../../core/desk';
 import type { CliIo } from '../io';
 import { listAllUsers } from '../../core/list-all-users';
+import { printErasureSteps } from '../erasure-steps';
 import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
 import { markIrreversible, type CliContext } from '../context';
 import type { CliOutput } from '../output';
@@ -43,13 +43,13 @@ export function usersCommand({ io, out }: CliContext): Command {
       .description(`${what} (irreversible)`)
       .requiredOption('--confirm <uid>', 'repeat the uid exactly, to confirm')
       .option('--reference <ref>', 'ticket or request number, kept in the audit trail')
+      .option('--no-logout-first', 'do not end the user’s sessions first (by default a logout is sent, then the erasure)')
       .option('--json', 'print the result as JSON on stdout');
-    markIrreversible(addConnectionOptions(command)).action(async (uid: string, opts: ConnectionOptions & { confirm: string; reference?: string; json?: boolean }) => {
+    markIrreversible(addConnectionOptions(command)).action(async (uid: string, opts: ConnectionOptions & { confirm: string; reference?: string; logoutFirst: boolean; json?: boolean }) => {
       const { desk, profileId } = await resolveConnection(opts, io.env);
       const profile = await desk.getProfile(profileId);
-      const result = await desk.erase({ profileId, action, uid, confirmUid: opts.confirm, reference: opts.reference });
-      if (opts.json) return out.json(result);
-      out.line(`${ACTION_WORDS[action].Done} user “${uid}” in ${profile.name} (status ${result.status}${result.requestId ? `, request id ${result.requestId}` : ''}).`);
+      const result = await desk.erase({ profileId, action, uid, confirmUid: opts.confirm, reference: opts.reference, logoutFirst: opts.logoutFirst });
+      printErasureSteps(out, result, profile.name, opts.json === true);
     });
   }
   return users;

@@ -36,15 +36,18 @@ describe('privacy-desk users anonymize / delete (in-process CLI against the sand
     expect(JSON.parse(stdout)).toMatchObject({ action: 'anonymize', uid, status: 200 });
     expect((await f.sandboxUser(uid)).body?.state).toBe('anonymized');
     const entries = f.auditLines().filter((e) => e.uid === uid);
-    expect(entries.map((e) => e.outcome)).toEqual(['attempted', 'done']);
-    expect(entries[1]).toMatchObject({ action: 'anonymize', via: 'cli', reference: 'GDPR-42', status: 200, baseUrl: f.sandbox.url });
-    expect(typeof entries[1]!.requestId).toBe('string');
+    // Logged out first (the default), anonymised, then verified: one act.
+    expect(entries.map((e) => `${String(e.action)} ${String(e.outcome)}`)).toEqual(['logout attempted', 'logout done', 'anonymize attempted', 'anonymize done', 'anonymize attempted', 'anonymize verification']);
+    expect(entries[3]).toMatchObject({ action: 'anonymize', via: 'cli', reference: 'GDPR-42', status: 200, baseUrl: f.sandbox.url });
+    expect(typeof entries[3]!.requestId).toBe('string');
   });
 
   it('deletes a user and says so in words', async () => {
     const { code, stdout } = await f.cli(['users', 'delete', 'team/lead', '--confirm', 'team/lead']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Deleted user “team\/lead” in .* \(status 200, request id [^)]+\)\.\n$/);
+    expect(stdout).toMatch(
+      /^Ended the user’s sessions first \(logout accepted, status 200\)\.\nDeleted user “team\/lead” in .* \(status 200, request id [^)]+\)\.\nVerified: the old uid no longer resolves \(repeating the delete answered 404\)\.\n$/,
+    );
     expect((await f.sandboxUser('team/lead')).body?.state).toBe('deleted');
   });
 
@@ -53,8 +56,9 @@ describe('privacy-desk users anonymize / delete (in-process CLI against the sand
     expect(code).toBe(1);
     expect(stderr).toMatch(/^NOT_FOUND: No user with uid “no-such-user” exists.*\nOutcome: refused by the service — nothing was changed\.\n$/);
     const entries = f.auditLines().filter((e) => e.uid === 'no-such-user');
-    expect(entries.map((e) => e.outcome)).toEqual(['attempted', 'refused']);
-    expect(entries[1]).toMatchObject({ errorCode: 'NOT_FOUND', status: 404 });
+    // The logout sent first is answered alike whether or not the uid exists (the service does not reveal who exists).
+    expect(entries.map((e) => `${String(e.action)} ${String(e.outcome)}`)).toEqual(['logout attempted', 'logout done', 'delete attempted', 'delete refused']);
+    expect(entries[3]).toMatchObject({ errorCode: 'NOT_FOUND', status: 404 });
   });
 
   it('with --json, a failure prints the error with its outcome on stdout as the only JSON document', async () => {
