@@ -36,7 +36,7 @@ afterAll(async () => {
 describe('Electron main process (built bundle, fake electron)', () => {
   it('opens one locked-down window on the app:// origin', () => {
     expect(report.windows).toHaveLength(1);
-    expect(report.windows[0].webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
+    expect(report.windows[0].webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, disableBlinkFeatures: 'Auxclick' });
     expect(report.windows[0].webPreferences.preload).toBe(join(work, 'electron', 'preload.cjs'));
     expect(report.loadedUrl).toBe('app://privacy-desk/index.html');
     expect(report.schemes).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);

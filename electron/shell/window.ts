@@ -22,6 +22,8 @@ export function createMainWindow(options: { preloadPath: string; onClosed: (webC
       experimentalFeatures: false,
       navigateOnDragDrop: false,
       spellcheck: false,
+      // Middle-click would ask for a new window; setWindowOpenHandler denies it anyway, this stops it earlier.
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   const id = window.webContents.id;
