@@ -8,27 +8,122 @@ export type LogoutAlgorithm = (typeof LOGOUT_ALGORITHMS)[number];
 export const NEGATIVE_CASES = ['wrong-secret', 'alg-none', 'expired', 'missing-sub', 'wrong-aud'] as const;
 export type NegativeCase = (typeof NEGATIVE_CASES)[number];
 
+/**
+ * What a logout token may carry. A logout names a user and nothing more, so these are small on purpose;
+ * they also keep a crafted request (5,000 levels of nesting, a 1 MB audience) a validation error.
+ */
+export const LOGOUT_LIMITS = {
+  audienceLength: 256,
+  jtiLength: 256,
+  extraClaimCount: 20,
+  claimNameLength: 64,
+  /** Levels of objects or arrays inside one claim's value. */
+  claimDepth: 4,
+  /** Values of all kinds inside the extra claims, counted before anything is serialised. */
+  claimValueCount: 500,
+  /** The extra claims as JSON, in UTF-8 bytes. */
+  extraClaimsBytes: 4096,
+  /** Lifetime of a token (exp - iat): ten years at most. */
+  lifetimeSeconds: 315_360_000,
+  /** iat in Unix seconds: up to the year 2100. */
+  issuedAtSeconds: 4_102_444_800,
+} as const;
+
+/**
+ * Claims a single sign-on would read as who the user is or what they may do. The service's JWT sign-on shares
+ * the logout tokens' secret, so a token signed for a live service never carries them (compared ignoring case).
+ */
+export const IDENTITY_CLAIMS = [
+  'email',
+  'email_verified',
+  'name',
+  'given_name',
+  'family_name',
+  'nickname',
+  'preferred_username',
+  'username',
+  'uid',
+  'role',
+  'roles',
+  'admin',
+  'is_admin',
+  'groups',
+  'permissions',
+  'scope',
+  'scp',
+] as const;
+
+/** The extra claims a sign-on would read as identity (see IDENTITY_CLAIMS), as they were written. */
+export function identityClaimsIn(extraClaims: Record<string, unknown> | undefined): string[] {
+  const identity: readonly string[] = IDENTITY_CLAIMS;
+  return Object.keys(extraClaims ?? {}).filter((name) => identity.includes(name.toLowerCase()));
+}
+
+/** Prototype names would change the claims object itself when merged; they are never claims. */
+const RESERVED_CLAIM_NAMES = ['__proto__', 'constructor', 'prototype'];
+
+/** The first way the extra claims are too big or too deep, or undefined; walks without recursion, and stops early. */
+export function extraClaimsProblem(claims: Record<string, unknown>): string | undefined {
+  const names = Object.keys(claims);
+  if (names.length > LOGOUT_LIMITS.extraClaimCount) return `at most ${LOGOUT_LIMITS.extraClaimCount} extra claims (there are ${names.length})`;
+  for (const name of names) {
+    if (name.length === 0 || name.length > LOGOUT_LIMITS.claimNameLength) return `a claim name is 1 to ${LOGOUT_LIMITS.claimNameLength} characters`;
+    if (RESERVED_CLAIM_NAMES.includes(name)) return `“${name}” cannot be a claim name`;
+  }
+  const pending: { value: unknown; depth: number }[] = names.map((name) => ({ value: claims[name], depth: 0 }));
+  let counted = 0;
+  while (pending.length > 0) {
+    const { value, depth } = pending.pop() as { value: unknown; depth: number };
+    counted += 1;
+    if (counted > LOGOUT_LIMITS.claimValueCount) return `the extra claims hold more than ${LOGOUT_LIMITS.claimValueCount} values`;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= LOGOUT_LIMITS.claimDepth) return `a claim is nested more than ${LOGOUT_LIMITS.claimDepth} levels deep`;
+    for (const child of Object.values(value)) pending.push({ value: child, depth: depth + 1 });
+  }
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(claims);
+  } catch {
+    return 'the extra claims must be plain JSON values';
+  }
+  const bytes = new TextEncoder().encode(json ?? '').length;
+  if (bytes > LOGOUT_LIMITS.extraClaimsBytes) return `the extra claims are ${bytes} bytes as JSON; at most ${LOGOUT_LIMITS.extraClaimsBytes}`;
+  return undefined;
+}
+
 export const logoutOptionsSchema = z.object({
   /** Defaults to the profile's application name. */
-  audience: z.string().min(1).optional(),
+  audience: z.string().min(1).max(LOGOUT_LIMITS.audienceLength).optional(),
   algorithm: z.enum(LOGOUT_ALGORITHMS).default('HS256'),
   /** Unix seconds; defaults to now. */
-  issuedAt: z.number().int().optional(),
+  issuedAt: z.number().int().min(0).max(LOGOUT_LIMITS.issuedAtSeconds).optional(),
   /** Lifetime in seconds from issuedAt; no `exp` claim when absent. */
-  expiresInSeconds: z.number().int().positive().optional(),
+  expiresInSeconds: z.number().int().positive().max(LOGOUT_LIMITS.lifetimeSeconds).optional(),
   /** Defaults to a random UUID. */
-  jti: z.string().min(1).optional(),
-  extraClaims: z.record(z.string(), z.unknown()).default({}),
+  jti: z.string().min(1).max(LOGOUT_LIMITS.jtiLength).optional(),
+  extraClaims: z
+    .record(z.string(), z.unknown())
+    .default({})
+    .superRefine((claims, context) => {
+      const problem = extraClaimsProblem(claims);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    }),
   /** Adds the OIDC back-channel logout `events` claim. */
   includeEvents: z.boolean().default(false),
   negativeCase: z.enum(NEGATIVE_CASES).optional(),
 });
 export type LogoutOptions = z.input<typeof logoutOptionsSchema>;
 
+/** Stands in for the signature of a token built for a live (non-loopback) service: the signed token never leaves the core. */
+export const WITHHELD_SIGNATURE = 'signature-withheld';
+
 export interface BuiltLogoutToken {
+  /** The compact token; for a live service `header.payload.signature-withheld` (see WITHHELD_SIGNATURE). */
   token: string;
   header: Record<string, unknown>;
   claims: Record<string, unknown>;
+  /** True when the signature is replaced by the placeholder (every profile that is not on this computer). */
+  signatureWithheld?: boolean;
 }
 
 export interface LogoutResult extends BuiltLogoutToken {
