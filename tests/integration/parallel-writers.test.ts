@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openAuditLog } from '../../core/audit-log';
 
 const writerSource = join(import.meta.dirname, 'fixtures', 'parallel-writer.ts');
 const WRITERS = 6;
@@ -56,7 +57,7 @@ describe('several processes writing to one data folder', () => {
     dataDir = mkdtempSync(join(workDir, 'data-'));
   });
 
-  it('lose no profile and no audit line, and never interleave lines', { timeout: 60_000 }, async () => {
+  it('lose no profile and no audit line, never interleave lines, and keep one valid hash chain', { timeout: 60_000 }, async () => {
     const writers = Array.from({ length: WRITERS }, (_, id) => startWriter(writerScript, dataDir, id));
     await Promise.all(writers.map((w) => w.ready));
     for (const w of writers) w.child.stdin.end('go\n'); // all start together
@@ -82,6 +83,10 @@ describe('several processes writing to one data folder', () => {
     // Every entry was built from the line really before it: reading the last line and appending were one hold.
     const brokenLinks = entries.filter((entry, k) => entry.reference !== linkTo(k === 0 ? null : (lines[k - 1] ?? '')));
     expect(brokenLinks).toEqual([]);
+
+    // One hash chain across every process: numbered 1..N in file order, each linked to the line before.
+    expect(entries.map((e) => (e as { seq?: number }).seq)).toEqual(entries.map((_, k) => k + 1));
+    expect(await openAuditLog(dataDir).verify()).toMatchObject({ ok: true, entries: WRITERS * ENTRIES_EACH });
 
     expect(readdirSync(dataDir).sort()).toEqual(['audit.jsonl', 'profiles.json']); // every lock let go, no temp file left
   });
