@@ -14,24 +14,41 @@ export interface ConnectionOptions {
   profile?: string;
   baseUrl?: string;
   app?: string;
+  timeout?: string;
 }
 
-export const CONNECTION_OPTION_KEYS = ['profile', 'baseUrl', 'app'] as const;
+export const CONNECTION_OPTION_KEYS = ['profile', 'baseUrl', 'app', 'timeout'] as const;
 
-/** The same three options on every command that talks to the service. There is deliberately no option for a secret. */
+/** The longest --timeout accepted: beyond ten minutes an operator is better told the service is not answering. */
+const MAX_TIMEOUT_SECONDS = 600;
+
+/** The same options on every command that talks to the service. There is deliberately no option for a secret. */
 export function addConnectionOptions(command: Command): Command {
   return command
     .addOption(new Option('--profile <name>', 'profile name or id (credentials from the OS keychain)'))
     .addOption(new Option('--base-url <url>', `service address, with --app; credentials from ${API_KEY_ENV} and ${API_SECRET_ENV}`))
-    .addOption(new Option('--app <name>', 'application name (its short name in the service’s administration panel), with --base-url'));
+    .addOption(new Option('--app <name>', 'application name (its short name in the service’s administration panel), with --base-url'))
+    .addOption(new Option('--timeout <seconds>', 'seconds to wait for each answer from the service (default 30); a retried list gives up after twice that'));
+}
+
+/** `--timeout` in seconds (decimals allowed) as milliseconds, or undefined when not given; refused (exit 2) when unusable. */
+export function parseTimeoutMs(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  const seconds = /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : NaN;
+  if (!(seconds > 0) || seconds > MAX_TIMEOUT_SECONDS) {
+    throw invalidInput(`--timeout must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS} (got "${value}").`);
+  }
+  return Math.round(seconds * 1000);
 }
 
 /** A Desk over the data folder; the keychain is opened only when stored profiles' credentials are needed. */
-export async function openDesk(options: { keychain: boolean }, env: NodeJS.ProcessEnv): Promise<Desk> {
+export async function openDesk(options: { keychain: boolean; timeoutMs?: number }, env: NodeJS.ProcessEnv): Promise<Desk> {
   const dataDir = ensureDataDir(resolveDataDir(env));
-  if (!options.keychain) return createDesk({ dataDir, credentialStore: createSessionCredentialStore(), via: 'cli', appVersion: cliVersion() });
+  const common = { dataDir, via: 'cli' as const, appVersion: cliVersion(), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
+  if (!options.keychain) return createDesk({ ...common, credentialStore: createSessionCredentialStore() });
   const { store, problem } = await openCredentialStore({ env });
-  return createDesk({ dataDir, credentialStore: store, credentialProblem: problem, via: 'cli', appVersion: cliVersion() });
+  return createDesk({ ...common, credentialStore: store, credentialProblem: problem });
 }
 
 /** Key and secret from the environment; names the missing variable(s). */
@@ -52,15 +69,16 @@ export function credentialsFromEnv(env: NodeJS.ProcessEnv): Credentials {
  * credentials, --profile, or else the active profile.
  */
 export async function resolveConnection(options: ConnectionOptions, env: NodeJS.ProcessEnv): Promise<{ desk: Desk; profileId: string }> {
+  const timeoutMs = parseTimeoutMs(options.timeout);
   if (options.baseUrl !== undefined || options.app !== undefined) {
     if (options.profile !== undefined) throw invalidInput('Use either --profile or --base-url with --app, not both.');
     if (!options.baseUrl || !options.app) throw invalidInput('--base-url and --app go together: give the service address and the application name.');
     const credentials = credentialsFromEnv(env);
-    const desk = await openDesk({ keychain: false }, env);
+    const desk = await openDesk({ keychain: false, timeoutMs }, env);
     const profile = desk.useTemporaryConnection({ baseUrl: options.baseUrl, applicationName: options.app, credentials });
     return { desk, profileId: profile.id };
   }
-  const desk = await openDesk({ keychain: true }, env);
+  const desk = await openDesk({ keychain: true, timeoutMs }, env);
   if (options.profile !== undefined) return { desk, profileId: (await desk.findProfile(options.profile)).id };
   const { activeId } = await desk.listProfiles();
   if (activeId) return { desk, profileId: activeId };

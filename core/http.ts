@@ -27,6 +27,8 @@ export interface HttpRequest {
   irreversible?: boolean;
   /** A larger body is refused unread (UNEXPECTED_RESPONSE); default DEFAULT_MAX_BODY_BYTES. */
   maxBodyBytes?: number;
+  /** A shorter timeout than the client's, when a retried call's time budget is nearly spent. */
+  timeoutMs?: number;
 }
 
 export interface HttpResponse {
@@ -50,11 +52,12 @@ export function requestIdOf(headers: Headers): string | undefined {
 export async function sendRequest(deps: HttpDeps, request: HttpRequest): Promise<HttpResponse> {
   const host = hostOf(request.url);
   const controller = new AbortController();
+  const timeoutMs = Math.max(1, Math.min(deps.timeoutMs, request.timeoutMs ?? Infinity));
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort();
-  }, deps.timeoutMs);
+  }, timeoutMs);
   const started = deps.now();
   try {
     const response = await deps.fetch(request.url, {
@@ -68,7 +71,7 @@ export async function sendRequest(deps: HttpDeps, request: HttpRequest): Promise
     const text = await readBodyWithin(response, request.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, request);
     return { status: response.status, headers: response.headers, text, requestId: requestIdOf(response.headers), elapsedMs: deps.now() - started, host };
   } catch (error) {
-    if (timedOut) throw timeoutError(host, deps.timeoutMs, request);
+    if (timedOut) throw timeoutError(host, timeoutMs, request);
     if (error instanceof PrivacyDeskError) throw error;
     if (isCancelledRedirect(error)) throw redirectError({ request });
     throw transportError(host, error, request);

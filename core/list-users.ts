@@ -12,6 +12,8 @@ export interface UserListerDeps {
   baseUrl: string;
   apiKey: string;
   maxRetries: number;
+  /** The most one list call may take, retries and waits included (on http.now's clock). */
+  budgetMs: number;
   sleep: (ms: number) => Promise<void>;
 }
 
@@ -19,7 +21,8 @@ export interface UserListerDeps {
  * Lists users with a `public` token; if the service will not give that
  * scope (token endpoint invalid_scope, or 403 on the list), falls back to
  * the `api_key` query parameter (docs/SERVICE-API.md#listing-with-the-api-key) and keeps doing so for this client.
- * Listing is read-only, so network errors, timeouts, 5xx and 429 are retried.
+ * Listing is read-only, so network errors, timeouts, 5xx and 429 are retried,
+ * within a time budget for the whole call (by default twice the request timeout).
  */
 export class UserLister {
   #useApiKey = false;
@@ -40,10 +43,14 @@ export class UserLister {
       throw invalidInput('The page must be a whole number from 1, and users per page a whole number from 1 to 100.');
     }
     const { page, perPage } = parsed.data;
-    return withRetry(() => this.#listOnce(page, perPage), { maxRetries: this.#deps.maxRetries, sleep: this.#deps.sleep });
+    return withRetry(({ remainingMs }) => this.#listOnce(page, perPage, remainingMs), {
+      maxRetries: this.#deps.maxRetries,
+      sleep: this.#deps.sleep,
+      budget: { totalMs: this.#deps.budgetMs, now: this.#deps.http.now },
+    });
   }
 
-  async #listOnce(page: number, perPage: number): Promise<UserPage> {
+  async #listOnce(page: number, perPage: number, remainingMs: number): Promise<UserPage> {
     const query = new URLSearchParams({ page: String(page), per_page: String(perPage) });
     const request: HttpRequest = {
       method: 'GET',
@@ -51,6 +58,7 @@ export class UserLister {
       headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
       purpose: `listing users (page ${page})`,
       maxBodyBytes: LIST_MAX_BODY_BYTES,
+      timeoutMs: remainingMs,
     };
     if (!this.#useApiKey) {
       const response = await this.#withToken(request);

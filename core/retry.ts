@@ -41,23 +41,49 @@ export interface RetryOptions {
   maxRetries: number;
   sleep: (ms: number) => Promise<void>;
   random?: () => number;
+  /**
+   * The most the whole call may take, attempts and waits together, on `now`'s clock. No retry
+   * starts that could not finish within it, and each attempt is told what is left (to cap its timeout).
+   */
+  budget?: { totalMs: number; now: () => number };
+}
+
+export interface AttemptContext {
+  /** Milliseconds left of the call's budget (Infinity without one): an attempt's request timeout should not exceed it. */
+  remainingMs: number;
 }
 
 /**
  * Runs a read-only operation, repeating it on retryable failures. Never use
  * it for anonymise or delete: repeating those blindly is not safe.
  */
-export async function withRetry<T>(operation: () => Promise<T>, options: RetryOptions): Promise<T> {
+export async function withRetry<T>(operation: (context: AttemptContext) => Promise<T>, options: RetryOptions): Promise<T> {
+  const { budget } = options;
+  const started = budget?.now() ?? 0;
+  const remaining = () => (budget ? budget.totalMs - (budget.now() - started) : Infinity);
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return await operation();
+      return await operation({ remainingMs: remaining() });
     } catch (error) {
       if (!isRetryable(error) || attempt >= options.maxRetries) throw error;
       // A service that asks for a longer pause than we are willing to wait gets its answer, not a premature retry.
-      if (error.retryAfterSeconds !== undefined && error.retryAfterSeconds * 1000 > MAX_RETRY_WAIT_MS) throw error;
-      await options.sleep(retryDelayMs(attempt, error.retryAfterSeconds, options.random));
+      if (error.retryAfterSeconds !== undefined && error.retryAfterSeconds * 1000 > Math.min(MAX_RETRY_WAIT_MS, remaining())) throw error;
+      const delay = retryDelayMs(attempt, error.retryAfterSeconds, options.random);
+      // Waiting and trying again would overrun the call's budget: stop now and say so.
+      if (budget && delay >= remaining()) throw budgetSpent(error, attempt + 1, budget.now() - started, budget.totalMs);
+      await options.sleep(delay);
     }
   }
+}
+
+function budgetSpent(last: PrivacyDeskError, attempts: number, elapsedMs: number, totalMs: number): PrivacyDeskError {
+  const seconds = (ms: number) => Math.round(ms / 100) / 10;
+  return new PrivacyDeskError({
+    code: 'TIMEOUT',
+    status: last.status,
+    requestId: last.requestId,
+    message: `Gave up after ${attempts} attempt${attempts > 1 ? 's' : ''} in ${seconds(elapsedMs)} s (the limit for one call is ${seconds(totalMs)} s). The last attempt: ${last.message}`,
+  });
 }
 
 export const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

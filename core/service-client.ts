@@ -41,6 +41,8 @@ export function connectToService(options: ServiceClientOptions): ServiceConnecti
     baseUrl: profile.baseUrl,
     apiKey,
     maxRetries: options.maxListRetries ?? DEFAULT_MAX_LIST_RETRIES,
+    // Four attempts of a full timeout each would keep the operator waiting two minutes for a silent service.
+    budgetMs: options.listBudgetMs ?? timeoutMs * 2,
     sleep: options.sleep ?? realSleep,
   });
   const tokenContext: LogoutTokenContext = { apiSecret, apiKey, applicationName: profile.applicationName, now };

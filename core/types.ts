@@ -15,6 +15,8 @@ export interface ServiceClientOptions {
   timeoutMs?: number;
   /** Retries of the (safe) list call on network errors, 5xx and 429; default 3. */
   maxListRetries?: number;
+  /** The most one list call may take, all attempts and waits together; default twice timeoutMs. */
+  listBudgetMs?: number;
   /** Test hook: the clock, in milliseconds. */
   now?: () => number;
   /** Test hook: how the client waits between retries. */
