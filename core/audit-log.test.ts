@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -106,6 +106,40 @@ describe('audit log', () => {
     const log = openAuditLog(dir);
     await log.append(entry('a', 'attempted'));
     expect(statSync(log.path).mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps an outcome it could not write and writes it, in order, as soon as writing works again', async () => {
+    const log = openAuditLog(dir);
+    await log.append(entry('a', 'attempted'));
+    const saved = readFileSync(log.path);
+    // A folder where the file should be makes every write fail (permissions do not stop root).
+    rmSync(log.path);
+    mkdirSync(log.path);
+    await expect(log.append(entry('a', 'done'))).rejects.toMatchObject({ code: 'AUDIT_WRITE_FAILED', message: expect.stringContaining('a folder stands where the file should be') });
+    await expect(log.append(entry('b', 'attempted'))).rejects.toMatchObject({ code: 'AUDIT_WRITE_FAILED' });
+    expect(log.pendingCount).toBe(1); // the outcome is kept; the refused attempt is not (its act was never sent)
+    expect(await log.flushPending()).toBe(1); // still failing: still kept
+    rmSync(log.path, { recursive: true });
+    writeFileSync(log.path, saved);
+    expect(await log.flushPending()).toBe(0);
+    await log.append(entry('c', 'attempted'));
+    const reading = await log.read();
+    expect(reading.entries.map((e) => `${e.uid}:${e.outcome}`)).toEqual(['a:attempted', 'a:done', 'c:attempted']);
+    expect(reading.verdict).toMatchObject({ ok: true, entries: 3 });
+  });
+
+  it('writes a kept outcome before the next entry', async () => {
+    const log = openAuditLog(dir);
+    await log.append(entry('a', 'attempted'));
+    const saved = readFileSync(log.path);
+    rmSync(log.path);
+    mkdirSync(log.path);
+    await expect(log.append(entry('a', 'done'))).rejects.toMatchObject({ code: 'AUDIT_WRITE_FAILED' });
+    rmSync(log.path, { recursive: true });
+    writeFileSync(log.path, saved);
+    await log.append(entry('b', 'attempted'));
+    expect((await log.read()).entries.map((e) => `${e.uid}:${e.outcome}`)).toEqual(['a:attempted', 'a:done', 'b:attempted']);
+    expect(log.pendingCount).toBe(0);
   });
 
   it('is empty before the first entry', async () => {
