@@ -14,6 +14,9 @@ export interface Receipt {
   content: Buffer;
   /** How many acts it covers. */
   acts: number;
+  /** The chain head the receipt states, and whether verify passed when it was drawn. */
+  headHash: string | null;
+  chainVerified: boolean;
 }
 
 export interface ReceiptSource {
@@ -50,7 +53,7 @@ export async function createReceipt(source: ReceiptSource, subject: ReceiptSubje
     });
   }
   const content = await drawReceiptPdf({ words: RECEIPT_WORDS[options.locale], subject: cleanSubject, acts, verdict: source.verdict, generatedAt: options.generatedAt, generatorVersion: options.generatorVersion });
-  return { fileName: receiptFileName(cleanSubject, options.generatedAt), mimeType: 'application/pdf', content, acts: acts.length };
+  return { fileName: receiptFileName(cleanSubject, options.generatedAt), mimeType: 'application/pdf', content, acts: acts.length, headHash: source.verdict.headHash, chainVerified: source.verdict.ok };
 }
 
 /** The receipt's view of a reading of the trail: each entry with its line and its hash as the chain computes it. */

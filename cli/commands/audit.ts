@@ -5,6 +5,7 @@ import { matchesAuditFilter, type AuditEntryAt, type AuditFilter, type AuditRead
 import { invalidInput, PrivacyDeskError } from '../../shared/errors';
 import { openDesk } from '../connection';
 import type { CliContext } from '../context';
+import { addReceiptCommand } from './audit-receipt';
 import { EXIT_FAILED } from '../exit-codes';
 import type { CliOutput } from '../output';
 import { formatTable } from '../table';
@@ -39,7 +40,7 @@ function filterOf(opts: FilterOptions): AuditFilter {
   return filter;
 }
 
-/** `audit list | verify | export`: the trail read, checked and exported from the same core as the console. */
+/** `audit list | verify | export | receipt`: the trail read, checked and exported from the same core as the console. */
 export function auditCommand(context: CliContext): Command {
   const { io, out } = context;
   const audit = new Command('audit').description('read, verify and export the audit trail');
@@ -89,6 +90,7 @@ export function auditCommand(context: CliContext): Command {
       }
       out.note(`Exported ${exported.count} ${exported.count === 1 ? 'entry' : 'entries'}${opts.output ? ` to ${opts.output}` : ''}; head hash of the chain: ${exported.headHash ?? '(none)'}.`);
     });
+  addReceiptCommand(audit, context);
   return audit;
 }
 
