@@ -64,7 +64,7 @@ function drawHeader(doc: Doc, { words, subject, generatedAt, generatorVersion, a
   doc.font('Helvetica').fontSize(11).text('reference' in subject ? words.forReference : words.forAct);
   dataLines(doc, 'reference' in subject ? subject.reference : subject.actId, MARGIN, doc.page.width - 2 * MARGIN, 11);
   doc.moveDown(0.5);
-  doc.font('Helvetica').fontSize(BODY_SIZE).fillColor('#333333').text(words.intro, { width: doc.page.width - 2 * MARGIN });
+  doc.font('Helvetica').fontSize(BODY_SIZE).fillColor('#333333').text(words.intro, MARGIN, doc.y, { width: doc.page.width - 2 * MARGIN });
   doc.fillColor('black').moveDown(0.8);
   row(doc, words.generatedAt, { data: generatedAt });
   row(doc, words.generatedBy, { data: generatorVersion });

@@ -30,7 +30,8 @@ async function main() {
     target: 'node20',
     format: 'esm',
     // keytar is native: it stays outside the bundle and is loaded only when the keychain is opened.
-    external: ['keytar'],
+    // pdfkit reads its fonts from its own package at run time: it stays outside, loaded only for a receipt.
+    external: ['keytar', 'pdfkit'],
     // Bundled CommonJS packages (commander…) require Node built-ins; an ES module has no `require` of its own.
     banner: { js: "import { createRequire as createRequireForBundle } from 'node:module';\nconst require = createRequireForBundle(import.meta.url);" },
     define: { PRIVACY_DESK_VERSION: JSON.stringify(version) },

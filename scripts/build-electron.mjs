@@ -19,14 +19,15 @@ const electronChromeTarget = 'chrome154';
 const common = { bundle: true, format: 'cjs', sourcemap: true, logLevel: 'warning', legalComments: 'none', absWorkingDir: root };
 
 async function main() {
-  // Main process: everything bundled except Electron itself and keytar (a native module, unpacked from the asar).
+  // Main process: everything bundled except Electron itself, keytar (a native module, unpacked from the asar)
+  // and pdfkit (it reads its fonts from its own package at run time; a production dependency, so packaged).
   await build({
     ...common,
     entryPoints: [join(root, 'electron/main.ts')],
     outfile: join(outdir, 'main.cjs'),
     platform: 'node',
     target: electronNodeTarget,
-    external: ['electron', 'keytar'],
+    external: ['electron', 'keytar', 'pdfkit'],
     // import('keytar') becomes require('keytar'): plain CommonJS loading works from inside the asar.
     supported: { 'dynamic-import': false },
   });
