@@ -186,7 +186,11 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     'logout.preview': async (input) => {
       guard('logout.preview', input);
       const claims = { sub: input.uid, aud: input.options.audience ?? 'demo', iat: 1_790_000_000, jti: input.options.jti ?? 'j' };
-      return { token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.sig', header: { alg: input.options.algorithm ?? 'HS256', typ: 'JWT' }, claims };
+      // As the core does: a live profile's token comes with its signature withheld (core/logout-exposure.ts).
+      const live = profiles.find((p) => p.id === input.profileId)?.isLocal === false;
+      const header = { alg: input.options.algorithm ?? 'HS256', typ: 'JWT' };
+      if (live) return { token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.signature-withheld', header, claims, signatureWithheld: true };
+      return { token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.sig', header, claims };
     },
     'logout.send': async (input) => {
       guard('logout.send', input);

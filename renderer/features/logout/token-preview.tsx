@@ -42,9 +42,11 @@ export function TokenPreview({ profileId, uid, options }: { profileId: string; u
           <JsonBlock value={preview.data.claims} label={t('logout.payload')} />
           <div className="subheading-row">
             <h4 className="subheading">{t('logout.token')}</h4>
-            <CopyButton text={preview.data.token} label={t('logout.copyToken')} />
+            {/* Only a loopback profile's token is signed here; a live one's signature never leaves the core. */}
+            {!preview.data.signatureWithheld && <CopyButton text={preview.data.token} label={t('logout.copyToken')} />}
           </div>
           <CompactToken token={preview.data.token} label={t('logout.token')} />
+          {preview.data.signatureWithheld && <p className="muted small">{t('logout.signatureWithheld')}</p>}
         </>
       ) : (
         <p className="muted">{t('common.loading')}</p>

@@ -8,7 +8,7 @@ import { ErrorPanel } from '../../components/error-panel';
 import { Field } from '../../components/field';
 import { useNotices } from '../../state/notices-store';
 import { queryKeys } from '../../state/query-keys';
-import { normalizedFormBaseUrl, validateProfileForm, type ProfileFormErrors, type ProfileFormValues } from './profile-form-validation';
+import { credentialsNeededAgain, normalizedFormBaseUrl, validateProfileForm, type ProfileFormContext, type ProfileFormErrors, type ProfileFormValues } from './profile-form-validation';
 
 interface ProfileFormDialogProps {
   open: boolean;
@@ -45,6 +45,7 @@ function ProfileForm({ profile, hasActiveProfile, onDone }: { profile?: ProfileV
   const pushNotice = useNotices((s) => s.push);
   const editing = profile !== undefined;
   const hasCredentials = profile?.hasCredentials ?? false;
+  const context: ProfileFormContext = { editing, hasCredentials, ...(profile ? { storedBaseUrl: profile.baseUrl } : {}) };
   const [values, setValues] = useState<ProfileFormValues>({
     name: profile?.name ?? '',
     baseUrl: profile?.baseUrl ?? '',
@@ -71,13 +72,13 @@ function ProfileForm({ profile, hasActiveProfile, onDone }: { profile?: ProfileV
   const update = (key: keyof ProfileFormValues) => (event: { target: { value: string } }) => {
     const next = { ...values, [key]: event.target.value };
     setValues(next);
-    if (submitted) setErrors(validateProfileForm(next, { editing, hasCredentials }));
+    if (submitted) setErrors(validateProfileForm(next, context));
   };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setSubmitted(true);
-    const found = validateProfileForm(values, { editing, hasCredentials });
+    const found = validateProfileForm(values, context);
     setErrors(found);
     const firstInvalid = FIELD_ORDER.find((key) => found[key]);
     if (firstInvalid) {
@@ -95,7 +96,8 @@ function ProfileForm({ profile, hasActiveProfile, onDone }: { profile?: ProfileV
   };
 
   const error = (key: keyof ProfileFormValues) => (errors[key] ? t(`profileForm.errors.${errors[key]}`) : undefined);
-  const keepKeys = editing && hasCredentials;
+  const newAddress = credentialsNeededAgain(values, context);
+  const keepKeys = editing && hasCredentials && !newAddress;
 
   return (
     <form className="form" noValidate onSubmit={onSubmit}>
@@ -122,6 +124,11 @@ function ProfileForm({ profile, hasActiveProfile, onDone }: { profile?: ProfileV
         autoComplete="off"
         spellCheck={false}
       />
+      {newAddress && (
+        <p className="callout callout--warning" role="note">
+          {t('profileForm.newAddressNote')}
+        </p>
+      )}
       <Field
         label={t('profileForm.apiKey')}
         name="apiKey"

@@ -1,3 +1,4 @@
+import { needsCredentialsAgain } from '../../../shared/credential-origin';
 import { baseUrlProblem, checkBaseUrl, type BaseUrlProblemCode } from '../../../shared/profile';
 
 export interface ProfileFormValues {
@@ -17,7 +18,9 @@ export type ProfileFormErrorKey =
   | 'baseUrlExtra'
   | 'applicationNameRequired'
   | 'apiKeyRequired'
-  | 'apiSecretRequired';
+  | 'apiSecretRequired'
+  | 'apiKeyNewAddress'
+  | 'apiSecretNewAddress';
 
 export type ProfileFormErrors = Partial<Record<keyof ProfileFormValues, ProfileFormErrorKey>>;
 
@@ -42,18 +45,32 @@ export function normalizedFormBaseUrl(input: string): string {
   return checked.ok ? checked.baseUrl : input.trim();
 }
 
+export interface ProfileFormContext {
+  editing: boolean;
+  hasCredentials: boolean;
+  /** The address the stored key and secret were entered for (the profile's address when the form opened). */
+  storedBaseUrl?: string;
+}
+
+/** True when the edited address is on another origin than the stored credentials: they must be entered again. */
+export function credentialsNeededAgain(values: ProfileFormValues, context: ProfileFormContext): boolean {
+  return context.editing && context.hasCredentials && context.storedBaseUrl !== undefined && needsCredentialsAgain(context.storedBaseUrl, values.baseUrl);
+}
+
 /**
  * On add, both keys are required. On edit, an empty key field means "keep
- * the stored one" — unless nothing is stored (e.g. session credentials lost on restart).
+ * the stored one" — unless nothing is stored (e.g. session credentials lost on restart),
+ * or the address moves to another origin (stored credentials are never sent elsewhere).
  */
-export function validateProfileForm(values: ProfileFormValues, context: { editing: boolean; hasCredentials: boolean }): ProfileFormErrors {
+export function validateProfileForm(values: ProfileFormValues, context: ProfileFormContext): ProfileFormErrors {
   const errors: ProfileFormErrors = {};
   if (!values.name.trim()) errors.name = 'nameRequired';
   const urlError = baseUrlErrorKey(values.baseUrl);
   if (urlError) errors.baseUrl = urlError;
   if (!values.applicationName.trim()) errors.applicationName = 'applicationNameRequired';
-  const keysRequired = !context.editing || !context.hasCredentials;
-  if (keysRequired && !values.apiKey.trim()) errors.apiKey = 'apiKeyRequired';
-  if (keysRequired && !values.apiSecret) errors.apiSecret = 'apiSecretRequired';
+  const moved = credentialsNeededAgain(values, context);
+  const keysRequired = !context.editing || !context.hasCredentials || moved;
+  if (keysRequired && !values.apiKey.trim()) errors.apiKey = moved ? 'apiKeyNewAddress' : 'apiKeyRequired';
+  if (keysRequired && !values.apiSecret) errors.apiSecret = moved ? 'apiSecretNewAddress' : 'apiSecretRequired';
   return errors;
 }
