@@ -4,6 +4,7 @@ import formbody from '@fastify/formbody';
 import type { SandboxContext } from './context';
 import { apiRouteKind, registerFaults } from './faults';
 import { requestLine } from './request-log';
+import { sandboxRequestRefusal } from './request-guard';
 import { registerInspectRoutes } from './routes/inspect';
 import { registerLogoutRoute } from './routes/logout';
 import { registerTokenRoute } from './routes/token';
@@ -41,6 +42,20 @@ export async function buildApp(ctx: SandboxContext, options: AppOptions = {}): P
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+
+  // Before anything else (faults included): no web page may drive the sandbox (sandbox/request-guard.ts).
+  app.addHook('onRequest', async (request, reply) => {
+    const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+    const refusal = sandboxRequestRefusal({
+      path: (request.raw.url ?? request.url).split('?')[0] ?? '',
+      host: single(request.headers.host),
+      origin: single(request.headers.origin),
+      fetchSite: single(request.headers['sec-fetch-site']),
+      localAddress: request.raw.socket.localAddress,
+      localPort: request.raw.socket.localPort,
+    });
+    if (refusal) return reply.code(403).send({ success: false, error: refusal });
   });
 
   const log = options.log;
