@@ -60,5 +60,6 @@ function printResult(out: CliOutput, result: LogoutResult): void {
   out.line(`Header:   ${JSON.stringify(result.header)}`);
   out.line(`Claims:   ${JSON.stringify(result.claims, null, 2).replace(/\n/g, '\n          ')}`);
   out.line(`Token:    ${result.token}`);
+  if (result.signatureWithheld) out.line('          (signature withheld: the token was signed and sent, but a signed token for a live service is never printed)');
 }
 
