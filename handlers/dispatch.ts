@@ -8,10 +8,14 @@ export function isBridgeMethod(method: string): method is BridgeMethod {
   return Object.prototype.hasOwnProperty.call(bridgeContract, method);
 }
 
+/** An issue can quote the input (e.g. every unrecognised key): the answer stays short whatever was sent. */
+const MAX_ISSUE_LENGTH = 300;
+
 function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues
     .slice(0, 5)
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message))
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join('.').slice(0, 100)}: ${issue.message}` : issue.message))
+    .map((text) => (text.length > MAX_ISSUE_LENGTH ? `${text.slice(0, MAX_ISSUE_LENGTH)}…` : text))
     .join('; ');
 }
 
