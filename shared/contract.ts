@@ -56,12 +56,13 @@ const uidInput = z.string();
 const saveProfileInput = z.object({
   id: profileIdSchema.optional(),
   name: z.string(),
-  baseUrl: z.string(),
+  // Bounds at the bridge, so a huge paste is refused before any message could repeat it.
+  baseUrl: z.string().max(2048),
   applicationName: z.string(),
   /** Omitted on edit: keep the stored key. */
-  apiKey: z.string().optional(),
+  apiKey: z.string().max(4096).optional(),
   /** Write-only. Omitted on edit: keep the stored secret. */
-  apiSecret: z.string().optional(),
+  apiSecret: z.string().max(4096).optional(),
 });
 
 const calendarDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD');
