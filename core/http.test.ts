@@ -31,6 +31,13 @@ describe('sendRequest', () => {
     const refused = await sendRequest(deps(async () => Promise.reject(nodeError('ECONNREFUSED'))), request).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'NETWORK' });
     expect((refused as Error).message).toMatch(/^Could not reach service\.example: .*Check the address and your connection\.$/);
+    expect(refused).toMatchObject({ outcome: 'not-sent' });
+  });
+
+  it('a connection cut mid-request never says "could not reach": it may have arrived', async () => {
+    const cut = await sendRequest(deps(async () => Promise.reject(nodeError('ECONNRESET'))), { ...request, irreversible: true, purpose: 'deleting user “a”' }).catch((e: unknown) => e);
+    expect(cut).toMatchObject({ code: 'NETWORK', outcome: 'unknown' });
+    expect((cut as Error).message).toMatch(/^The connection to service\.example failed during the request: .*UNKNOWN/);
   });
 
   it('times out a request that never answers, including a slow body', async () => {

@@ -236,7 +236,9 @@ function transportError(host: string, error: unknown, request: HttpRequest): Pri
     : failure.notSent
       ? ' Nothing was changed. Check the address and your connection.'
       : ` The outcome of ${request.purpose} is UNKNOWN: the service may or may not have done it. Check the user before trying again.`;
-  return new PrivacyDeskError({ code: 'NETWORK', outcome: failure.notSent ? 'not-sent' : 'unknown', message: `Could not reach ${host}: ${failure.reason}.${advice}` });
+  // "Could not reach" only when nothing left: a cut mid-flight may have reached the service.
+  const what = failure.notSent ? `Could not reach ${host}` : `The connection to ${host} failed during the request`;
+  return new PrivacyDeskError({ code: 'NETWORK', outcome: failure.notSent ? 'not-sent' : 'unknown', message: `${what}: ${failure.reason}.${advice}` });
 }
 
 export type JsonBody = { kind: 'empty' } | { kind: 'json'; value: unknown } | { kind: 'text' };
