@@ -145,6 +145,6 @@ describe('erasure dialog', () => {
     await flushThenUseRealTimers();
     const alert = await within(dialog).findByRole('alert');
     expect(alert.querySelector('[data-outcome]')?.getAttribute('data-outcome')).toBe('unknown');
-    expect(alert.textContent).toMatch(/Outcome unknown — the request may have reached the service\. Check the user before trying again\./);
+    expect(alert.textContent).toMatch(/Outcome: Unknown — the request may have reached the service\. Check the user before trying again\./);
   });
 });
