@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { extraClaimsProblem, identityClaimsIn, LOGOUT_LIMITS, logoutOptionsSchema } from './logout';
+
+function nested(levels: number): unknown {
+  let value: unknown = 1;
+  for (let i = 0; i < levels; i += 1) value = [value];
+  return value;
+}
+
+describe('logout option limits (finding 6 of issue 9)', () => {
+  it('accepts what a tester needs', () => {
+    expect(logoutOptionsSchema.safeParse({ audience: 'a'.repeat(LOGOUT_LIMITS.audienceLength), extraClaims: { sid: 'abc', n: 5, deep: nested(LOGOUT_LIMITS.claimDepth) } }).success).toBe(true);
+  });
+
+  it('refuses depth, count, size, long strings and prototype names with a short message', () => {
+    const refused: Record<string, unknown>[] = [
+      { extraClaims: { deep: nested(LOGOUT_LIMITS.claimDepth + 1) } },
+      { extraClaims: { deep: nested(100_000) } },
+      { audience: 'a'.repeat(LOGOUT_LIMITS.audienceLength + 1) },
+      { jti: 'j'.repeat(LOGOUT_LIMITS.jtiLength + 1) },
+      { extraClaims: Object.fromEntries(Array.from({ length: LOGOUT_LIMITS.extraClaimCount + 1 }, (_, i) => [`c${i}`, i])) },
+      { extraClaims: { blob: 'é'.repeat(LOGOUT_LIMITS.extraClaimsBytes / 2) } }, // counted in UTF-8 bytes
+      { extraClaims: { wide: Array.from({ length: LOGOUT_LIMITS.claimValueCount }, () => 0) } },
+      { extraClaims: JSON.parse('{"constructor": {"admin": true}}') as Record<string, unknown> },
+      { extraClaims: { prototype: 1 } },
+      { expiresInSeconds: LOGOUT_LIMITS.lifetimeSeconds + 1 },
+      { issuedAt: -1 },
+    ];
+    for (const [index, options] of refused.entries()) {
+      const parsed = logoutOptionsSchema.safeParse(options);
+      expect(parsed.success, `case ${index}`).toBe(false);
+      if (!parsed.success) expect(parsed.error.issues[0]?.message.length).toBeLessThan(200);
+    }
+  });
+
+  it('a "__proto__" key never reaches the claims (zod drops it) and cannot change their prototype', () => {
+    const parsed = logoutOptionsSchema.parse({ extraClaims: JSON.parse('{"__proto__": {"admin": true}, "sid": "x"}') as Record<string, unknown> });
+    expect(Object.getPrototypeOf(parsed.extraClaims)).toBe(Object.prototype);
+    expect(parsed.extraClaims).toEqual({ sid: 'x' });
+  });
+
+  it('the depth walk stops early instead of recursing (100,000 levels)', () => {
+    expect(extraClaimsProblem({ deep: nested(100_000) })).toMatch(/nested more than/);
+  });
+});
+
+describe('identity claims (finding 2 of issue 9)', () => {
+  it('names the claims a sign-on would read as identity, ignoring case', () => {
+    expect(identityClaimsIn({ sid: 'x', Email: 'a@b.c', ROLE: 'admin', admin: true, custom: 1 })).toEqual(['Email', 'ROLE', 'admin']);
+    expect(identityClaimsIn(undefined)).toEqual([]);
+  });
+});
