@@ -72,6 +72,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     now: () => clock.now(),
     advanceClock: (seconds) => clock.advance(seconds),
     reset: async () => ctx.reset(),
+    issuedTokens: () => state.issuedTokens(),
     close: async () => {
       await app.close();
     },

@@ -50,6 +50,8 @@ export class SandboxState {
   private byUid = new Map<string, StoredUser>();
   private tombstones = new Map<string, Tombstone>();
   private tokens = new Map<string, IssuedToken>();
+  /** Every access token issued since start, in clear, in memory only (never in a snapshot): for leak checks in tests. */
+  private issuedInClear: string[] = [];
   private nextUserId = 1;
   private contributionIds = { next: 1 };
 
@@ -158,8 +160,13 @@ export class SandboxState {
     const issued: IssuedToken = { hash: hashToken(token), scopes, createdAtMs: now, expiresAtMs: now + ttlSeconds * 1000 };
     this.pruneExpiredTokens(now);
     this.tokens.set(issued.hash, issued);
+    this.issuedInClear.push(token);
     this.changed();
     return { token, createdAtMs: now };
+  }
+
+  issuedTokens(): string[] {
+    return [...this.issuedInClear];
   }
 
   findToken(token: string): IssuedToken | undefined {

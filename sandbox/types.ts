@@ -78,6 +78,8 @@ export interface RunningSandbox {
   /** Moves the sandbox's clock forward (tokens expire, rate-limit windows pass); never back. */
   advanceClock(seconds: number): void;
   reset(): Promise<void>;
+  /** Every access token this sandbox issued since it started (in process only, no route): tests assert none leaks. */
+  issuedTokens(): string[];
   close(): Promise<void>;
 }
 
