@@ -5,7 +5,6 @@ import type { ConnectionCheck, ProfileView, SandboxUserState } from '../shared/c
 import type { BuiltLogoutToken, LogoutOptions, LogoutResult, TokenVerification } from '../shared/logout';
 import { isLocalBaseUrl, type Credentials, type Profile } from '../shared/profile';
 import { listUsersInputSchema, type ErasureResult, type ListUsersInput, type UserPage } from '../shared/users';
-import { encodeUidSegment } from '../shared/uid';
 import { assertValidUid } from './input-problems';
 import { buildAuditExport } from './audit-export';
 import { openAuditLog } from './audit-log';
@@ -16,6 +15,7 @@ import { createDeskProfiles, type SaveProfileInput } from './desk-profiles';
 import { isoWithOffset, openGatedConnection, type ErasureOrder, type GatedConnection } from './erasure-gate';
 import { checkLogoutOptions, exposedToken } from './logout-exposure';
 import { openProfileStore } from './profile-store';
+import { fetchSandboxUserState } from './sandbox-inspection';
 import { createReceipt, receiptSource, type Receipt, type ReceiptLocale, type ReceiptSubject } from './receipt';
 import type { ServiceConnection } from './service-client';
 import type { FetchLike, ServiceClient, ServiceClientOptions } from './types';
@@ -196,7 +196,7 @@ export function createDesk(options: DeskOptions) {
       assertValidUid(uid);
       const profile = await getProfile(profileId);
       if (!isLocalBaseUrl(profile.baseUrl)) return null; // live data is never probed through sandbox routes
-      return fetchSandboxUserState(options.fetch ?? fetch, profile.baseUrl, uid, options.timeoutMs ?? 10_000);
+      return fetchSandboxUserState(options.fetch ?? fetch, profile.baseUrl, uid, options.timeoutMs ?? 10_000, options.now);
     },
 
     auditEntries: async (limit = 200): Promise<AuditEntry[]> => (await audit.list(limit)).map(upgradeLegacyEntry),
@@ -220,26 +220,6 @@ export function createDesk(options: DeskOptions) {
       if (credentialStore.kind === 'keychain') return { available: true };
       return { available: false, problem: options.credentialProblem ?? 'The OS keychain is not in use: credentials are kept for this session only.' };
     },
-  };
-}
-
-async function fetchSandboxUserState(fetchFn: FetchLike, baseUrl: string, uid: string, timeoutMs: number): Promise<SandboxUserState | null> {
-  let response: Response;
-  try {
-    response = await fetchFn(`${baseUrl}/sandbox/users/${encodeUidSegment(uid)}`, { signal: AbortSignal.timeout(timeoutMs) });
-  } catch (error) {
-    throw new PrivacyDeskError({ code: 'NETWORK', message: `Could not reach the sandbox at ${baseUrl}. Check that it is running.` }, { cause: error });
-  }
-  if (response.status === 404) return null; // not a sandbox, or a uid it never had
-  if (!response.ok) return null;
-  const body = (await response.json().catch(() => null)) as { state?: string; sessionCount?: number; messagesCount?: number; votesCount?: number } | null;
-  if (!body || typeof body.state !== 'string') return null;
-  return {
-    exists: body.state !== 'deleted',
-    anonymized: body.state === 'anonymized',
-    sessionCount: body.sessionCount ?? 0,
-    messagesCount: body.messagesCount ?? 0,
-    votesCount: body.votesCount ?? 0,
   };
 }
 
