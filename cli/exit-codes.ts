@@ -34,7 +34,7 @@ export const OUTCOME_WORDS: Record<Outcome, string> = {
   'not-sent': 'not sent — nothing reached the service.',
   refused: 'refused by the service — nothing was changed.',
   done: 'done — the service carried it out; do not repeat it.',
-  unknown: 'UNKNOWN — the request may have reached the service; check the user before trying again.',
+  unknown: 'UNKNOWN — the request may have reached the service and taken effect. Check the user before repeating an erasure; a logout can safely be sent again.',
 };
 
 /** What the failed run was: an irreversible act, and whether --json was asked for. */

@@ -86,7 +86,7 @@ describe('privacy-desk users anonymize / delete (in-process CLI against the sand
     try {
       const { code, stdout, stderr } = await f.cli(['users', 'delete', uid, '--confirm', uid, '--base-url', proxy.url, '--app', f.sandbox.credentials.applicationName, '--json'], { connection: false });
       expect(code).toBe(3);
-      expect(stderr).toMatch(/^NETWORK: .*\nOutcome: UNKNOWN — the request may have reached the service; check the user before trying again\.\n$/);
+      expect(stderr).toMatch(/^NETWORK: .*\nOutcome: UNKNOWN — the request may have reached the service and taken effect\. Check the user before repeating an erasure; a logout can safely be sent again\.\n$/);
       expect(JSON.parse(stdout)).toMatchObject({ error: { code: 'NETWORK', outcome: 'unknown' } });
     } finally {
       await proxy.close();

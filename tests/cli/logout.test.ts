@@ -50,7 +50,7 @@ describe('privacy-desk logout and token verify (in-process CLI against the sandb
       const { code, stderr, stdout } = await f.cli(['logout', 'alice@example.org']);
       expect(code).toBe(3);
       expect(stdout).toMatch(/^Status: +5\d\d \(outcome unknown: the sessions may or may not have ended\)/m);
-      expect(stderr).toMatch(/^SERVER_ERROR: .*\nOutcome: UNKNOWN — the request may have reached the service; check the user before trying again\.\n$/);
+      expect(stderr).toMatch(/^SERVER_ERROR: .*\nOutcome: UNKNOWN — the request may have reached the service and taken effect\. Check the user before repeating an erasure; a logout can safely be sent again\.\n$/);
       expect(stderr).not.toMatch(/claims/);
       const json = await f.cli(['logout', 'alice@example.org', '--json']);
       expect(json.code).toBe(3);
