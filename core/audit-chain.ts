@@ -81,8 +81,13 @@ export interface TornTail {
   bytes: number;
 }
 
-/** Walks the chain and names the first break, with its line; `torn` is an incomplete last line. */
-export function verifyChain(lines: ChainLine[], torn: TornTail | null): ChainVerdict {
+/**
+ * Walks the chain and names the first break, with its line; `torn` is an incomplete last line.
+ * `anchor`: a head hash written down earlier (in a ticket): the chain must still hold that entry,
+ * which is how entries removed from the end (where no successor links to them) are caught.
+ */
+export function verifyChain(lines: ChainLine[], torn: TornTail | null, anchor?: string): ChainVerdict {
+  let anchorSeen = false;
   let prev: { line: number; seq: number; hash: string; prevHash: string } | null = null;
   let chainId: string | null = null;
   let legacy = 0;
@@ -137,10 +142,15 @@ export function verifyChain(lines: ChainLine[], torn: TornTail | null): ChainVer
       return broken('swapped', line, `Line ${line} (entry ${stored.seq}) comes after line ${prev.line} (entry ${prev.seq}): entries were moved out of order.`);
     }
     prev = { line, seq: stored.seq, hash, prevHash: stored.prevHash };
+    if (hash === anchor) anchorSeen = true;
     entries++;
   }
   if (torn) {
     return broken('torn-tail', torn.line, `The last line (line ${torn.line}, ${torn.bytes} bytes) is incomplete: a write was cut short by a crash or a full disk. It is moved to a file of its own the next time the trail is opened for writing.`);
+  }
+  if (anchor !== undefined && !anchorSeen) {
+    const end = (lines[lines.length - 1]?.line ?? 0) + 1;
+    return broken('removed', end, `No entry has the hash ${anchor} any more: entries were removed from the end of the trail (after line ${end - 1}), or the trail was rewritten since that hash was written down.`);
   }
   return { ok: true, entries, headHash: prev?.hash ?? null, chainId, ...(legacy > 0 ? { legacy } : {}) };
 }

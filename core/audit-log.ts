@@ -30,8 +30,8 @@ export interface FileAuditLog extends AuditLog {
   appendAfterLast(build: (lastLine: string | null) => AuditEntry): Promise<void>;
   /** Every line read on its own; a torn last line is moved aside first (under the lock). */
   read(): Promise<AuditReading>;
-  /** Read-only check of the chain (a torn last line is reported, not moved). */
-  verify(): Promise<ChainVerdict>;
+  /** Read-only check of the chain (a torn last line is reported, not moved); `anchor`: a head hash the chain must still hold. */
+  verify(anchor?: string): Promise<ChainVerdict>;
   /** Writes the outcome entries kept after a failed write; returns how many are still waiting. */
   flushPending(): Promise<number>;
   readonly pendingCount: number;
@@ -131,9 +131,9 @@ export function openAuditLog(dataDir: string, lockOptions: DataLockOptions = {})
       const { text } = await snapshot(true);
       return readingOf(text, setAside);
     },
-    async verify() {
+    async verify(anchor) {
       const { text } = await snapshot(false);
-      return readingOf(text).verdict;
+      return readingOf(text, undefined, anchor).verdict;
     },
     async flushPending() {
       if (pending.length === 0) return 0;

@@ -7,7 +7,8 @@
  *   moved to its own file at this open), outcomeMissing: attempts with no outcome entry (show as unknown) }.
  *   Legacy 'succeeded'/'failed' outcomes come upgraded. Never throws on content; throws only when the
  *   file exists but cannot be read at all (permission).
- * - desk.verifyAudit(): Promise<ChainVerdict> — read-only; 'torn-tail' when the last line is incomplete.
+ * - desk.verifyAudit(anchor?): Promise<ChainVerdict> — read-only; 'torn-tail' when the last line is incomplete;
+ *   with `anchor` (a head hash written down earlier), 'removed' when no entry has that hash any more.
  * - desk.exportAudit({ format: 'csv' | 'json', filter?: AuditFilter }): Promise<AuditExport>
  *   ({ fileName, mimeType, content, headHash, count }); columns in core/audit-export.ts.
  * - matchesAuditFilter(entry, filter) in shared/audit.ts: the one filter rule (dates inclusive, by the entry's local date).
@@ -66,9 +67,9 @@ export function parseAuditText(text: string): ParsedTrail {
 }
 
 /** The whole reading from the file's text. */
-export function readingOf(text: string, setAside?: AuditReading['setAside']): AuditReading {
+export function readingOf(text: string, setAside?: AuditReading['setAside'], anchor?: string): AuditReading {
   const parsed = parseAuditText(text);
-  const verdict: ChainVerdict = verifyChain(parsed.chainLines, parsed.torn);
+  const verdict: ChainVerdict = verifyChain(parsed.chainLines, parsed.torn, anchor);
   const corrupt = parsed.torn ? [...parsed.corrupt, { line: parsed.torn.line, problem: 'incomplete last line (torn write)', excerpt: parsed.torn.excerpt }] : parsed.corrupt;
   const reading: AuditReading = { entries: parsed.entries, corrupt, verdict, outcomeMissing: outcomesMissing(parsed.entries) };
   if (setAside) reading.setAside = setAside;

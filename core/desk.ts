@@ -202,7 +202,8 @@ export function createDesk(options: DeskOptions) {
     auditEntries: async (limit = 200): Promise<AuditEntry[]> => (await audit.list(limit)).map(upgradeLegacyEntry),
     /** The whole trail, never failing on a bad line; a torn last line is moved aside (core/audit-reader.ts says more). */
     readAudit: (): Promise<AuditReading> => audit.read(),
-    verifyAudit: (): Promise<ChainVerdict> => audit.verify(),
+    /** `anchor`: a head hash written down earlier (a ticket); the chain must still hold that entry. */
+    verifyAudit: (anchor?: string): Promise<ChainVerdict> => audit.verify(anchor),
     /** A PDF receipt for one act or every act of a reference, from the trail as it stands (core/receipt.ts). */
     async receipt(subject: ReceiptSubject, { locale }: { locale: ReceiptLocale }): Promise<Receipt> {
       const generatedAt = isoWithOffset(new Date((options.now ?? Date.now)()));

@@ -63,9 +63,12 @@ export function auditCommand(context: CliContext): Command {
   audit
     .command('verify')
     .description('check the hash chain: exit 0 when verified, 1 naming the first break and its line')
+    .option('--head <hash>', 'a head hash written down earlier (in a ticket): the trail must still hold that entry')
     .option('--json', 'print the verdict as JSON on stdout')
-    .action(async (opts: { json?: boolean }) => {
-      const verdict = await (await openDesk({ keychain: false }, io.env)).verifyAudit();
+    .action(async (opts: { head?: string; json?: boolean }) => {
+      const head = opts.head?.trim().toLowerCase();
+      if (head !== undefined && !/^[0-9a-f]{64}$/.test(head)) throw invalidInput(`--head takes a SHA-256 hash: 64 hexadecimal characters (got "${opts.head}").`);
+      const verdict = await (await openDesk({ keychain: false }, io.env)).verifyAudit(head);
       if (opts.json) out.json(verdict);
       else out.line(describeVerdict(verdict));
       if (!verdict.ok) context.exitCode = EXIT_FAILED;

@@ -69,6 +69,23 @@ describe('privacy-desk audit list / verify / export (in-process CLI)', () => {
     }
   });
 
+  it('verify --head catches entries removed from the end, which no successor links to', async () => {
+    const head = /head hash ([0-9a-f]{64})/.exec((await audit(['verify'])).stdout)?.[1] ?? '';
+    expect((await audit(['verify', '--head', head])).code).toBe(0);
+    const original = readFileSync(auditPath, 'utf8');
+    try {
+      const lines = original.trimEnd().split('\n');
+      writeFileSync(auditPath, `${lines.slice(0, -1).join('\n')}\n`);
+      expect((await audit(['verify'])).code).toBe(0); // the chain alone cannot tell
+      const cut = await audit(['verify', '--head', head]);
+      expect(cut.code).toBe(1);
+      expect(cut.stdout).toContain(`NOT verified: No entry has the hash ${head} any more: entries were removed from the end of the trail (after line ${lines.length - 1})`);
+    } finally {
+      writeFileSync(auditPath, original);
+    }
+    expect((await audit(['verify', '--head', 'abc'])).code).toBe(2);
+  });
+
   it('shows a corrupt line with its number and a service string with its control characters visible', async () => {
     const original = readFileSync(auditPath, 'utf8');
     try {
