@@ -16,6 +16,7 @@ const STORAGE = {
   language: 'privacy-desk-language',
   columns: 'privacy-desk-user-columns',
   perPage: 'privacy-desk-per-page',
+  logoutFirst: 'privacy-desk-logout-first',
 } as const;
 
 /** The OS language decides until the operator picks one: fr* → French, anything else English. */
@@ -46,6 +47,8 @@ interface UiState {
   erasure: ErasureRequest | null;
   /** uid handed to the logout tester by a row's or the uid box's "Test logout". */
   logoutUid: string;
+  /** "End the user's sessions first", remembered per profile id; a profile not in it logs out first (the default). */
+  logoutFirstByProfile: Record<string, boolean>;
   setView: (view: View) => void;
   selectUser: (key: string | null) => void;
   toggleField: (path: string) => void;
@@ -57,6 +60,7 @@ interface UiState {
   closeErasure: () => void;
   testLogout: (uid: string) => void;
   setLogoutUid: (uid: string) => void;
+  setLogoutFirst: (profileId: string, logoutFirst: boolean) => void;
 }
 
 export const useUiStore = create<UiState>()((set, get) => ({
@@ -69,6 +73,7 @@ export const useUiStore = create<UiState>()((set, get) => ({
   language: detectLanguage(),
   erasure: null,
   logoutUid: '',
+  logoutFirstByProfile: readLogoutFirst(),
   setView: (view) => set({ view }),
   selectUser: (selectedUserKey) => set({ selectedUserKey }),
   toggleField: (path) => {
@@ -94,4 +99,21 @@ export const useUiStore = create<UiState>()((set, get) => ({
   closeErasure: () => set({ erasure: null }),
   testLogout: (uid) => set({ logoutUid: uid, view: 'logout' }),
   setLogoutUid: (logoutUid) => set({ logoutUid }),
+  setLogoutFirst: (profileId, logoutFirst) => {
+    const logoutFirstByProfile = { ...get().logoutFirstByProfile, [profileId]: logoutFirst };
+    writeStored(STORAGE.logoutFirst, JSON.stringify(logoutFirstByProfile));
+    set({ logoutFirstByProfile });
+  },
 }));
+
+/** Whether the erasure dialog ends the user's sessions first for this profile: on unless the operator turned it off. */
+export function logoutFirstFor(state: Pick<UiState, 'logoutFirstByProfile'>, profileId: string): boolean {
+  return state.logoutFirstByProfile[profileId] ?? true;
+}
+
+/** Only booleans survive a stored value edited by hand: anything else means the default. */
+function readLogoutFirst(): Record<string, boolean> {
+  const stored = readStoredJson<unknown>(STORAGE.logoutFirst, {});
+  if (!stored || typeof stored !== 'object' || Array.isArray(stored)) return {};
+  return Object.fromEntries(Object.entries(stored).filter((entry): entry is [string, boolean] => typeof entry[1] === 'boolean'));
+}

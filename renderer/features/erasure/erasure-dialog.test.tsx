@@ -110,9 +110,9 @@ describe('erasure dialog', () => {
     await tick(1);
     await flushThenUseRealTimers();
     expect(fake.callsOf('users.erase')).toEqual([
-      { profileId: 'sandbox', action: 'anonymize', uid: 'alice@example.com', confirmUid: 'alice@example.com', reference: 'TICKET-42' },
+      { profileId: 'sandbox', action: 'anonymize', uid: 'alice@example.com', confirmUid: 'alice@example.com', logoutFirst: true, reference: 'TICKET-42' },
     ]);
-    const notice = await screen.findByText('User alice@example.com anonymised (request id req-1).');
+    const notice = await screen.findByText('User alice@example.com anonymised (request id req-1). Sessions ended first (logout accepted). Verified: the uid no longer resolves.');
     expect(notice.closest('[role="status"]')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(fake.callsOf('users.list').length).toBeGreaterThan(listCallsBefore));

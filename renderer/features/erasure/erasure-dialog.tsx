@@ -9,9 +9,10 @@ import { UidHints, VisibleUid } from '../../components/visible-uid';
 import { useBridge } from '../../bridge/bridge-context';
 import { useNotices } from '../../state/notices-store';
 import { queryKeys } from '../../state/query-keys';
-import { useUiStore, type ErasureRequest } from '../../state/ui-store';
+import { logoutFirstFor, useUiStore, type ErasureRequest } from '../../state/ui-store';
 import { environmentOf } from '../../state/use-profiles';
 import { ErasureFacts } from './erasure-facts';
+import { erasureNotice } from './erasure-notice';
 import { useCountdown } from './use-countdown';
 
 /** The one way an erasure is sent from the console: facts, typed uid, a 5-second countdown, then the request. */
@@ -54,6 +55,8 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
   const bridge = useBridge();
   const queryClient = useQueryClient();
   const pushNotice = useNotices((s) => s.push);
+  const logoutFirst = useUiStore((s) => logoutFirstFor(s, profile.id));
+  const setLogoutFirst = useUiStore((s) => s.setLogoutFirst);
   const [typed, setTyped] = useState('');
   const [reference, setReference] = useState('');
   const [cancelled, setCancelled] = useState(false);
@@ -69,6 +72,7 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
         action,
         uid,
         confirmUid: typed,
+        logoutFirst,
         ...(reference.trim() ? { reference: reference.trim() } : {}),
       }),
     onMutate: () => onLock(true),
@@ -79,9 +83,7 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
     onSuccess: (result) => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.usersOfProfile(profile.id) });
       void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
-      const requestId = result.requestId ?? t('erasure.noRequestId');
-      const key = result.action === 'anonymize' ? 'erasure.successAnonymize' : 'erasure.successDelete';
-      pushNotice({ tone: 'success', text: t(key, { uid: result.uid, requestId }) });
+      pushNotice(erasureNotice(result, t));
       onClose();
     },
     onError: () => {
@@ -153,6 +155,13 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
             className="field--mono"
           />
           <Field label={t('erasure.reference')} hint={t('erasure.referenceHint')} value={reference} onChange={(event) => setReference(event.target.value)} maxLength={200} autoComplete="off" />
+          <label className="checkbox">
+            <input type="checkbox" checked={logoutFirst} onChange={(event) => setLogoutFirst(profile.id, event.target.checked)} aria-describedby="erasure-logout-first-hint" />
+            <span>{t('erasure.logoutFirst')}</span>
+          </label>
+          <p id="erasure-logout-first-hint" className="muted">
+            {t('erasure.logoutFirstHint')}
+          </p>
           {cancelled && (
             <p className="callout callout--info" role="status">
               {t('erasure.cancelled')}

@@ -1,0 +1,33 @@
+import type { TFunction } from 'i18next';
+import type { Notice } from '../../state/notices-store';
+import type { ErasureResult } from '../../../shared/users';
+
+/**
+ * The notice after an erasure: what was erased, then each step — the logout sent first, and the check that
+ * the old uid no longer resolves. Anything short of "sessions ended, verified" is an info notice, not a success.
+ * Like every outcome of an irreversible act, it stays until dismissed.
+ */
+export function erasureNotice(result: ErasureResult, t: TFunction): Omit<Notice, 'id'> {
+  const requestId = result.requestId ?? t('erasure.noRequestId');
+  const parts: string[] = [result.action === 'anonymize' ? t('erasure.successAnonymize', { uid: result.uid, requestId }) : t('erasure.successDelete', { uid: result.uid, requestId })];
+  const logoutDone = !result.logout || result.logout.outcome === 'done';
+  if (result.logout) {
+    const detail = [result.logout.status !== undefined ? `${result.logout.status}` : undefined, result.logout.errorCode].filter(Boolean).join(', ');
+    const outcome = result.logout.outcome;
+    const options = { detail: detail || '—' };
+    parts.push(
+      outcome === 'done'
+        ? t('erasure.stepLogoutDone')
+        : outcome === 'refused'
+          ? t('erasure.stepLogoutRefused', options)
+          : outcome === 'not-sent'
+            ? t('erasure.stepLogoutNotSent', options)
+            : t('erasure.stepLogoutUnknown', options),
+    );
+  }
+  if (result.verification === 'verified') parts.push(t('erasure.verified'));
+  else if (result.verification === 'not-verified') parts.push(t('erasure.notVerified'));
+  else if (result.verification === 'could-not-check') parts.push(t('erasure.couldNotCheck'));
+  const clean = logoutDone && result.verification === 'verified';
+  return { tone: clean ? 'success' : 'info', text: parts.join(' ') };
+}
