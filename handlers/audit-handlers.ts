@@ -1,11 +1,16 @@
 import type { AreaHandlers, HandlerContext } from './types';
 
-/** The audit trail for the window: read (never fails on a bad line), verify the chain, export what a filter keeps. */
-export function auditHandlers({ desk }: HandlerContext): AreaHandlers<'audit.list' | 'audit.read' | 'audit.verify' | 'audit.export'> {
+/** The audit trail for the window: read (never fails on a bad line), verify the chain, export what a filter keeps, draw a receipt. */
+export function auditHandlers({ desk }: HandlerContext): AreaHandlers<'audit.list' | 'audit.read' | 'audit.verify' | 'audit.export' | 'audit.receipt'> {
   return {
     'audit.list': async ({ limit }) => ({ entries: await desk.auditEntries(limit) }),
     'audit.read': async () => desk.readAudit(),
     'audit.verify': async () => desk.verifyAudit(),
     'audit.export': async ({ format, filter }) => desk.exportAudit({ format, filter }),
+    'audit.receipt': async ({ reference, actId, locale }) => {
+      const receipt = await desk.receipt(reference !== undefined ? { reference } : { actId: actId ?? '' }, { locale });
+      const { fileName, mimeType, acts, headHash, chainVerified } = receipt;
+      return { fileName, mimeType, contentBase64: receipt.content.toString('base64'), acts, headHash, chainVerified };
+    },
   };
 }

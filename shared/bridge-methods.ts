@@ -23,6 +23,7 @@ export const BRIDGE_METHOD_NAMES = [
   'audit.read',
   'audit.verify',
   'audit.export',
+  'audit.receipt',
   'users.walk',
   'jobs.cancel',
 ] as const;

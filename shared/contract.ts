@@ -79,6 +79,21 @@ export const auditFilterSchema = z
   })
   .strict() satisfies z.ZodType<AuditFilter>;
 
+/** A receipt covers every act under one reference, or one act: exactly one of the two. */
+const auditReceiptInputSchema = z
+  .object({ reference: z.string().max(200).optional(), actId: z.string().max(100).optional(), locale: z.enum(['en', 'fr']) })
+  .refine((input) => (input.reference === undefined) !== (input.actId === undefined), 'give either a reference or an act id');
+
+/** The receipt as it crosses the bridge: the PDF in base64, with the chain head it states. */
+export interface AuditReceiptFile {
+  fileName: string;
+  mimeType: 'application/pdf';
+  contentBase64: string;
+  acts: number;
+  headHash: string | null;
+  chainVerified: boolean;
+}
+
 export const bridgeContract = {
   'app.info': { input: z.object({}), output: {} as AppInfo },
   'profiles.list': { input: z.object({}), output: {} as { profiles: ProfileView[]; activeId: string | null } },
@@ -111,6 +126,8 @@ export const bridgeContract = {
   'audit.verify': { input: z.object({}), output: {} as ChainVerdict },
   /** The entries the filter keeps, as CSV (formula cells neutralised) or JSON (with the head hash), for the window to save. */
   'audit.export': { input: z.object({ format: z.enum(['csv', 'json']), filter: auditFilterSchema.default({}) }), output: {} as AuditExport },
+  /** A PDF receipt (core/receipt.ts) of every act under a reference, or of one act; base64, for the window to save. */
+  'audit.receipt': { input: auditReceiptInputSchema, output: {} as AuditReceiptFile },
   /** Starts a walk through every page of users as a job; its events report each page (shared/jobs.ts). */
   'users.walk': { input: usersWalkInputSchema, output: {} as { jobId: string } },
   /** true: the job was running and stops at its next step; its job.finished event says how it ended. false: no such running job. */

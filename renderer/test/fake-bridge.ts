@@ -235,6 +235,12 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       const content = input.format === 'json' ? JSON.stringify({ headHash: FAKE_HEAD_HASH, entries: kept }) : ['at,uid,reference', ...kept.map((e) => `${e.at},${e.uid},${e.reference ?? ''}`)].join('\n');
       return { fileName: `audit.${input.format}`, mimeType: input.format === 'json' ? 'application/json' : 'text/csv', content, headHash: FAKE_HEAD_HASH, count: kept.length };
     },
+    'audit.receipt': async (input) => {
+      guard('audit.receipt', input);
+      const acts = new Set(auditLines().filter((e) => (input.actId !== undefined ? e.actId === input.actId : matchesAuditFilter(e, { reference: input.reference ?? '' }))).map((e) => e.actId));
+      if (acts.size === 0) throw new PrivacyDeskError({ code: 'NOT_FOUND', message: 'No act in the audit trail carries that reference.' });
+      return { fileName: `receipt-${input.locale}.pdf`, mimeType: 'application/pdf', contentBase64: btoa('%PDF-1.3 fake receipt'), acts: acts.size, headHash: FAKE_HEAD_HASH, chainVerified: true };
+    },
     // Jobs only start: a test drives them with emitEvent (progress, finished).
     'users.walk': async (input) => {
       guard('users.walk', input);
