@@ -387,6 +387,7 @@ export const en = {
       via: 'Via',
       actions: 'Actions',
     },
+    afterSteps: '{{steps}} first',
     lineNumber: 'line {{line}}',
     empty: 'Nothing recorded yet.',
     noMatch: 'No act matches these filters.',

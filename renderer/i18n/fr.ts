@@ -384,6 +384,7 @@ export const fr: Messages = {
       via: 'Via',
       actions: 'Actions',
     },
+    afterSteps: '{{steps}} d’abord',
     lineNumber: 'ligne {{line}}',
     empty: 'Rien n’a encore été enregistré.',
     noMatch: 'Aucun acte ne correspond à ces filtres.',

@@ -2,11 +2,13 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyValue } from '../../components/empty-value';
-import { formatDateTime } from '../../i18n/format';
+import { formatDate, formatDateTime } from '../../i18n/format';
+
+const formatTimeOfDay = (at: string, language: string) => (Number.isNaN(Date.parse(at)) ? '' : new Intl.DateTimeFormat(language, { timeStyle: 'medium' }).format(new Date(at)));
 import type { ActOutcome, AuditActRow, AuditRow, CorruptRow } from './group-acts';
 
 /** Rows have one fixed height: 50,000 of them scroll without measuring any. */
-export const AUDIT_ROW_HEIGHT = 56;
+export const AUDIT_ROW_HEIGHT = 60;
 
 // A mark beside each word so the outcome never rests on colour alone.
 const OUTCOME_MARK: Record<ActOutcome, string> = { attempted: '…', done: '✓', refused: '✗', 'not-sent': '○', unknown: '⚠', unrecorded: '⚠' };
@@ -83,13 +85,18 @@ function ActCells({ row, actions }: { row: AuditActRow; actions: ReactNode }) {
   return (
     <>
       <div role="cell" className="audit-grid__cell audit-grid__cell--time">
-        <time dateTime={row.at}>{formatDateTime(row.at, i18n.language)}</time>
-        <span className="muted small block">{t('audit.lineNumber', { line: row.line })}</span>
+        <time dateTime={row.at} title={formatDateTime(row.at, i18n.language)}>
+          {formatDate(row.at, i18n.language)}
+          <span className="muted small block">
+            {formatTimeOfDay(row.at, i18n.language)} · {t('audit.lineNumber', { line: row.line })}
+          </span>
+        </time>
       </div>
-      <div role="cell" className="audit-grid__cell audit-grid__cell--operation">
-        {row.steps.map((step) => t(`audit.actions.${step.operation}`)).join(' → ')}
+      <div role="cell" className="audit-grid__cell audit-grid__cell--operation" title={row.test ? t('audit.testHint') : undefined}>
+        {t(`audit.actions.${row.steps.at(-1)?.operation ?? entry.action}`)}
+        {row.steps.length > 1 && <span className="muted small block">{t('audit.afterSteps', { steps: row.steps.slice(0, -1).map((step) => t(`audit.actions.${step.operation}`)).join(', ') })}</span>}
         {row.test && (
-          <span className="test-tag" title={t('audit.testHint')}>
+          <span className="test-tag">
             {t('audit.testTag', { name: t(`audit.testCases.${row.test.case}`, { defaultValue: row.test.case }) })}
           </span>
         )}
@@ -106,10 +113,7 @@ function ActCells({ row, actions }: { row: AuditActRow; actions: ReactNode }) {
           {t(`audit.outcomes.${row.outcome}`)}
           {entry.errorCode ? ` · ${entry.errorCode}` : ''}
         </span>
-        {row.steps.length > 1 && (
-          <span className="muted small block">{row.steps.map((step) => `${t(`audit.actions.${step.operation}`)}: ${t(`audit.outcomes.${step.outcome}`)}`).join(' · ')}</span>
-        )}
-        {row.verification && <span className={`verification verification--${row.verification} small block`}>{t(`audit.verifications.${row.verification}`)}</span>}
+        <ActDetail row={row} />
       </div>
       <div role="cell" className="audit-grid__cell audit-grid__cell--status numeric">
         {entry.status === undefined ? <EmptyValue /> : <span className="mono">{entry.status}</span>}
@@ -129,5 +133,26 @@ function ActCells({ row, actions }: { row: AuditActRow; actions: ReactNode }) {
         {actions}
       </div>
     </>
+  );
+}
+
+/** Under the outcome: each step with its mark when there were several, and the check afterwards. */
+function ActDetail({ row }: { row: AuditActRow }) {
+  const { t } = useTranslation();
+  // The last step's outcome is the tag above: here, the steps before it.
+  const steps = row.steps
+    .slice(0, -1)
+    .map((step) => `${t(`audit.actions.${step.operation}`)} ${OUTCOME_MARK[step.outcome]}`)
+    .join(' · ');
+  const stepsInWords = row.steps.map((step) => `${t(`audit.actions.${step.operation}`)}: ${t(`audit.outcomes.${step.outcome}`)}`).join(' · ');
+  if (!steps && !row.verification) return null;
+  return (
+    <span className="audit-grid__detail small block" title={stepsInWords}>
+      {steps && <span className="muted">{steps}</span>}
+      {steps && row.verification && <span className="muted"> · </span>}
+      {row.verification && <span className={`verification verification--${row.verification}`}>{t(`audit.verifications.${row.verification}`)}</span>}
+      {/* The steps in words for assistive technology; the marks alone say little when read aloud. */}
+      {steps && <span className="visually-hidden"> ({stepsInWords})</span>}
+    </span>
   );
 }

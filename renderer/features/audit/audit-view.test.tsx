@@ -7,6 +7,7 @@ import { renderApp } from '../../test/render-app';
 import { FAKE_HEAD_HASH } from '../../test/fake-bridge';
 import { useAuditFilter } from './audit-filter-store';
 import { AUDIT_ROW_HEIGHT } from './audit-table';
+import { groupAuditRows } from './group-acts';
 
 const base = { profileId: 'sandbox', profileName: 'Sandbox', baseUrl: 'http://127.0.0.1:4010', via: 'app' } as const;
 const entry = (at: string, uid: string, outcome: AuditEntry['outcome'], more: Partial<AuditEntry> = {}): AuditEntry => ({
@@ -29,7 +30,9 @@ const ENTRIES: AuditEntry[] = [
   entry('03:01', 'carol', 'done', { actId: 'c3', action: 'logout', reference: 'REQ-9', status: 200 }),
   entry('03:02', 'carol', 'attempted', { actId: 'c3', action: 'anonymize', reference: 'REQ-9' }),
   entry('03:03', 'carol', 'done', { actId: 'c3', action: 'anonymize', reference: 'REQ-9', status: 200, requestId: 'req-carol' }),
-  entry('03:04', 'carol', 'verification', { actId: 'c3', action: 'anonymize', reference: 'REQ-9', verification: 'verified' }),
+  // The check afterwards: the same request again (its own attempt), answered 404 once the first took effect.
+  entry('03:04', 'carol', 'attempted', { actId: 'c3', action: 'anonymize', reference: 'REQ-9' }),
+  entry('03:05', 'carol', 'verification', { actId: 'c3', action: 'anonymize', reference: 'REQ-9', verification: 'verified', status: 404 }),
   // A deliberate negative logout test.
   entry('04:00', 'dave', 'attempted', { actId: 'd4', action: 'logout', test: { case: 'alg-none' } }),
   entry('04:01', 'dave', 'refused', { actId: 'd4', action: 'logout', test: { case: 'alg-none' }, status: 400, errorCode: 'LOGOUT_REJECTED' }),
@@ -71,12 +74,24 @@ describe('audit trail', () => {
     const rows = bodyRows().map((row) => row.textContent ?? '');
     expect(rows).toHaveLength(5);
     const [dave, carol, bob, alice, old] = rows;
-    expect(carol).toMatch(/Logout → Anonymise.*carol.*REQ-9.*Done.*Logout: Done · Anonymise: Done.*Verified afterwards/);
+    expect(carol).toMatch(/Anonymise.*Logout first.*carol.*REQ-9.*Done.*Logout ✓ · Checked: uid gone.*Logout: Done · Anonymise: Done.*200.*req-carol/);
     expect(bob).toMatch(/bob.*Outcome not recorded — check the user/);
     expect(alice).toMatch(/alice.*TICKET-7.*Done.*200.*req-alice/);
     expect(alice).not.toMatch(/Attempted/);
     expect(old).toMatch(/old-user.*Done/);
     expect(dave).toMatch(/Test · alg none/);
+  });
+
+  it('reads an erasure check that was sent but never answered as "could not check", not as a new step', () => {
+    const lined = (entries: AuditEntry[]) => entries.map((e, index) => ({ ...e, line: index + 1 }));
+    const [row] = groupAuditRows(
+      lined([
+        entry('05:00', 'erin', 'attempted', { actId: 'e5', action: 'anonymize' }),
+        entry('05:01', 'erin', 'done', { actId: 'e5', action: 'anonymize', status: 200 }),
+        entry('05:02', 'erin', 'attempted', { actId: 'e5', action: 'anonymize' }),
+      ]),
+    );
+    expect(row).toMatchObject({ kind: 'act', outcome: 'done', steps: [{ operation: 'anonymize', outcome: 'done' }], verification: 'could-not-check' });
   });
 
   it('marks a deliberate test as a test, and an act without a recorded outcome as a warning with a sign', async () => {
@@ -107,7 +122,7 @@ describe('audit trail', () => {
   it('says the chain is verified with the head hash, or where it breaks', async () => {
     await openAudit({ auditEntries: ENTRIES });
     const badge = screen.getByTestId('integrity');
-    expect(badge.textContent).toMatch(/Verified · 11 entries/);
+    expect(badge.textContent).toMatch(/Verified · 12 entries/);
     expect(badge.textContent).toContain(`${FAKE_HEAD_HASH.slice(0, 12)}…`);
     expect(within(badge).getByRole('button', { name: 'Copy full hash' })).toBeTruthy();
   });
@@ -115,7 +130,7 @@ describe('audit trail', () => {
   it('shows a broken chain prominently with its line and kind, and a torn tail set aside', async () => {
     await openAudit({
       auditEntries: ENTRIES,
-      auditVerdict: { ok: false, entries: 11, kind: 'edited', line: 4, message: 'Line 4 was changed after it was written.', headHash: null },
+      auditVerdict: { ok: false, entries: 12, kind: 'edited', line: 4, message: 'Line 4 was changed after it was written.', headHash: null },
       auditSetAside: { path: '/data/audit.jsonl.torn-1', bytes: 20 },
     });
     expect(screen.getByRole('alert').textContent).toMatch(/Chain broken at line 4: an entry was edited.*Line 4 was changed/);
@@ -134,7 +149,7 @@ describe('audit trail', () => {
     await user.type(screen.getByLabelText('Reference'), 'req-9');
     await waitFor(() => expect(bodyRows()).toHaveLength(1));
     expect(bodyRows()[0]!.textContent).toMatch(/carol/);
-    expect(screen.getByText('1 act matches (of 11 entries)')).toBeTruthy();
+    expect(screen.getByText('1 act matches (of 12 entries)')).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
     await waitFor(() => expect(clicks).toHaveLength(1));
@@ -142,7 +157,7 @@ describe('audit trail', () => {
     expect(clicks[0]!.download).toBe('audit.csv');
     const blob = (createObjectURL.mock.calls[0] as unknown as [Blob])[0];
     expect(await blob.text()).toMatch(/carol,REQ-9/);
-    expect(await screen.findByText(/Exported 5 entries as audit\.csv · chain head ab12cd34ef56…/)).toBeTruthy();
+    expect(await screen.findByText(/Exported 6 entries as audit\.csv · chain head ab12cd34ef56…/)).toBeTruthy();
   });
 
   it('opens 50,000 entries with only a window of rows in the page, and scrolling brings later rows', async () => {

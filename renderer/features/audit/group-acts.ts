@@ -53,14 +53,22 @@ interface Step {
   outcome?: LinedAuditEntry;
 }
 
+interface ActEntries {
+  steps: Step[];
+  first: LinedAuditEntry;
+  /** The check after a done erasure: its own attempt (the repeated request), then a 'verification' entry. */
+  probe?: LinedAuditEntry;
+  verification?: LinedAuditEntry;
+}
+
 /**
  * One row per act, newest first: the entries sharing an actId (attempt and
- * outcome of each step, a logout step before an erasure, the verification
+ * outcome of each step, a logout step before an erasure, the check
  * afterwards) collapse into one row. Entries without an actId stay one row
  * each. Corrupt lines become rows of their own at their place in the file.
  */
 export function groupAuditRows(entries: readonly LinedAuditEntry[], corrupt: readonly CorruptAuditLine[] = []): AuditRow[] {
-  const acts = new Map<string, { steps: Step[]; verification?: LinedAuditEntry; first: LinedAuditEntry }>();
+  const acts = new Map<string, ActEntries>();
   const rows: AuditRow[] = [];
   for (const entry of entries) {
     if (!entry.actId) {
@@ -72,22 +80,28 @@ export function groupAuditRows(entries: readonly LinedAuditEntry[], corrupt: rea
       act = { steps: [], first: entry };
       acts.set(entry.actId, act);
     }
-    if (entry.outcome === 'verification') {
-      act.verification = entry;
-      continue;
-    }
-    // A new step starts with each attempt, or with an outcome whose step has one already.
-    let step = act.steps.findLast((candidate) => candidate.operation === entry.action);
-    if (!step || (entry.outcome === 'attempted' ? step.attempt : step.outcome)) {
-      step = { operation: entry.action };
-      act.steps.push(step);
-    }
-    if (entry.outcome === 'attempted') step.attempt = entry;
-    else step.outcome = entry;
+    addToAct(act, entry);
   }
-  for (const [actId, act] of acts) rows.push(actRow(actId, act.steps, act.first, act.verification));
+  for (const [actId, act] of acts) rows.push(actRow(actId, act));
   for (const bad of corrupt) rows.push({ kind: 'corrupt', key: `corrupt-${bad.line}`, line: bad.line, problem: bad.problem, excerpt: bad.excerpt });
   return rows.sort((a, b) => b.line - a.line);
+}
+
+function addToAct(act: ActEntries, entry: LinedAuditEntry): void {
+  if (entry.outcome === 'verification') {
+    act.verification = entry;
+    return;
+  }
+  const step = act.steps.findLast((candidate) => candidate.operation === entry.action);
+  if (entry.outcome === 'attempted') {
+    // The gate never repeats a step: an attempt after a done erasure is the check that the uid is gone.
+    if (step?.outcome?.outcome === 'done' && step.operation !== 'logout') act.probe = entry;
+    else act.steps.push({ operation: entry.action, attempt: entry });
+    return;
+  }
+  if (act.probe && act.probe.action === entry.action) return; // the check's own answer; its 'verification' entry says what it means
+  if (step && !step.outcome) step.outcome = entry;
+  else act.steps.push({ operation: entry.action, outcome: entry });
 }
 
 function loneRow(entry: LinedAuditEntry): AuditActRow {
@@ -105,7 +119,7 @@ function loneRow(entry: LinedAuditEntry): AuditActRow {
   };
 }
 
-function actRow(actId: string, steps: Step[], first: LinedAuditEntry, verification?: LinedAuditEntry): AuditActRow {
+function actRow(actId: string, { steps, first, probe, verification }: ActEntries): AuditActRow {
   const actSteps: ActStep[] = steps.map((step) => ({ operation: step.operation, outcome: step.outcome ? (step.outcome.outcome as Outcome) : 'unrecorded' }));
   const last = steps.at(-1);
   const attempt = steps.find((step) => step.attempt)?.attempt;
@@ -113,13 +127,15 @@ function actRow(actId: string, steps: Step[], first: LinedAuditEntry, verificati
   const decisive = last?.outcome ?? last?.attempt ?? first;
   const entry: AuditEntry = { ...(attempt ?? first), ...decisive, ...(attempt?.reference ? { reference: attempt.reference } : {}) };
   const test = steps.map((step) => step.attempt?.test ?? step.outcome?.test).find(Boolean);
+  // A check that was sent but whose answer was never recorded could not be confirmed.
+  const checked = verification?.verification ?? (probe ? 'could-not-check' : undefined);
   return {
     kind: 'act',
     key: `act-${actId}`,
     entry,
     steps: actSteps,
     outcome: actSteps.at(-1)?.outcome ?? 'unrecorded',
-    ...(verification?.verification ? { verification: verification.verification } : {}),
+    ...(checked ? { verification: checked } : {}),
     ...(test ? { test } : {}),
     at: attempt?.at ?? first.at,
     line: first.line,

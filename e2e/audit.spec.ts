@@ -1,0 +1,108 @@
+import { appendFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { test, expect, createSandboxUser, type BridgeCaller } from './fixtures';
+import { saveScreenshot } from './support';
+
+/**
+ * The Audit view over a real trail written by the real gate, with malformed
+ * lines of each kind written into audit.jsonl around the good entries: the
+ * view stays usable, shows each corrupt line with its number and every good
+ * act, filters by a reference and exports what it shows.
+ */
+
+async function erase(bridge: BridgeCaller, profileId: string, uid: string, reference: string): Promise<void> {
+  const answer = await bridge('users.erase', { profileId, action: 'anonymize', uid, confirmUid: uid, reference });
+  if (!answer.ok) throw new Error(`Anonymising ${uid} failed: ${answer.error.code} ${answer.error.message}`);
+}
+
+const lineCount = async (path: string) => (await readFile(path, 'utf8')).split('\n').filter(Boolean).length;
+
+/** Every way a line can be unreadable, each on its own line, as a careless hand or a broken tool would leave it. */
+function malformedLines(goodLine: string): string[] {
+  const good = JSON.parse(goodLine) as Record<string, unknown>;
+  return [
+    'null',
+    JSON.stringify('just a string'),
+    JSON.stringify({ ...good, at: 1_763_800_000 }),
+    goodLine.slice(0, Math.floor(goodLine.length / 2)),
+    JSON.stringify({ ...good, outcome: 'exploded' }),
+  ];
+}
+
+async function openAudit(page: Page) {
+  await page.getByRole('tab', { name: 'Audit trail' }).click();
+  const table = page.getByRole('table', { name: 'Audit trail entries' });
+  await expect(table).toBeVisible();
+  return table;
+}
+
+test('malformed lines of each kind leave the Audit view usable; filter by reference, export CSV and JSON', async ({ app, bridge, sandbox, profile, dataDir }, testInfo) => {
+  const auditPath = join(dataDir, 'audit.jsonl');
+  // A uid a spreadsheet would run as a formula: the CSV must neutralise it.
+  const formulaUid = '@e2e-alice';
+  for (const uid of [formulaUid, 'e2e-bob', 'e2e-carol']) await createSandboxUser(sandbox, uid);
+
+  await erase(bridge, profile.id, formulaUid, 'REQ-42');
+  await erase(bridge, profile.id, 'e2e-bob', 'REQ-43');
+  const before = await lineCount(auditPath);
+  const lastGood = (await readFile(auditPath, 'utf8')).trimEnd().split('\n').at(-1)!;
+  const bad = malformedLines(lastGood);
+  await appendFile(auditPath, `${bad.join('\n')}\n`);
+  const badLines = bad.map((_, index) => before + index + 1);
+  // A good act after the damage: new entries never land on a bad line.
+  await erase(bridge, profile.id, 'e2e-carol', 'REQ-44');
+
+  const table = await openAudit(app);
+  // Act rows only: a corrupt row's excerpt may quote a uid.
+  const rows = table.getByRole('row').filter({ hasNotText: 'Corrupt entry' });
+  for (const line of badLines) await expect(table.getByText(`Corrupt entry, line ${line}:`, { exact: true })).toBeVisible();
+  for (const uid of [formulaUid, 'e2e-bob', 'e2e-carol']) await expect(rows.filter({ hasText: uid })).toHaveCount(1);
+  await expect(app.getByText(`5 lines could not be read (lines ${badLines.join(', ')})`, { exact: false })).toBeVisible();
+  await expect(app.getByTestId('integrity')).toContainText(`Chain broken at line ${badLines[0]}: a line cannot be read`);
+  // The page did not fail: no error boundary, the navigation works.
+  await expect(app.getByText('could not be shown')).toHaveCount(0);
+
+  await app.setViewportSize({ width: 1360, height: 850 });
+  await saveScreenshot(app, testInfo, 'audit-corrupt', 'light');
+
+  // Filter by the reference, as a DPO with a ticket would.
+  await app.getByRole('search', { name: 'Filter the audit trail' }).getByLabel('Reference').fill('req-42');
+  await expect(app.getByText('1 act matches', { exact: false })).toBeVisible();
+  await expect(rows.filter({ hasText: 'e2e-bob' })).toHaveCount(0);
+  await expect(rows.filter({ hasText: formulaUid })).toHaveCount(1);
+
+  const [csv] = await Promise.all([app.waitForEvent('download'), app.getByRole('button', { name: 'Export CSV' }).click()]);
+  expect(csv.suggestedFilename()).toMatch(/^privacy-desk-audit-.*\.csv$/);
+  const csvText = await readFile((await csv.path())!, 'utf8');
+  expect(csvText).toContain(`'${formulaUid}`);
+  expect(csvText).not.toMatch(new RegExp(`(^|,)${formulaUid}`, 'm'));
+  expect(csvText).toContain('REQ-42');
+  expect(csvText).not.toContain('e2e-bob');
+
+  const [json] = await Promise.all([app.waitForEvent('download'), app.getByRole('button', { name: 'Export JSON' }).click()]);
+  const exported = JSON.parse(await readFile((await json.path())!, 'utf8')) as { headHash: string | null; entries: Array<{ uid: string; reference?: string }> };
+  expect(exported.headHash).toMatch(/^[0-9a-f]{64}$/);
+  expect(exported.entries.length).toBeGreaterThan(0);
+  expect(exported.entries.every((entry) => entry.uid === formulaUid && entry.reference === 'REQ-42')).toBe(true);
+  // The head hash the window shows is the one the export carries.
+  await expect(app.getByTestId('integrity').locator('[data-head-hash]')).toHaveAttribute('data-head-hash', exported.headHash!);
+  await expect(app.getByText(/Exported \d+ entries as privacy-desk-audit-.*\.json/)).toBeVisible();
+});
+
+test('the Audit view in both themes at two window sizes', async ({ app, bridge, sandbox, profile, dataDir }, testInfo) => {
+  for (const [uid, reference] of [['e2e-dora', 'REQ-50'], ['e2e-eve', 'REQ-51']] as const) {
+    await createSandboxUser(sandbox, uid);
+    await erase(bridge, profile.id, uid, reference);
+  }
+  await appendFile(join(dataDir, 'audit.jsonl'), 'null\n');
+  for (const theme of ['light', 'dark'] as const) {
+    await app.emulateMedia({ colorScheme: theme });
+    for (const [width, height] of [[1360, 850], [1024, 700]] as const) {
+      await app.setViewportSize({ width, height });
+      await openAudit(app);
+      await expect(app.getByText('Corrupt entry, line', { exact: false })).toBeVisible();
+      await saveScreenshot(app, testInfo, `audit-${width}x${height}`, theme);
+    }
+  }
+});
