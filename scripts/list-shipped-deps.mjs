@@ -30,9 +30,9 @@ for (const [path, entry] of Object.entries(lock.packages ?? {})) {
 
 const rows = [...shipped.entries()].sort(([a], [b]) => a.localeCompare(b)).flatMap(([name, versions]) => [...versions].map((version) => ({ name, version })));
 if (values.markdown) {
-  console.log('| Package | Version | Named in package.json |');
-  console.log('|---|---|---|');
-  for (const { name, version } of rows) console.log(`| ${name} | ${version} | ${direct.has(name) ? 'yes' : ''} |`);
+  console.log('| Package | Version |');
+  console.log('|---|---|');
+  for (const { name, version } of rows) console.log(`| ${name} | ${version} |`);
 } else {
   for (const { name, version } of rows) console.log(`${name}@${version}`);
 }
