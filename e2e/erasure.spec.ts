@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { test, expect, sandboxUser } from './fixtures';
+import { test, expect, loginSandboxUser, sandboxUser } from './fixtures';
 import { COUNTDOWN_SECONDS, holdPageClock, runCountdown } from './support';
 
 async function actOnUid(page: Page, uid: string, action: 'Anonymise' | 'Delete'): Promise<void> {
@@ -15,6 +15,7 @@ async function stats(sandboxUrl: string): Promise<{ apiRequests: number }> {
 test.describe('erasure', () => {
   test('anonymise through the typed confirmation: near misses keep Confirm disabled, then countdown, notice, sandbox and audit', async ({ app, sandbox }) => {
     const uid = 'jean dupont';
+    expect(await loginSandboxUser(sandbox, uid)).toBeGreaterThan(0);
     await app.getByRole('table', { name: 'Users on page 1' }).getByRole('button', { name: `Anonymise ${uid}` }).click();
     const dialog = app.getByRole('dialog', { name: `Anonymise user ${uid}` });
     await expect(dialog).toBeVisible();
@@ -33,6 +34,7 @@ test.describe('erasure', () => {
     await expect(confirm).toBeEnabled();
     await expect(dialog).toContainText('✓ Matches the uid');
     await dialog.getByLabel('Reference (optional)').fill('TICKET-4242');
+    await expect(dialog.getByRole('checkbox', { name: 'End the user’s sessions first' })).toBeChecked();
 
     await holdPageClock(app);
     await confirm.click();
@@ -40,9 +42,11 @@ test.describe('erasure', () => {
       expect((await sandboxUser(sandbox, uid)).state, 'nothing is sent during the countdown').toBe('active');
     });
 
-    await expect(app.getByRole('status').getByText(new RegExp(`User ${uid} anonymised \\(request id `))).toBeVisible({ timeout: 15_000 });
+    await expect(
+      app.getByRole('status').getByText(new RegExp(`^User ${uid} anonymised \\(request id [^)]+\\)\\. Sessions ended first \\(logout accepted\\)\\. Verified: the uid no longer resolves\\.$`)),
+    ).toBeVisible({ timeout: 15_000 });
     await expect(dialog).toBeHidden();
-    expect((await sandboxUser(sandbox, uid)).state).toBe('anonymized');
+    expect(await sandboxUser(sandbox, uid)).toMatchObject({ state: 'anonymized', sessionCount: 0 });
     // The old uid no longer appears in the list.
     await expect(app.getByRole('table', { name: 'Users on page 1' }).getByRole('button', { name: `Show details of ${uid}` })).toHaveCount(0);
 
@@ -58,10 +62,14 @@ test.describe('erasure', () => {
     await actOnUid(app, uid, 'Anonymise');
     const dialog = app.getByRole('dialog', { name: `Anonymise user ${uid}` });
     await dialog.getByLabel('Type the uid to confirm').fill(uid);
+    // Without "end the sessions first" only the erasure (and its check) is sent.
+    await dialog.getByRole('checkbox', { name: 'End the user’s sessions first' }).uncheck();
     await holdPageClock(app);
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await runCountdown(app, dialog);
-    await expect(app.getByRole('status').getByText(`User ${uid} anonymised`, { exact: false })).toBeVisible({ timeout: 15_000 });
+    await expect(app.getByRole('status').getByText(new RegExp(`^User ${uid.replace(/[/?#%+]/g, '\\$&')} anonymised \\(request id [^)]+\\)\\. Verified: the uid no longer resolves\\.$`))).toBeVisible({
+      timeout: 15_000,
+    });
     expect((await sandboxUser(sandbox, uid)).state).toBe('anonymized');
   });
 
