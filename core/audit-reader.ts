@@ -82,8 +82,10 @@ export function outcomesMissing(entries: AuditEntryAt[]): AuditReading['outcomeM
   for (const entry of entries) {
     if (!entry.actId) continue; // legacy lines cannot be paired
     const key = `${entry.actId}\u0000${entry.action}`;
+    // Any later entry of the act and operation closes its attempt: an outcome, or the verification
+    // that answers the check sent after a done erasure (which writes its own attempt first).
     if (entry.outcome === 'attempted') open.set(key, entry);
-    else if (entry.outcome !== 'verification') open.delete(key);
+    else open.delete(key);
   }
   return [...open.values()].map((e) => ({ line: e.line, actId: e.actId as string, action: e.action, uid: e.uid }));
 }
