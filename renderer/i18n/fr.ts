@@ -294,6 +294,7 @@ export const fr: Messages = {
     extraClaimsHint: 'Ajoutées à la charge utile, par ex. {"sid": "abc"}.',
     extraClaimsInvalid: 'JSON non valide : {{message}}',
     extraClaimsNotObject: 'Doit être un objet JSON, comme {"sid": "abc"}.',
+    extraClaimsIdentity: 'Pas pour un service réel : les revendications {{names}} feraient passer le jeton pour une identité de connexion (la clé secrète signe aussi les jetons de connexion de ce service). Retirez-les, ou essayez-les sur le bac à sable.',
     events: 'Inclure la revendication events de la déconnexion back-channel OIDC',
     algorithm: 'Algorithme',
     preview: 'Aperçu en direct',

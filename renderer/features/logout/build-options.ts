@@ -1,14 +1,18 @@
-import type { LogoutOptions } from '../../../shared/logout';
+import { identityClaimsIn, type LogoutOptions } from '../../../shared/logout';
 import type { LogoutDraft } from './logout-store';
 
 export type DraftProblem =
   | { field: 'extraClaims'; key: 'extraClaimsInvalid'; detail: string }
   | { field: 'extraClaims'; key: 'extraClaimsNotObject' }
+  | { field: 'extraClaims'; key: 'extraClaimsIdentity'; detail: string }
   | { field: 'issuedAt'; key: 'issuedAtInvalid' }
   | { field: 'expiresIn'; key: 'expiresInInvalid' };
 
-/** Parses the claims editor into logout options, or lists what the operator must fix. */
-export function buildLogoutOptions(draft: LogoutDraft): { options?: LogoutOptions; problems: DraftProblem[] } {
+/**
+ * Parses the claims editor into logout options, or lists what the operator must fix. For a live
+ * service, claims a sign-on would read as identity are refused here too (the core refuses them anyway).
+ */
+export function buildLogoutOptions(draft: LogoutDraft, { live = false }: { live?: boolean } = {}): { options?: LogoutOptions; problems: DraftProblem[] } {
   const problems: DraftProblem[] = [];
   let extraClaims: Record<string, unknown> = {};
   const rawClaims = draft.extraClaims.trim();
@@ -17,6 +21,8 @@ export function buildLogoutOptions(draft: LogoutDraft): { options?: LogoutOption
       const parsed: unknown = JSON.parse(rawClaims);
       if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) extraClaims = parsed as Record<string, unknown>;
       else problems.push({ field: 'extraClaims', key: 'extraClaimsNotObject' });
+      const identity = live ? identityClaimsIn(extraClaims) : [];
+      if (identity.length > 0) problems.push({ field: 'extraClaims', key: 'extraClaimsIdentity', detail: identity.join(', ') });
     } catch (error) {
       problems.push({ field: 'extraClaims', key: 'extraClaimsInvalid', detail: error instanceof Error ? error.message : String(error) });
     }

@@ -12,7 +12,9 @@ export function ClaimsEditor({ applicationName, problems }: { applicationName: s
   const problemText = (field: DraftProblem['field']) => {
     const problem = problems.find((p) => p.field === field);
     if (!problem) return undefined;
-    return problem.key === 'extraClaimsInvalid' ? t('logout.extraClaimsInvalid', { message: problem.detail }) : t(`logout.${problem.key}`);
+    if (problem.key === 'extraClaimsInvalid') return t('logout.extraClaimsInvalid', { message: problem.detail });
+    if (problem.key === 'extraClaimsIdentity') return t('logout.extraClaimsIdentity', { names: problem.detail });
+    return t(`logout.${problem.key}`);
   };
 
   return (

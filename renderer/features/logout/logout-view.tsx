@@ -27,7 +27,7 @@ export function LogoutView({ profile }: { profile: ProfileView }) {
   const setUid = useUiStore((s) => s.setLogoutUid);
   const draft = useLogoutStore((s) => s.draft);
   const history = useLogoutStore((s) => s.history).filter((entry) => entry.profileId === profile.id);
-  const { options, problems } = buildLogoutOptions(draft);
+  const { options, problems } = buildLogoutOptions(draft, { live: !profile.isLocal });
   const uidOk = uid !== '' && uidProblem(uid) === undefined;
   const test = useLogoutTest(profile);
   const sessions = useQuery({
