@@ -320,7 +320,7 @@ function redirectError(redirect: { request: HttpRequest; status?: number; reques
 }
 
 /** A redirect target without its query or fragment (those could carry anything). */
-function safeLocation(location: string | null): string | undefined {
+export function safeLocation(location: string | null): string | undefined {
   if (!location) return undefined;
   try {
     const url = new URL(location, 'http://relative.invalid');

@@ -23,6 +23,20 @@ describe('logoutRefusal', () => {
     expect(error?.message).not.toMatch(/claims/);
   });
 
+  it('a redirect is refused, naming where without its query: nothing was sent there', () => {
+    const error = logoutRefusal(answer(307, '', { location: 'http://elsewhere.example/collect?token=abc' }));
+    expect(error).toMatchObject({ code: 'UNEXPECTED_RESPONSE', outcome: 'refused', status: 307 });
+    expect(error?.message).toMatch(/^The service redirected \(307\) to http:\/\/elsewhere\.example\/collect while handling the logout\. Redirects are not followed: nothing was sent there\./);
+    expect(error?.message).not.toContain('token=abc');
+  });
+
+  it('a 2xx that is an HTML page or broken JSON is not a known success: outcome unknown', () => {
+    for (const body of ['<!doctype html><html>Maintenance</html>', '{"success": tr']) {
+      expect(logoutRefusal(answer(200, body)), body).toMatchObject({ code: 'UNEXPECTED_RESPONSE', outcome: 'unknown', status: 200 });
+    }
+    expect(logoutRefusal(answer(204, ''))).toBeNull();
+  });
+
   it('a 5xx is a service failure; a 404 names both the application name and the address', () => {
     expect(logoutRefusal(answer(503))?.code).toBe('SERVER_ERROR');
     const notFound = logoutRefusal(answer(404, '<html>Not found</html>'));

@@ -1,5 +1,6 @@
 import { PrivacyDeskError } from '../shared/errors';
 import type { LogoutResult } from '../shared/logout';
+import { safeLocation } from './http';
 import { parseRetryAfter } from './retry';
 
 /**
@@ -8,8 +9,28 @@ import { parseRetryAfter } from './retry';
  * so they must not send the operator hunting through the claims.
  */
 export function logoutRefusal(result: LogoutResult, nowMs = Date.now()): PrivacyDeskError | null {
-  if (result.ok) return null;
   const { status, requestId } = result;
+  if (result.ok) {
+    // A 2xx whose body is not JSON (an HTML page, a cut document) is rarely the service's logout route: not a known success.
+    if (typeof result.body !== 'string' || result.body.trim() === '') return null;
+    return new PrivacyDeskError({
+      code: 'UNEXPECTED_RESPONSE',
+      outcome: 'unknown',
+      status,
+      requestId,
+      message: `The service answered ${status} to the logout, but its answer could not be read as JSON, so whether the user's sessions ended is UNKNOWN. Check that the profile's address points at the service's API.`,
+    });
+  }
+  if (status >= 300 && status < 400) {
+    const location = safeLocation(result.headers.location ?? null);
+    return new PrivacyDeskError({
+      code: 'UNEXPECTED_RESPONSE',
+      outcome: 'refused',
+      status,
+      requestId,
+      message: `The service redirected (${status})${location ? ` to ${location}` : ''} while handling the logout. Redirects are not followed: nothing was sent there. Check the base address in the profile (https://, host and path).`,
+    });
+  }
   if (status === 429) {
     const retryAfterSeconds = parseRetryAfter(result.headers['retry-after'], nowMs);
     const wait = retryAfterSeconds !== undefined ? `Wait ${retryAfterSeconds} s` : 'Wait a moment';
