@@ -4,7 +4,7 @@ import { toErrorInfo } from '../shared/errors';
 import { resolveDataDir } from '../core/data-dir';
 import { startAppRuntime, type AppRuntime } from '../app-runtime/app-runtime';
 import { serveAppProtocol, registerAppScheme } from './shell/app-protocol';
-import { denyAllPermissions, installWebContentsGuards } from './shell/hardening';
+import { allowOnlyOwnDownloads, denyAllPermissions, installWebContentsGuards } from './shell/hardening';
 import { forwardBridgeEvents, registerBridgeIpc } from './shell/ipc';
 import { appMenuTemplate } from './shell/menu-template';
 import { createMainWindow } from './shell/window';
@@ -36,6 +36,7 @@ function openWindow(): void {
 
 async function start(): Promise<void> {
   denyAllPermissions(session.defaultSession);
+  allowOnlyOwnDownloads(session.defaultSession);
   serveAppProtocol(RENDERER_DIR);
   Menu.setApplicationMenu(Menu.buildFromTemplate(appMenuTemplate({ isDev: !app.isPackaged, isMac: process.platform === 'darwin' })));
   runtime = await startAppRuntime({

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_START_URL, contentTypeFor, externalUrlToOpen, isAppUrl, resolveAppFile } from './app-origin';
+import { APP_START_URL, contentTypeFor, externalUrlToOpen, isAppUrl, isOwnBlobUrl, resolveAppFile } from './app-origin';
 
 const root = resolve('/opt/privacy-desk/dist/renderer');
 
@@ -33,6 +33,16 @@ describe('resolveAppFile (the app:// protocol guard)', () => {
     ['https look-alike', 'https://privacy-desk/index.html'],
   ])('refuses %s', (_label, url) => {
     expect(resolveAppFile(root, url)).toBeNull();
+  });
+});
+
+describe('isOwnBlobUrl', () => {
+  it('accepts a blob our page made and nothing else', () => {
+    expect(isOwnBlobUrl('blob:app://privacy-desk/0b7c6f8e-1d2a-4c1e-9f55-1b2c3d4e5f60')).toBe(true);
+    expect(isOwnBlobUrl('blob:https://evil.example/0b7c6f8e')).toBe(false);
+    expect(isOwnBlobUrl('blob:app://privacy-desk.evil.example/0b7c6f8e')).toBe(false);
+    expect(isOwnBlobUrl('app://privacy-desk/index.html')).toBe(false);
+    expect(isOwnBlobUrl('https://privacy-desk/blob:app://privacy-desk/x')).toBe(false);
   });
 });
 

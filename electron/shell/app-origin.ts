@@ -24,6 +24,11 @@ export function isAppUrl(url: string): boolean {
   }
 }
 
+/** True for a blob: URL our own page made (blob:app://privacy-desk/<uuid>): what an export download looks like. */
+export function isOwnBlobUrl(url: string): boolean {
+  return url.startsWith('blob:') && isAppUrl(url.slice('blob:'.length));
+}
+
 /**
  * Maps an app:// request to a file inside rootDir, or null when it must be
  * refused: another host, traversal out of rootDir (`..`, encoded or not),

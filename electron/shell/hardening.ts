@@ -1,5 +1,5 @@
 import { app, shell, type Session } from 'electron';
-import { externalUrlToOpen, isAppUrl } from './app-origin';
+import { externalUrlToOpen, isAppUrl, isOwnBlobUrl } from './app-origin';
 
 /**
  * One global guard for every webContents the app will ever have: no new
@@ -26,4 +26,15 @@ export function installWebContentsGuards(): void {
 export function denyAllPermissions(session: Session): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.setPermissionCheckHandler(() => false);
+}
+
+/**
+ * The window saves exports (audit CSV and JSON, receipts) through <a download> of a blob it made;
+ * with no save path set here, Electron asks where to save with the system dialog. Any other
+ * download (a link to a remote file, another origin's blob) is cancelled before it starts.
+ */
+export function allowOnlyOwnDownloads(session: Session): void {
+  session.on('will-download', (event, item) => {
+    if (!isOwnBlobUrl(item.getURL())) event.preventDefault();
+  });
 }

@@ -12,6 +12,7 @@ const contentsHooks = [];
 const protocolHandlers = {};
 const ipcHandlers = {};
 let permissionRequestHandler;
+const sessionEvents = {};
 let permissionCheckHandler;
 let nextId = 1;
 const contentsById = new Map();
@@ -92,6 +93,7 @@ const electron = {
     defaultSession: {
       setPermissionRequestHandler: (fn) => (permissionRequestHandler = fn),
       setPermissionCheckHandler: (fn) => (permissionCheckHandler = fn),
+      on: (name, fn) => (sessionEvents[name] = fn),
     },
   },
   protocol: {
@@ -276,6 +278,20 @@ async function main() {
     app: navigate('will-navigate', 'app://privacy-desk/index.html'),
     redirect: navigate('will-redirect', 'http://127.0.0.1:1/'),
     webview: (() => { let p = false; hooks.events['will-attach-webview']({ preventDefault: () => (p = true) }); return p; })(),
+  };
+
+  // Downloads: only the window's own blobs (exports) may start; the save dialog is Electron's default.
+  const download = (url) => {
+    let prevented = false;
+    sessionEvents['will-download']?.({ preventDefault: () => (prevented = true) }, { getURL: () => url, getFilename: () => 'export.csv' }, {});
+    return prevented ? 'cancelled' : 'allowed';
+  };
+  report.downloads = {
+    handled: typeof sessionEvents['will-download'] === 'function',
+    ownBlob: download('blob:app://privacy-desk/0b7c6f8e-1d2a-4c1e-9f55-1b2c3d4e5f60'),
+    foreignBlob: download('blob:https://evil.example/0b7c6f8e-1d2a-4c1e-9f55-1b2c3d4e5f60'),
+    remote: download('https://evil.example/payload.exe'),
+    appFile: download('app://privacy-desk/index.html'),
   };
 
   // Quitting stops the bundled sandbox first.

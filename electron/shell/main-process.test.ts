@@ -109,6 +109,10 @@ describe('Electron main process (built bundle, fake electron)', () => {
     expect(report.navigationBlocked).toEqual({ foreign: true, app: false, redirect: true, webview: true });
   });
 
+  it('lets only the window\'s own blobs download (exports, through the system save dialog) and cancels every other download', () => {
+    expect(report.downloads).toEqual({ handled: true, ownBlob: 'allowed', foreignBlob: 'cancelled', remote: 'cancelled', appFile: 'cancelled' });
+  });
+
   it('shows the edit menu and stops the bundled sandbox before quitting', () => {
     expect(report.menuLabels).toContain('&Edit');
     expect(report.quitted).toBe(true);
