@@ -41,6 +41,11 @@ describe('normalizeBaseUrl', () => {
     ['debate.example.com', '"debate.example.com" is not a web address. Enter the service\'s address, for example https://debate.example.com'],
     ['ftp://debate.example.com', 'The address must start with https:// (it starts with ftp://).'],
     ['http://debate.example.com', 'The address must use https:// — credentials and user data may only travel encrypted. Plain http:// is allowed only for this computer (localhost).'],
+    // Only localhost, 127.0.0.0/8 and [::1] are this computer: a name under .localhost is whatever a resolver says.
+    ['http://evil.localhost', 'The address must use https:// — credentials and user data may only travel encrypted. Plain http:// is allowed only for this computer (localhost).'],
+    ['http://sandbox.localhost:4600', 'The address must use https:// — credentials and user data may only travel encrypted. Plain http:// is allowed only for this computer (localhost).'],
+    ['http://localhost.evil.example', 'The address must use https:// — credentials and user data may only travel encrypted. Plain http:// is allowed only for this computer (localhost).'],
+    ['http://127.0.0.1.evil.example', 'The address must use https:// — credentials and user data may only travel encrypted. Plain http:// is allowed only for this computer (localhost).'],
     ['https://a:b@debate.example.com', 'Remove the user name and password from the address; credentials go in the key fields.'],
     ['https://debate.example.com?x=1', 'Remove the part after ? or # from the address; enter only the service’s base address.'],
   ])('refuses %j as INVALID_INPUT with the words to fix it', (input, message) => {

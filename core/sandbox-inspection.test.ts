@@ -57,6 +57,16 @@ describe('Desk.sandboxUserState: failures say what happened', () => {
     server.closeAllConnections();
   });
 
+  it('a name under .localhost is not this computer: its "sandbox routes" are never probed', async () => {
+    const sent: string[] = [];
+    const { desk, profileId } = await deskOn('https://evil.localhost:4600', async (input) => {
+      sent.push(String(input));
+      return new Response(JSON.stringify({ state: 'active' }));
+    });
+    expect(await desk.sandboxUserState(profileId, 'alice')).toBeNull();
+    expect(sent).toEqual([]);
+  });
+
   it('reads the state of a uid, and a 404 is "no sandbox state"', async () => {
     const answers: Record<string, Response> = {};
     const { desk, profileId } = await deskOn('http://127.0.0.1:9', async (input) => {

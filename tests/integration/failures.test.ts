@@ -27,6 +27,11 @@ describe('failures against the sandbox', () => {
       gate.erase({ action: 'anonymize', uid: 'x'.repeat(1025), confirmUid: 'x'.repeat(1025) }),
       gate.erase({ action: 'delete', uid: '..', confirmUid: '..' }),
       gate.erase({ action: 'delete', uid: 'half \ud800 a pair', confirmUid: 'half \ud800 a pair' }),
+      // Lone surrogates anywhere: high or low half, at either end, reversed pair.
+      gate.erase({ action: 'anonymize', uid: '\udc00alice', confirmUid: '\udc00alice' }),
+      gate.erase({ action: 'anonymize', uid: 'emoji cut \ud83d', confirmUid: 'emoji cut \ud83d' }),
+      gate.erase({ action: 'delete', uid: 'a\ude00\ud83db', confirmUid: 'a\ude00\ud83db' }),
+      gate.logout({ uid: 'alice\ud800' }),
       gate.erase({ action: 'purge' as never, uid: 'alice@example.org', confirmUid: 'alice@example.org' }),
       gate.logout({ uid: '' }),
       client.listUsers({ page: 0 }),
@@ -35,6 +40,7 @@ describe('failures against the sandbox', () => {
       client.sendLogout('alice@example.org', { algorithm: 'RS256' as never }),
       client.sendLogout('alice@example.org', { extraClaims: { sub: 'someone-else' } }),
       client.buildLogoutToken('tab\there'),
+      client.buildLogoutToken('\udfffalone'),
       client.checkToken('admin' as never),
     ];
     for (const attempt of attempts) {
