@@ -38,6 +38,9 @@ export interface AppRuntime {
   close(): Promise<void>;
 }
 
+/** How often the runtime retries audit outcomes it could not write (a full disk frees up…). */
+const PENDING_AUDIT_RETRY_MS = 10_000;
+
 async function defaultCredentials(): Promise<{ store: CredentialStore; problem?: string }> {
   // Loaded lazily: keytar is a native module, only needed when no store is injected.
   const { openCredentialStore } = await import('../core/keytar-credential-store');
@@ -65,6 +68,9 @@ export async function startAppRuntime(options: AppRuntimeOptions): Promise<AppRu
   });
   const events = createBridgeEventHub();
   const jobs = createJobRegistry(events.emit);
+  // An outcome the trail could not write (full disk) is kept and written as soon as writing works again.
+  const flushTimer = setInterval(() => void desk.flushPending().catch(() => undefined), PENDING_AUDIT_RETRY_MS);
+  flushTimer.unref();
   let closed = false;
   return {
     dataDir,
@@ -76,8 +82,11 @@ export async function startAppRuntime(options: AppRuntimeOptions): Promise<AppRu
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(flushTimer);
       // Running jobs stop at their next step; nobody waits for them (a page request may hang).
       jobs.cancelAll();
+      // A last try for outcomes still waiting to be written, before the process goes.
+      await desk.flushPending().catch(() => undefined);
       await sandbox?.close();
     },
   };
