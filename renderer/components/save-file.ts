@@ -1,8 +1,8 @@
-/** A file the window hands to the operator: its suggested name, type and text. */
+/** A file the window hands to the operator: its suggested name, type and text (or bytes, for a PDF receipt). */
 export interface FileToSave {
   fileName: string;
   mimeType: string;
-  content: string;
+  content: string | Uint8Array<ArrayBuffer>;
 }
 
 /**

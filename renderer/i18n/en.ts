@@ -460,6 +460,18 @@ export const en = {
     outcomeUnrecordedTitle: 'The act happened, but its outcome is not yet recorded',
     outcomeUnrecordedBody: 'The service answered ({{outcome}}), but the audit trail could not write it. Do not repeat the action. Note the outcome by hand and free the disk; Privacy Desk records it as soon as writing works again.',
   },
+  /** The PDF receipt of an act or of every act under a reference (renderer/features/audit/receipt-button.tsx). */
+  receipt: {
+    button: 'Receipt',
+    forReference: 'PDF receipt of every act under the reference {{reference}}',
+    forAct: 'PDF receipt of this act',
+    making: 'Making the receipt…',
+    saved_one: 'Receipt saved as {{fileName}} (1 act). Chain head hash, to write into the request file: {{head}}',
+    saved_other: 'Receipt saved as {{fileName}} ({{count}} acts). Chain head hash, to write into the request file: {{head}}',
+    savedChainBroken_one: 'Receipt saved as {{fileName}} (1 act), but the audit trail’s chain does not verify: the receipt says so. Check the integrity badge. Chain head hash: {{head}}',
+    savedChainBroken_other: 'Receipt saved as {{fileName}} ({{count}} acts), but the audit trail’s chain does not verify: the receipt says so. Check the integrity badge. Chain head hash: {{head}}',
+    failed: 'The receipt could not be made: {{message}}',
+  },
   viewError: {
     title: '{{what}} could not be shown',
     body: 'Something in this view failed. The rest of Privacy Desk still works; try again, or switch views.',

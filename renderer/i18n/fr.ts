@@ -457,6 +457,17 @@ export const fr: Messages = {
     outcomeUnrecordedTitle: 'L’acte a eu lieu, mais son résultat n’est pas encore enregistré',
     outcomeUnrecordedBody: 'Le service a répondu ({{outcome}}), mais le journal d’audit n’a pas pu l’écrire. Ne répétez pas l’action. Notez le résultat à la main et libérez le disque ; Privacy Desk l’enregistre dès que l’écriture refonctionne.',
   },
+  receipt: {
+    button: 'Reçu',
+    forReference: 'Reçu PDF de tous les actes sous la référence {{reference}}',
+    forAct: 'Reçu PDF de cet acte',
+    making: 'Préparation du reçu…',
+    saved_one: 'Reçu enregistré sous {{fileName}} (1 acte). Empreinte de tête de la chaîne, à inscrire dans le dossier de la demande : {{head}}',
+    saved_other: 'Reçu enregistré sous {{fileName}} ({{count}} actes). Empreinte de tête de la chaîne, à inscrire dans le dossier de la demande : {{head}}',
+    savedChainBroken_one: 'Reçu enregistré sous {{fileName}} (1 acte), mais la chaîne du journal d’audit ne se vérifie pas : le reçu le dit. Consultez le badge d’intégrité. Empreinte de tête : {{head}}',
+    savedChainBroken_other: 'Reçu enregistré sous {{fileName}} ({{count}} actes), mais la chaîne du journal d’audit ne se vérifie pas : le reçu le dit. Consultez le badge d’intégrité. Empreinte de tête : {{head}}',
+    failed: 'Le reçu n’a pas pu être établi : {{message}}',
+  },
   viewError: {
     title: '{{what}} n’a pas pu être affiché',
     body: 'Une erreur est survenue dans cette vue. Le reste de Privacy Desk fonctionne ; réessayez, ou changez de vue.',

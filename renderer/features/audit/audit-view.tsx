@@ -13,6 +13,7 @@ import { AuditFilters } from './audit-filters';
 import { AuditTable } from './audit-table';
 import { filterAuditRows } from './group-acts';
 import { IntegrityBadge, ReadingNotes } from './integrity-badge';
+import { ReceiptButton } from './receipt-button';
 
 /** Every irreversible act from this computer, newest first: the evidence for a request's file. */
 export function AuditView() {
@@ -76,7 +77,7 @@ export function AuditView() {
               <button type="button" className="button button--small" onClick={() => exportRows.mutate('json')} disabled={exportRows.isPending || actRows === 0}>
                 {t('audit.exportJson')}
               </button>
-              {/* Slot: the receipt for the filtered reference (renderer/features/audit/receipt-button.tsx) goes here. */}
+              {filter.reference?.trim() && actRows > 0 && <ReceiptButton subject={{ reference: filter.reference.trim() }} small />}
             </div>
           </div>
           {exportRows.isError && <ErrorPanel title={t('audit.exportFailed')} error={exportRows.error} />}
@@ -85,7 +86,7 @@ export function AuditView() {
           ) : rows.length === 0 ? (
             <p className="empty-inline">{t('audit.noMatch')}</p>
           ) : (
-            <AuditTable rows={rows} />
+            <AuditTable rows={rows} renderActions={(row) => row.entry.actId && <ReceiptButton subject={{ actId: row.entry.actId }} small />} />
           )}
         </div>
       )}
