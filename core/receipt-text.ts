@@ -10,8 +10,9 @@ const WIN_ANSI_EXTRAS = new Set([
   0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x017e, 0x0178,
 ]);
 
-// A no-break space looks like a space and a soft hyphen is hidden by the layout: both would misstate a value.
-const MISLEADING = new Set([0x00a0, 0x00ad]);
+// A no-break space looks like a space and a soft hyphen is hidden by the layout; the micro sign's glyph
+// ("mu") is read back from the PDF as the Greek letter: each would misstate a value.
+const MISLEADING = new Set([0x00a0, 0x00ad, 0x00b5]);
 
 /** Whether the font draws every character of the text as itself. */
 export function isDrawable(text: string): boolean {

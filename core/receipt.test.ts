@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { AuditEntry, ChainVerdict } from '../shared/audit';
+import { pdfText } from '../tests/support/pdf-text';
+import { createReceipt, receiptFileName } from './receipt';
+import { isDrawable } from './receipt-text';
+
+const entry = (more: Partial<AuditEntry>): AuditEntry => ({
+  at: '2026-11-22T18:02:11.123+01:00',
+  actId: 'act-1',
+  action: 'delete',
+  outcome: 'attempted',
+  uid: 'someone',
+  reference: 'REF-1',
+  profileId: 'prod',
+  profileName: 'Production',
+  baseUrl: 'https://debate.example.com',
+  operator: 'dpo',
+  appVersion: '1.0.0',
+  via: 'app',
+  ...more,
+});
+const VERIFIED: ChainVerdict = { ok: true, entries: 2, headHash: 'ab'.repeat(32), chainId: 'chain' };
+const options = { locale: 'en', generatedAt: '2026-11-22T18:05:00.000+01:00', generatorVersion: '1.0.0' } as const;
+const cite = (entries: AuditEntry[]) => entries.map((e, index) => ({ entry: e, line: index + 1, hash: String(index).repeat(64) }));
+
+describe('createReceipt', () => {
+  it('prints every character the font can draw exactly as stored (checked against pdfkit’s font by reading the PDF back)', async () => {
+    const codes = [...Array.from({ length: 0x7f - 0x21 }, (_, i) => 0x21 + i), ...Array.from({ length: 0x100 - 0xa1 }, (_, i) => 0xa1 + i), 0x20ac, 0x2026, 0x2019, 0x201c, 0x201d, 0x2013, 0x2014, 0x0152, 0x0153, 0x0160, 0x017d, 0x2122];
+    const uid = String.fromCodePoint(...codes.filter((code) => code !== 0xad && code !== 0xb5));
+    expect(isDrawable(uid)).toBe(true);
+    const receipt = await createReceipt({ entries: cite([entry({ uid }), entry({ uid, outcome: 'done', status: 200 })]), verdict: VERIFIED }, { actId: 'act-1' }, options);
+    const { text } = await pdfText(receipt.content);
+    // Cut into lines by width only: joined again, the lines give the uid back.
+    const uidLines = text.split('\n').filter((line) => !/^[a-zA-Z ]+$/.test(line));
+    expect(uidLines.join('')).toContain(uid);
+  });
+
+  it('a live environment is said to be LIVE; a missing outcome is said to be unrecorded; an act without a check says not checked', async () => {
+    const receipt = await createReceipt({ entries: cite([entry({})]), verdict: VERIFIED }, { reference: 'ref-1' }, options);
+    const { text } = await pdfText(receipt.content);
+    expect(text).toContain('Production — https://debate.example.com (LIVE service)');
+    expect(text).toMatch(/No outcome recorded — the request may have reached the service; check the\s*user/);
+    expect(text).toContain('Not checked');
+  });
+
+  it('names the file after the reference with only safe characters', () => {
+    expect(receiptFileName({ reference: 'GDPR/42 ../x' }, '2026-11-22T18:05:09.000+01:00')).toBe('privacy-desk-receipt-GDPR_42_.._x-20261122-180509.pdf');
+    expect(receiptFileName({ reference: '東京' }, '2026-11-22T18:05:09.000+01:00')).toBe('privacy-desk-receipt-receipt-20261122-180509.pdf');
+  });
+
+  it('refuses an unknown language', async () => {
+    await expect(createReceipt({ entries: cite([entry({})]), verdict: VERIFIED }, { actId: 'act-1' }, { ...options, locale: 'de' as 'en' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
