@@ -52,7 +52,6 @@ function templates(): Partial<Record<BridgeMethod, Record<string, unknown>>> {
     'audit.verify': {},
     'audit.export': { format: 'json', filter: {} },
     'audit.receipt': { reference: 'fuzz-no-such-reference', locale: 'en' },
-    'audit.receipt': { reference: 'fuzz-no-such-reference', locale: 'en' },
     'users.walk': { profileId: 'fuzz-no-such-profile', perPage: 10 },
     'jobs.cancel': { jobId: 'fuzz-no-such-job' },
   };

@@ -26,7 +26,7 @@ describe('docs/SECURITY.md and the shipped dependencies', () => {
   });
 
   it('the "Current Electron" item names the Electron package.json pins', () => {
-    const pinned = manifest.devDependencies.electron;
+    const pinned = manifest.devDependencies.electron ?? '';
     expect(pinned).toMatch(/^\d+\.\d+\.\d+$/);
     expect(security).toMatch(new RegExp(`\\| 16 \\| Current Electron \\| .*"electron": "${pinned.replaceAll('.', '\\.')}"`));
   });
