@@ -2,7 +2,7 @@ import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect, createSandboxUser, type BridgeCaller } from './fixtures';
-import { saveScreenshot } from './support';
+import { expectNoSeriousAxeViolations, saveScreenshot } from './support';
 
 /**
  * The Audit view over a real trail written by the real gate, with malformed
@@ -104,5 +104,6 @@ test('the Audit view in both themes at two window sizes', async ({ app, bridge, 
       await expect(app.getByText('Corrupt entry, line', { exact: false })).toBeVisible();
       await saveScreenshot(app, testInfo, `audit-${width}x${height}`, theme);
     }
+    await expectNoSeriousAxeViolations(app, testInfo, `audit-${theme}`);
   }
 });

@@ -33,8 +33,9 @@ export function AuditTable({ rows, renderActions }: { rows: readonly AuditRow[];
   });
 
   return (
-    <div role="table" aria-label={t('audit.tableLabel')} aria-rowcount={rows.length + 1} className="audit-grid">
-      <div ref={scrollRef} className="audit-grid__scroll" tabIndex={0}>
+    <div className="audit-grid">
+      {/* The table is its own scroll box, focusable so the keyboard scrolls it; nothing stands between it and its rows. */}
+      <div ref={scrollRef} role="table" aria-label={t('audit.tableLabel')} aria-rowcount={rows.length + 1} className="audit-grid__scroll" tabIndex={0}>
         <div role="rowgroup" className="audit-grid__head">
           <div role="row" aria-rowindex={1} className="audit-grid__row audit-grid__row--head">
             {COLUMNS.map((column) => (
