@@ -37,7 +37,7 @@ async function openAudit(page: Page) {
   return table;
 }
 
-test('malformed lines of each kind leave the Audit view usable; filter by reference, export CSV and JSON', async ({ app, bridge, sandbox, profile, dataDir }, testInfo) => {
+test('malformed lines of each kind leave the Audit view usable; filter by reference, export CSV and JSON, get the receipt', async ({ app, bridge, sandbox, profile, dataDir }, testInfo) => {
   const auditPath = join(dataDir, 'audit.jsonl');
   // A uid a spreadsheet would run as a formula: the CSV must neutralise it.
   const formulaUid = '@e2e-alice';
@@ -88,6 +88,11 @@ test('malformed lines of each kind leave the Audit view usable; filter by refere
   // The head hash the window shows is the one the export carries.
   await expect(app.getByTestId('integrity').locator('[data-head-hash]')).toHaveAttribute('data-head-hash', exported.headHash!);
   await expect(app.getByText(/Exported \d+ entries as privacy-desk-audit-.*\.json/)).toBeVisible();
+
+  // And the receipt for that reference, from the same toolbar: the acceptance a newcomer must manage alone.
+  const [receipt] = await Promise.all([app.waitForEvent('download'), app.getByRole('button', { name: /^Receipt — PDF receipt of every act under the reference req-42$/ }).click()]);
+  expect(receipt.suggestedFilename()).toMatch(/\.pdf$/);
+  expect((await readFile((await receipt.path())!)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
 });
 
 test('the Audit view in both themes at two window sizes', async ({ app, bridge, sandbox, profile, dataDir }, testInfo) => {
