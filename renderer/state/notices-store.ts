@@ -6,6 +6,8 @@ export interface Notice {
   text: string;
   /** Routine confirmations (profile saved) fade; outcomes of irreversible acts stay until dismissed. */
   fades?: boolean;
+  /** After an erasure with a reference: the notice offers the PDF receipt of that reference's acts. */
+  receiptFor?: { reference: string };
 }
 
 export const FADE_AFTER_MS = 8000;

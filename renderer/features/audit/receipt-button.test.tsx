@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEntry } from '../../../shared/audit';
@@ -41,6 +41,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  vi.useRealTimers();
   restoreLayout();
   vi.restoreAllMocks();
 });
@@ -86,6 +87,30 @@ describe('receipt button', () => {
     await user.click(await screen.findByRole('button', { name: /every act under the reference req-9/ }));
     expect(await screen.findByText('The receipt could not be made: No act in the audit trail carries the reference "req-9".')).toBeTruthy();
     expect(downloads).toHaveLength(0);
+  });
+
+  it('after an erasure with a reference, the notice offers the receipt of that reference', async () => {
+    const user = userEvent.setup();
+    const { fake } = renderApp({ auditEntries: [{ ...base, at: '2026-11-21T10:05:00.000+01:00', uid: 'alice@example.com', outcome: 'done', actId: 'e5', reference: 'TICKET-42' }] });
+    await screen.findByRole('table', { name: 'Users on page 1' });
+    await user.click(screen.getByRole('button', { name: 'Anonymise alice@example.com' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText('Type the uid to confirm'), 'alice@example.com');
+    await user.type(within(dialog).getByLabelText('Reference (optional)'), 'TICKET-42');
+    vi.useFakeTimers();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    // The 5-second countdown, a second at a time, then the answer.
+    for (let i = 0; i < 10; i++) {
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(i < 5 ? 1000 : 50);
+      });
+    }
+    vi.useRealTimers();
+    const notices = await screen.findByRole('region', { name: 'Notifications' });
+    await within(notices).findByText(/User alice@example\.com anonymised/);
+    await user.click(within(notices).getByRole('button', { name: 'Receipt — PDF receipt of every act under the reference TICKET-42' }));
+    await waitFor(() => expect(downloads).toHaveLength(1));
+    expect(fake.callsOf('audit.receipt')).toEqual([{ reference: 'TICKET-42', locale: 'en' }]);
   });
 
   it('decodes base64 to the exact bytes', () => {

@@ -83,7 +83,8 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
     onSuccess: (result) => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.usersOfProfile(profile.id) });
       void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
-      pushNotice(erasureNotice(result, t));
+      const sentReference = reference.trim();
+      pushNotice({ ...erasureNotice(result, t), ...(sentReference ? { receiptFor: { reference: sentReference } } : {}) });
       onClose();
     },
     onError: () => {
