@@ -53,7 +53,6 @@ export async function buildApp(ctx: SandboxContext, options: AppOptions = {}): P
       origin: single(request.headers.origin),
       fetchSite: single(request.headers['sec-fetch-site']),
       localAddress: request.raw.socket.localAddress,
-      localPort: request.raw.socket.localPort,
     });
     if (refusal) return reply.code(403).send({ success: false, error: refusal });
   });

@@ -31,7 +31,7 @@ describe('the sandbox refuses what a web page could send it', () => {
 
   it('POST /sandbox/reset with a foreign Host (DNS rebinding) or a foreign Origin is 403 and resets nothing', async () => {
     await fetch(`${sandbox.url}/sandbox/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ uid: 'kept-user' }) });
-    const attacks = [
+    const attacks: Array<Record<string, string>> = [
       { host: `evil.example:${port}` },
       { host: `evil.localhost:${port}` },
       { host: `127.0.0.1:${port}`, origin: 'https://evil.example' },
@@ -69,11 +69,14 @@ describe('the sandbox refuses what a web page could send it', () => {
 });
 
 describe('sandboxRequestRefusal', () => {
-  const base = { path: '/sandbox/reset', origin: undefined, fetchSite: undefined, localAddress: '127.0.0.1', localPort: 4010 };
-  it('accepts [::1] and the address the connection came in on, refuses another port', () => {
+  const base = { path: '/sandbox/reset', origin: undefined, fetchSite: undefined, localAddress: '127.0.0.1' };
+  it('accepts [::1], a proxy’s loopback port and the address the connection came in on; refuses other names', () => {
     expect(sandboxRequestRefusal({ ...base, host: '[::1]:4010', localAddress: '::1' })).toBeNull();
     expect(sandboxRequestRefusal({ ...base, host: '192.168.1.5:4010', localAddress: '::ffff:192.168.1.5' })).toBeNull();
-    expect(sandboxRequestRefusal({ ...base, host: '127.0.0.1:4011' })).toMatch(/^Refused/);
-    expect(sandboxRequestRefusal({ ...base, host: undefined })).toMatch(/^Refused/);
+    expect(sandboxRequestRefusal({ ...base, host: '127.0.0.1:4011' })).toBeNull();
+    expect(sandboxRequestRefusal({ ...base, host: 'localhost' })).toBeNull();
+    for (const host of [undefined, '', 'evil.example:4010', 'localhost.evil.example', '127.0.0.1.nip.io:4010', 'localhost:4010@evil', '[::2]:4010', '192.168.1.5:4010']) {
+      expect(sandboxRequestRefusal({ ...base, host }), String(host)).toMatch(/^Refused/);
+    }
   });
 });

@@ -12,20 +12,28 @@ export interface GuardedRequest {
   host: string | undefined;
   origin: string | undefined;
   fetchSite: string | undefined;
-  /** The address and port the connection arrived on (the socket's local end). */
+  /** The address the connection arrived on (the socket's local end). */
   localAddress: string | undefined;
-  localPort: number | undefined;
 }
 
-/** The names by which this computer reaches the sandbox, plus the address it was reached on (when bound to a LAN address on purpose). */
-export function allowedHosts(localAddress: string | undefined, localPort: number | undefined): Set<string> {
-  if (localPort === undefined) return new Set();
-  const hosts = new Set([`127.0.0.1:${localPort}`, `localhost:${localPort}`, `[::1]:${localPort}`]);
+/**
+ * The host names by which this computer reaches the sandbox, plus the address the connection came in
+ * on (when bound to a LAN address on purpose). Any port: a test proxy in front of the sandbox forwards
+ * its own Host, and a rebinding page can only send its own name, which is never one of these.
+ */
+export function allowedHostNames(localAddress: string | undefined): Set<string> {
+  const names = new Set(['127.0.0.1', 'localhost', '[::1]']);
   if (localAddress) {
     const address = localAddress.replace(/^::ffff:/i, '').toLowerCase();
-    hosts.add(address.includes(':') ? `[${address}]:${localPort}` : `${address}:${localPort}`);
+    names.add(address.includes(':') ? `[${address}]` : address);
   }
-  return hosts;
+  return names;
+}
+
+/** The host name of a Host header ("name:port", "[v6]:port"), lower-cased; undefined when it is not one. */
+function hostNameOf(host: string): string | undefined {
+  const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::\d{1,5})?$/i.exec(host.trim());
+  return match?.[1]?.toLowerCase();
 }
 
 /**
@@ -36,9 +44,9 @@ export function allowedHosts(localAddress: string | undefined, localPort: number
  * a page's sandboxed frame can only send along with Sec-Fetch-Site: cross-site.
  */
 export function sandboxRequestRefusal(request: GuardedRequest): string | null {
-  const hosts = allowedHosts(request.localAddress, request.localPort);
-  if (!request.host || !hosts.has(request.host.toLowerCase())) {
-    return 'Refused: the sandbox answers only to its own address (127.0.0.1, localhost or [::1] with its port).';
+  const name = request.host === undefined ? undefined : hostNameOf(request.host);
+  if (!name || !allowedHostNames(request.localAddress).has(name)) {
+    return 'Refused: the sandbox answers only to this computer’s own names (127.0.0.1, localhost or [::1]).';
   }
   const site = request.fetchSite?.toLowerCase();
   if (site !== undefined && site !== 'same-origin' && site !== 'none') {
@@ -46,7 +54,7 @@ export function sandboxRequestRefusal(request: GuardedRequest): string | null {
   }
   if (request.origin !== undefined) {
     const origin = request.origin.toLowerCase();
-    const own = origin === `http://${request.host.toLowerCase()}`;
+    const own = origin === `http://${(request.host ?? '').toLowerCase()}`;
     const testRoute = request.path === '/sandbox' || request.path.startsWith('/sandbox/');
     if (!own && (testRoute || origin !== 'null')) return 'Refused: this request came from a web page that is not the sandbox.';
   }
