@@ -22,7 +22,7 @@ export function ErrorPanel({ title, error, showOutcome, onRetry, retrying }: Err
         <span aria-hidden="true" className="error-panel__icon">!</span>
         {title}
       </p>
-      {isUnrecordedOutcome(info) && (
+      {isUnrecordedOutcome(error) && (
         <div className="error-panel__unrecorded" data-testid="outcome-unrecorded">
           <p className="error-panel__unrecorded-title">
             <span aria-hidden="true">⚠ </span>

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toErrorInfo, type ErrorInfo } from '../../shared/errors';
+import { isPrivacyDeskError, toErrorInfo } from '../../shared/errors';
 import { useNotices } from '../state/notices-store';
 
 /**
@@ -10,9 +10,7 @@ import { useNotices } from '../state/notices-store';
  * "try again" would be wrong.
  */
 export function isUnrecordedOutcome(error: unknown): boolean {
-  if (error === null || error === undefined) return false;
-  const info: ErrorInfo = toErrorInfo(error);
-  return info.code === 'AUDIT_WRITE_FAILED' && info.outcome !== 'not-sent';
+  return isPrivacyDeskError(error) && error.code === 'AUDIT_WRITE_FAILED' && error.outcome !== 'not-sent';
 }
 
 /**
