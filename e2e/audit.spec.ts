@@ -1,4 +1,4 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect, createSandboxUser, type BridgeCaller } from './fixtures';
@@ -111,4 +111,31 @@ test('the Audit view in both themes at two window sizes', async ({ app, bridge, 
     }
     await expectNoSeriousAxeViolations(app, testInfo, `audit-${theme}`);
   }
+});
+
+test('50,000 entries open and scroll in Chromium, only a window of rows in the page', async ({ app, dataDir }, testInfo) => {
+  // Lines as an older Privacy Desk wrote them (readable, unchained): 50,000 acts of one entry each.
+  const lines = Array.from({ length: 50_000 }, (_, index) =>
+    JSON.stringify({ at: new Date(Date.UTC(2026, 0, 1) + index * 60_000).toISOString(), action: 'delete', outcome: 'done', uid: `bulk-${index + 1}`, reference: `BULK-${index + 1}`, profileId: 'old', profileName: 'Old profile', baseUrl: 'http://127.0.0.1:1', via: 'cli', status: 200 }),
+  );
+  await writeFile(join(dataDir, 'audit.jsonl'), `${lines.join('\n')}\n`);
+
+  const table = await openAudit(app);
+  await expect(table).toHaveAttribute('aria-rowcount', '50001');
+  await expect(table.getByRole('row').nth(1)).toContainText('bulk-50000');
+  expect(await table.getByRole('row').count()).toBeLessThan(80);
+
+  // Scroll to the end: the oldest act shows, the newest is gone from the page.
+  await table.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+  await expect(table.locator('[role="row"][data-line="1"]')).toContainText('bulk-1');
+  await expect(table.getByRole('row').filter({ hasText: 'bulk-50000' })).toHaveCount(0);
+  expect(await table.getByRole('row').count()).toBeLessThan(80);
+  // The header row stays on top while the rows scroll.
+  await expect(table.getByRole('columnheader', { name: 'Reference' })).toBeInViewport();
+  await app.setViewportSize({ width: 1360, height: 850 });
+  await saveScreenshot(app, testInfo, 'audit-50000-scrolled', 'light', { fullPage: false });
+
+  // The filter is the shared rule over all of them.
+  await app.getByRole('search', { name: 'Filter the audit trail' }).getByLabel('Reference').fill('bulk-25000');
+  await expect(app.getByText('1 act matches (of 50000 entries)')).toBeVisible();
 });
