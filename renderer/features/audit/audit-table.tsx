@@ -39,7 +39,7 @@ export function AuditTable({ rows, renderActions }: { rows: readonly AuditRow[];
         <div role="rowgroup" className="audit-grid__head">
           <div role="row" aria-rowindex={1} className="audit-grid__row audit-grid__row--head">
             {COLUMNS.map((column) => (
-              <div key={column} role="columnheader" className={`audit-grid__cell audit-grid__cell--${column}`}>
+              <div key={column} role="columnheader" className={`audit-grid__cell audit-grid__cell--${column}`} title={t(`audit.columns.${column}`)}>
                 {column === 'actions' ? <span className="visually-hidden">{t('audit.columns.actions')}</span> : t(`audit.columns.${column}`)}
               </div>
             ))}
