@@ -83,6 +83,18 @@ describe('erasure gate', () => {
     expect(audit.entries).toEqual([]);
   });
 
+  it("marks the tester's negative cases as tests in both entries, and real logouts not", async () => {
+    const audit = memoryAudit();
+    await gateWith(fakeActs(), audit).logout({ uid: 'bob', options: { negativeCase: 'wrong-secret' } });
+    await gateWith(fakeActs(), audit).logout({ uid: 'bob' });
+    expect(audit.entries.map((e) => [e.outcome, e.test?.case])).toEqual([
+      ['attempted', 'wrong-secret'],
+      ['refused', 'wrong-secret'],
+      ['attempted', undefined],
+      ['refused', undefined],
+    ]);
+  });
+
   it('audits a refused logout with its outcome and code, and returns the result', async () => {
     const audit = memoryAudit();
     const result = await gateWith(fakeActs(), audit, 'cli').logout({ uid: 'bob' });

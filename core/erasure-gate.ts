@@ -174,7 +174,10 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
 
     async logout(order) {
       assertValidUid(order.uid);
-      return sendLogout(baseEntry('logout', order.uid, checkReference(order.reference), randomUUID()), order.options);
+      const base = baseEntry('logout', order.uid, checkReference(order.reference), randomUUID());
+      // A deliberately broken token (the tester's negative cases) is a test: its refusal is the expected result.
+      const negativeCase = order.options?.negativeCase;
+      return sendLogout(negativeCase ? { ...base, test: { case: negativeCase } } : base, order.options);
     },
   };
 }
