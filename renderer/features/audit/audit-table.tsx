@@ -93,7 +93,7 @@ function ActCells({ row, actions }: { row: AuditActRow; actions: ReactNode }) {
           </span>
         </time>
       </div>
-      <div role="cell" className="audit-grid__cell audit-grid__cell--operation" title={row.test ? t('audit.testHint') : undefined}>
+      <div role="cell" className="audit-grid__cell audit-grid__cell--operation" title={row.test ? t('audit.testHint') : row.steps.map((step) => t(`audit.actions.${step.operation}`)).join(' → ')}>
         {t(`audit.actions.${row.steps.at(-1)?.operation ?? entry.action}`)}
         {row.steps.length > 1 && <span className="muted small block">{t('audit.afterSteps', { steps: row.steps.slice(0, -1).map((step) => t(`audit.actions.${step.operation}`)).join(', ') })}</span>}
         {row.test && (
@@ -112,7 +112,6 @@ function ActCells({ row, actions }: { row: AuditActRow; actions: ReactNode }) {
         <span className={`outcome-tag outcome-tag--${row.outcome === 'unrecorded' ? 'unknown' : row.outcome}`}>
           <span aria-hidden="true">{OUTCOME_MARK[row.outcome]} </span>
           {t(`audit.outcomes.${row.outcome}`)}
-          {entry.errorCode ? ` · ${entry.errorCode}` : ''}
         </span>
         <ActDetail row={row} />
       </div>
@@ -146,9 +145,12 @@ function ActDetail({ row }: { row: AuditActRow }) {
     .map((step) => `${t(`audit.actions.${step.operation}`)} ${OUTCOME_MARK[step.outcome]}`)
     .join(' · ');
   const stepsInWords = row.steps.map((step) => `${t(`audit.actions.${step.operation}`)}: ${t(`audit.outcomes.${step.outcome}`)}`).join(' · ');
-  if (!steps && !row.verification) return null;
+  const errorCode = row.entry.errorCode;
+  if (!steps && !row.verification && !errorCode) return null;
   return (
-    <span className="audit-grid__detail small block" title={stepsInWords}>
+    <span className="audit-grid__detail small block" title={[stepsInWords, errorCode].filter(Boolean).join(' · ')}>
+      {errorCode && <code className="audit-grid__code">{errorCode}</code>}
+      {errorCode && (steps || row.verification) && <span className="muted"> · </span>}
       {steps && <span className="muted">{steps}</span>}
       {steps && row.verification && <span className="muted"> · </span>}
       {row.verification && <span className={`verification verification--${row.verification}`}>{t(`audit.verifications.${row.verification}`)}</span>}
