@@ -1,37 +1,23 @@
+import stringWidth from 'string-width';
 import { visibleText } from './visible-text';
 
-/** Display width: CJK and other wide characters take two columns in a terminal. */
+/** Columns a terminal gives the text: East Asian wide and emoji take two, combining marks and joiners none (string-width). */
 export function displayWidth(text: string): number {
-  let width = 0;
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0;
-    if (code >= 0x300 && code <= 0x36f) continue; // combining accents add no width
-    width += isWide(code) ? 2 : 1;
-  }
-  return width;
+  return stringWidth(text);
 }
 
-function isWide(code: number): boolean {
-  return (
-    (code >= 0x1100 && code <= 0x115f) ||
-    (code >= 0x2e80 && code <= 0xa4cf) ||
-    (code >= 0xac00 && code <= 0xd7a3) ||
-    (code >= 0xf900 && code <= 0xfaff) ||
-    (code >= 0xfe30 && code <= 0xfe4f) ||
-    (code >= 0xff00 && code <= 0xff60) ||
-    (code >= 0xffe0 && code <= 0xffe6) ||
-    (code >= 0x1f300 && code <= 0x1faff) ||
-    (code >= 0x20000 && code <= 0x3fffd)
-  );
-}
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
-/** Cuts a cell to a display width, marking the cut with an ellipsis. */
+/** Cuts a cell to a display width, marking the cut with an ellipsis; never splits a character (an emoji sequence, a letter and its accent). */
 export function fitCell(text: string, maxWidth: number): string {
   if (displayWidth(text) <= maxWidth) return text;
   let out = '';
-  for (const char of text) {
-    if (displayWidth(out + char) > maxWidth - 1) break;
-    out += char;
+  let width = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const next = displayWidth(segment);
+    if (width + next > maxWidth - 1) break;
+    out += segment;
+    width += next;
   }
   return `${out}…`;
 }
