@@ -59,6 +59,7 @@ describe('listAllUsers', () => {
     const seen: number[] = [];
     const walk = listAllUsers(listPage, {
       perPage: 5,
+      concurrency: 1,
       signal: controller.signal,
       onProgress: ({ page }) => {
         seen.push(page);
@@ -71,5 +72,92 @@ describe('listAllUsers', () => {
     expect((stopped as PrivacyDeskError).message).toMatch(/stopped after 2 pages/);
     expect(seen).toEqual([1, 2]);
     expect(asked).toEqual([1, 2]);
+  });
+
+  it('asks for the largest page the service allows (100) unless told otherwise', async () => {
+    const sizes: number[] = [];
+    await listAllUsers(async ({ page = 1, perPage = 10 }) => {
+      sizes.push(perPage);
+      return { users: [], page, perPage, hasNext: false };
+    });
+    expect(sizes).toEqual([100]);
+  });
+});
+
+/** 1,000 records served 10 a page with a total, each answer released by hand so concurrency can be watched. */
+function slowService(failures: Map<number, number> = new Map()) {
+  const records = Array.from({ length: 1000 }, (_, i) => ({ id: i + 1, uid: `u-${i + 1}` }));
+  let inFlight = 0;
+  let mostInFlight = 0;
+  const asked: number[] = [];
+  const listPage = async ({ page = 1, perPage = 10 }: ListUsersInput): Promise<UserPage> => {
+    asked.push(page);
+    inFlight += 1;
+    mostInFlight = Math.max(mostInFlight, inFlight);
+    await new Promise((resolve) => setImmediate(resolve));
+    inFlight -= 1;
+    const left = failures.get(page) ?? 0;
+    if (left > 0) {
+      failures.set(page, left - 1);
+      throw new PrivacyDeskError({ code: 'SERVER_ERROR', status: 503, message: 'The service answered 503.' });
+    }
+    const body = records.slice((page - 1) * perPage, page * perPage);
+    return parseUserPage(body, new Headers({ total: '1000' }), { page, perPage });
+  };
+  return { listPage, asked, mostInFlight: () => mostInFlight };
+}
+
+describe('listAllUsers with a known total', () => {
+  it('asks for several pages at once, never more than its concurrency, and keeps page order', async () => {
+    const service = slowService();
+    const all = await listAllUsers(service.listPage, { perPage: 10, concurrency: 4 });
+    expect(all.map((u) => u.uid)).toEqual(Array.from({ length: 1000 }, (_, i) => `u-${i + 1}`));
+    expect(service.mostInFlight()).toBe(4);
+    expect([...service.asked].sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+  });
+
+  it('walks one page at a time with a concurrency of 1', async () => {
+    const service = slowService();
+    await listAllUsers(service.listPage, { perPage: 10, concurrency: 1 });
+    expect(service.mostInFlight()).toBe(1);
+  });
+
+  it('asks a page that failed four times again, with backoff, and completes the walk', async () => {
+    const service = slowService(new Map([[37, 4]]));
+    const waits: number[] = [];
+    let clock = 0;
+    const all = await listAllUsers(service.listPage, {
+      perPage: 10,
+      pageRetry: { sleep: async (ms) => void waits.push((clock += ms)), now: () => clock, random: () => 0, budgetMs: 60_000 },
+    });
+    expect(all).toHaveLength(1000);
+    expect(service.asked.filter((page) => page === 37)).toHaveLength(5);
+    expect(waits).toHaveLength(4);
+  });
+
+  it('gives up on a page that keeps failing once its time budget is spent, saying so', async () => {
+    const service = slowService(new Map([[3, 1000]]));
+    let clock = 0;
+    const failed = await listAllUsers(service.listPage, {
+      perPage: 10,
+      pageRetry: { sleep: async (ms) => void (clock += ms), now: () => clock, random: () => 1, budgetMs: 10_000, maxRetries: 50 },
+    }).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(PrivacyDeskError);
+    expect((failed as PrivacyDeskError).code).toBe('TIMEOUT');
+    expect((failed as PrivacyDeskError).message).toMatch(/Gave up after \d+ attempts/);
+  });
+
+  it('stops asking once cancelled, even with pages in flight', async () => {
+    const service = slowService();
+    const controller = new AbortController();
+    const stopped = await listAllUsers(service.listPage, {
+      perPage: 10,
+      signal: controller.signal,
+      onProgress: ({ page }) => {
+        if (page === 10) controller.abort();
+      },
+    }).catch((error: unknown) => error);
+    expect((stopped as PrivacyDeskError).code).toBe('CANCELLED');
+    expect(service.asked.length).toBeLessThan(15);
   });
 });
