@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/render-app';
+import { useLogoutStore } from './logout-store';
 
 describe('logout tester', () => {
   it('opens from a row with the uid filled in, previews the token and sends it', async () => {
@@ -42,5 +43,21 @@ describe('logout tester', () => {
     await user.type(claims, '[[1]');
     expect(screen.getByText('Must be a JSON object, like {"sid": "abc"}.')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Send logout' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('shows the code and message the bridge answered when a send fails, not INTERNAL', async () => {
+    // The tester's draft outlives a render (it survives tab switches): start from valid claims.
+    useLogoutStore.getState().updateDraft({ extraClaims: '{}' });
+    const user = userEvent.setup();
+    const { fake } = renderApp();
+    await user.click(await screen.findByRole('tab', { name: 'Logout tester' }));
+    await user.type(screen.getByLabelText('User uid'), 'carol');
+    fake.failNext('logout.send', { code: 'NETWORK', outcome: 'unknown', message: 'Could not reach 127.0.0.1:4600: connection refused.' });
+    await user.click(screen.getByRole('button', { name: 'Send logout' }));
+    await waitFor(() => expect(fake.callsOf('logout.send')).toHaveLength(1));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Could not reach 127.0.0.1:4600: connection refused.');
+    expect(within(alert).getByText('NETWORK')).toBeTruthy();
+    expect(alert.textContent).not.toMatch(/INTERNAL|Something went wrong inside/);
   });
 });

@@ -7,7 +7,7 @@ import type { LogoutTestOutcome } from './use-logout-test';
 /** The service's answer to the last logout: status, latency, headers, body, and sandbox sessions. */
 export function SendResult({ outcome }: { outcome: LogoutTestOutcome }) {
   const { t, i18n } = useTranslation();
-  const { result, error } = outcome;
+  const { result, failure } = outcome;
 
   return (
     <section className="card send-result" aria-labelledby="send-result-title">
@@ -22,7 +22,7 @@ export function SendResult({ outcome }: { outcome: LogoutTestOutcome }) {
           </span>
         )}
       </header>
-      {error && <ErrorPanel title={t('logout.sendFailed')} error={error} showOutcome />}
+      {failure !== undefined && <ErrorPanel title={t('logout.sendFailed')} error={failure} showOutcome />}
       {result && result.outcome !== 'done' && (
         <p className={`send-result__outcome error-panel__outcome--${result.outcome}`} data-outcome={result.outcome}>
           <strong>{t('outcome.label')}:</strong> {t(`outcome.${result.outcome}`)}

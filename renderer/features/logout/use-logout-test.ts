@@ -11,6 +11,9 @@ export interface LogoutTestOutcome {
   testCase: LogoutCase;
   uid: string;
   result?: LogoutResult;
+  /** What the bridge threw, kept as thrown: converting it here and again in ErrorPanel turned every code into INTERNAL. */
+  failure?: unknown;
+  /** The same failure read once, for the verdict and the history. */
   error?: ErrorInfo;
   /** Sandbox session counts around the send; absent off the sandbox. */
   sessionsBefore?: number;
@@ -48,6 +51,7 @@ export function useLogoutTest(profile: ProfileView) {
         const sendOptions = testCase === 'valid' ? options : { ...options, negativeCase: testCase };
         outcome.result = await bridge['logout.send']({ profileId: profile.id, uid, options: sendOptions });
       } catch (error) {
+        outcome.failure = error;
         outcome.error = toErrorInfo(error);
       }
       outcome.sessionsAfter = await sessionCount(uid);
