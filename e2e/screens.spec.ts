@@ -1,101 +1,183 @@
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures';
-import { expectNoSeriousAxeViolations, saveScreenshot } from './support';
+import { test, expect, uniqueName } from './fixtures';
+import { expectNoSeriousAxeViolations, holdPageClock, runCountdown, saveScreenshot } from './support';
 
 /**
- * Every main screen, in both themes: an axe check (WCAG 2 A/AA, no serious or
- * critical finding) and a screenshot in test-results/screenshots/ for review.
- * The theme follows the system (emulated), the console's default.
+ * Every main screen at the two sizes operators use (1360×850 and 1024×700), in both themes: an axe
+ * check (WCAG 2 A/AA, no serious or critical finding) and a screenshot in test-results/screenshots/
+ * for review. The theme follows the system (emulated), the console's default. Each size also shows
+ * the users list in French and the chrome of a live profile (banner, a dialog on a live profile).
  */
 
 type Screen = { name: string; dialog?: boolean; open: (page: Page) => Promise<void>; close?: (page: Page) => Promise<void> };
 
-const SCREENS: Screen[] = [
+async function putFaults(sandboxUrl: string, faults: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${sandboxUrl}/sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
+  expect(response.ok).toBe(true);
+}
+
+async function closeDialog(page: Page): Promise<void> {
+  await page.getByRole('dialog').getByRole('button', { name: /^(Cancel|Close)$/ }).first().click();
+  await expect(page.getByRole('dialog')).toBeHidden();
+}
+
+function screens(sandboxUrl: string): Screen[] {
+  return [
+    {
+      name: 'users',
+      open: async (page) => {
+        await page.getByRole('tab', { name: 'Users' }).click();
+        await expect(page.getByRole('table', { name: 'Users on page 1' }).locator('tbody tr')).toHaveCount(25);
+      },
+    },
+    {
+      name: 'user-detail',
+      open: async (page) => {
+        await page.getByRole('button', { name: 'Show details of jean dupont' }).click();
+        await expect(page.getByRole('complementary', { name: 'User details' })).toBeVisible();
+      },
+      close: async (page) => page.getByRole('button', { name: 'Close details' }).click(),
+    },
+    {
+      name: 'erasure-dialog',
+      dialog: true,
+      open: async (page) => {
+        await page.getByRole('button', { name: 'Anonymise jean dupont' }).first().click();
+        const dialog = page.getByRole('dialog', { name: 'Anonymise user jean dupont' });
+        await dialog.getByLabel('Type the uid to confirm').fill('Jean dupont');
+        await expect(dialog.getByText('Does not match: check upper and lower case')).toBeVisible();
+      },
+      close: closeDialog,
+    },
+    {
+      // The service refuses every request: the dialog shows its error panel and must keep its buttons in view.
+      name: 'erasure-error',
+      dialog: true,
+      open: async (page) => {
+        await page.getByRole('button', { name: 'Anonymise jean dupont' }).first().click();
+        const dialog = page.getByRole('dialog', { name: 'Anonymise user jean dupont' });
+        await dialog.getByLabel('Type the uid to confirm').fill('jean dupont');
+        await putFaults(sandboxUrl, { errorRate: 1 });
+        await holdPageClock(page);
+        await dialog.getByRole('button', { name: 'Confirm' }).click();
+        await runCountdown(page, dialog);
+        await expect(dialog.getByRole('alert').first()).toBeVisible({ timeout: 30_000 });
+        await putFaults(sandboxUrl, { errorRate: 0 });
+      },
+      close: closeDialog,
+    },
+    {
+      name: 'logout-tester',
+      open: async (page) => {
+        await page.getByRole('tab', { name: 'Logout tester' }).click();
+        await page.getByLabel('User uid').fill('alice@example.org');
+        await expect(page.getByRole('region', { name: 'Live preview' })).toContainText('"sub"');
+      },
+    },
+    {
+      name: 'audit',
+      open: async (page) => {
+        await page.getByRole('tab', { name: 'Audit trail' }).click();
+        await expect(page.getByRole('heading', { name: 'Audit trail', level: 2 })).toBeVisible();
+      },
+    },
+    {
+      name: 'profiles',
+      open: async (page) => {
+        await page.getByRole('tab', { name: 'Profiles' }).click();
+        await expect(page.getByRole('list', { name: 'Connection profiles' })).toBeVisible();
+      },
+    },
+    {
+      name: 'profile-form',
+      dialog: true,
+      open: async (page) => {
+        await page.getByRole('button', { name: 'Add profile' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Add a profile' });
+        await dialog.getByRole('button', { name: 'Save profile' }).click();
+        await expect(dialog.getByText('Correct the highlighted fields.')).toBeVisible();
+      },
+      close: closeDialog,
+    },
+    {
+      name: 'users-fr',
+      open: async (page) => {
+        await page.getByLabel('Language').selectOption('fr');
+        await page.getByRole('tab', { name: 'Utilisateurs' }).click();
+        await expect(page.getByRole('table').locator('tbody tr')).toHaveCount(25);
+      },
+    },
+    {
+      name: 'audit-fr',
+      open: async (page) => {
+        await page.getByRole('tab', { name: 'Journal d’audit' }).click();
+        await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
+      },
+      close: async (page) => page.getByLabel('Langue').selectOption('en'),
+    },
+  ];
+}
+
+/** A profile on a non-loopback host: the console marks it live. Nothing is sent to it. */
+const LIVE_SCREENS: Screen[] = [
   {
-    name: 'users',
+    name: 'live-users',
     open: async (page) => {
       await page.getByRole('tab', { name: 'Users' }).click();
-      await expect(page.getByRole('table', { name: 'Users on page 1' }).locator('tbody tr')).toHaveCount(25);
+      await expect(page.getByRole('note').first()).toContainText('debate.example.com');
     },
   },
   {
-    name: 'user-detail',
-    open: async (page) => {
-      await page.getByRole('button', { name: 'Show details of jean dupont' }).click();
-      await expect(page.getByRole('complementary', { name: 'User details' })).toBeVisible();
-    },
-    close: async (page) => page.getByRole('button', { name: 'Close details' }).click(),
-  },
-  {
-    name: 'erasure-dialog',
+    name: 'live-erasure-dialog',
     dialog: true,
     open: async (page) => {
-      await page.getByRole('button', { name: 'Anonymise jean dupont' }).first().click();
-      const dialog = page.getByRole('dialog', { name: 'Anonymise user jean dupont' });
-      await dialog.getByLabel('Type the uid to confirm').fill('Jean dupont');
-      await expect(dialog.getByText('Does not match: check upper and lower case')).toBeVisible();
+      const box = page.getByRole('region', { name: 'Act on a uid' });
+      await box.getByLabel('uid', { exact: true }).fill('jean dupont');
+      await box.getByRole('button', { name: 'Delete', exact: true }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
     },
-    close: async (page) => {
-      await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
-      await expect(page.getByRole('dialog')).toBeHidden();
-    },
-  },
-  {
-    name: 'logout-tester',
-    open: async (page) => {
-      await page.getByRole('tab', { name: 'Logout tester' }).click();
-      await page.getByLabel('User uid').fill('alice@example.org');
-      await expect(page.getByRole('region', { name: 'Live preview' })).toContainText('"sub"');
-    },
-  },
-  {
-    name: 'audit',
-    open: async (page) => {
-      await page.getByRole('tab', { name: 'Audit trail' }).click();
-      await expect(page.getByRole('heading', { name: 'Audit trail', level: 2 })).toBeVisible();
-    },
-  },
-  {
-    name: 'profiles',
-    open: async (page) => {
-      await page.getByRole('tab', { name: 'Profiles' }).click();
-      await expect(page.getByRole('list', { name: 'Connection profiles' })).toBeVisible();
-    },
-  },
-  {
-    name: 'profile-form',
-    dialog: true,
-    open: async (page) => {
-      await page.getByRole('button', { name: 'Add profile' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Add a profile' });
-      await dialog.getByRole('button', { name: 'Save profile' }).click();
-      await expect(dialog.getByText('Correct the highlighted fields.')).toBeVisible();
-    },
-    close: async (page) => {
-      await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
-      await expect(page.getByRole('dialog')).toBeHidden();
-    },
+    close: closeDialog,
   },
 ];
 
-for (const theme of ['light', 'dark'] as const) {
-  test(`every main screen in the ${theme} theme: accessible and photographed`, async ({ app, bridge, profile }, testInfo) => {
-    test.slow(true, 'seven screens, each with an axe scan and a screenshot, in one test');
-    await app.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
-    // One logout and one audit entry so the tester and the trail show real content.
-    await bridge('logout.send', { profileId: profile.id, uid: 'alice@example.org', options: {} });
-    const problems: string[] = [];
-    for (const screen of SCREENS) {
-      await screen.open(app);
-      await saveScreenshot(app, testInfo, screen.name, theme, { fullPage: !screen.dialog });
+const SIZES = [
+  { width: 1360, height: 850 },
+  { width: 1024, height: 700 },
+] as const;
+
+for (const size of SIZES) {
+  for (const theme of ['light', 'dark'] as const) {
+    test(`every screen at ${size.width}×${size.height} in the ${theme} theme: accessible and photographed`, async ({ app, bridge, profile, sandbox }, testInfo) => {
+      test.slow(true, 'a dozen screens, each with an axe scan and a screenshot, in one test');
+      await app.setViewportSize(size);
+      await app.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+      // One logout and one audit entry so the tester and the trail show real content.
+      await bridge('logout.send', { profileId: profile.id, uid: 'alice@example.org', options: {} });
+      const problems: string[] = [];
+      const shoot = async (screen: Screen) => {
+        await screen.open(app);
+        await saveScreenshot(app, testInfo, `${screen.name}-${size.width}x${size.height}`, theme, { fullPage: !screen.dialog });
+        try {
+          await expectNoSeriousAxeViolations(app, testInfo, `${screen.name} ${size.width}×${size.height} (${theme})`);
+        } catch (error) {
+          // Keep going so one run reports every screen; fail at the end.
+          problems.push((error as Error).message);
+        }
+        await screen.close?.(app);
+      };
+      for (const screen of screens(sandbox.url)) await shoot(screen);
+
+      const { apiKey, apiSecret, applicationName } = sandbox.credentials;
+      const live = await bridge('profiles.save', { name: uniqueName('E2E live'), baseUrl: 'https://debate.example.com', applicationName, apiKey, apiSecret });
+      if (!live.ok) throw new Error(`Saving the live profile failed: ${live.error.message}`);
       try {
-        await expectNoSeriousAxeViolations(app, testInfo, `${screen.name} (${theme})`);
-      } catch (error) {
-        // Keep going so one run reports every screen; fail at the end.
-        problems.push((error as Error).message);
+        await bridge('profiles.setActive', { id: live.value.id });
+        await app.reload();
+        for (const screen of LIVE_SCREENS) await shoot(screen);
+      } finally {
+        await bridge('profiles.remove', { id: live.value.id, confirmName: live.value.name }).catch(() => undefined);
       }
-      await screen.close?.(app);
-    }
-    expect(problems, problems.join('\n\n')).toEqual([]);
-  });
+      expect(problems, problems.join('\n\n')).toEqual([]);
+    });
+  }
 }
