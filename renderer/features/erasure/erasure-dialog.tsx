@@ -1,9 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSearchedUser } from './use-searched-user';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppInfo, ProfileView } from '../../../shared/contract';
 import { DialogShell } from '../../components/dialog-shell';
 import { ErrorPanel } from '../../components/error-panel';
+import { toErrorInfo } from '../../../shared/errors';
 import { Field } from '../../components/field';
 import { UidHints, VisibleUid } from '../../components/visible-uid';
 import { useBridge } from '../../bridge/bridge-context';
@@ -12,6 +14,9 @@ import { queryKeys } from '../../state/query-keys';
 import { logoutFirstFor, useUiStore, type ErasureRequest } from '../../state/ui-store';
 import { environmentOf } from '../../state/use-profiles';
 import { ErasureFacts } from './erasure-facts';
+import { ErasureIdentity, UnknownUidNotice } from './erasure-identity';
+import { findKnownUser } from './known-user';
+import { lookUpInSearch, searchAvailable } from './look-up';
 import { erasureNotice } from './erasure-notice';
 import { useCountdown } from './use-countdown';
 
@@ -64,6 +69,11 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
   const [sending, setSending] = useState(false);
   const sentRef = useRef(false);
   const { action, uid } = request;
+  // Read once when the dialog opens: the erasure itself invalidates the pages that knew the user.
+  const [cachedUser] = useState(() => findKnownUser(queryClient, profile.id, uid));
+  const searched = useSearchedUser(profile.id, uid, cachedUser === undefined);
+  const knownUser = cachedUser ?? searched.user;
+  const [unknownAcknowledged, setUnknownAcknowledged] = useState(false);
 
   const erase = useMutation({
     mutationFn: () =>
@@ -101,6 +111,8 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
   });
 
   const matches = typed === uid;
+  // A 404 will not change on a second try: the button becomes Close.
+  const notFound = erase.isError && toErrorInfo(erase.error).code === 'NOT_FOUND';
   const phase = sending || erase.isPending ? 'sending' : countdown.running ? 'countdown' : 'confirm';
 
   // A near miss (case or edge spaces) is a warning with a mark, not just a colour; plain "not yet" stays neutral.
@@ -115,6 +127,35 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
           ? t('erasure.noMatchCase')
           : t('erasure.noMatch');
 
+  if (!knownUser && searched.checking) {
+    return (
+      <p className="muted" role="status">
+        {t('identity.checking')}
+      </p>
+    );
+  }
+
+  if (!knownUser && !unknownAcknowledged) {
+    return (
+      <div className="erasure">
+        <div className="erasure-uid">
+          <span className="erasure-uid__label">{t('erasure.uidToErase')}</span>
+          <VisibleUid uid={uid} className="uid-box--large" />
+          <UidHints uid={uid} />
+        </div>
+        <UnknownUidNotice
+          indexedUsers={searched.indexedUsers}
+          onClose={onClose}
+          onContinue={searched.indexedUsers === undefined ? () => setUnknownAcknowledged(true) : undefined}
+          onLookUp={searchAvailable() ? () => {
+            onClose();
+            lookUpInSearch(uid);
+          } : undefined}
+        />
+      </div>
+    );
+  }
+
   return (
     <div className="erasure">
       <ErasureFacts action={action} profile={profile} environment={environmentOf(profile, appInfo)} />
@@ -123,13 +164,21 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
         <VisibleUid uid={uid} className="uid-box--large" />
         <UidHints uid={uid} />
       </div>
+      {knownUser ? (
+        <ErasureIdentity user={knownUser} />
+      ) : (
+        <p className="callout callout--warning erasure-unknown-reminder">
+          <span aria-hidden="true">⚠ </span>
+          {t('identity.unknownTitle')}
+        </p>
+      )}
 
       {phase === 'confirm' && (
         <form
           className="form"
           onSubmit={(event) => {
             event.preventDefault();
-            if (!matches) return;
+            if (!matches || notFound) return;
             setCancelled(false);
             erase.reset();
             countdown.start();
@@ -170,13 +219,21 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
           )}
           {erase.isError && <ErrorPanel title={t('erasure.failed')} error={erase.error} showOutcome />}
           <div className="dialog__actions">
-            <button type="button" className="button button--ghost" onClick={onClose}>
-              {t('common.cancel')}
-            </button>
+            {!notFound && (
+              <button type="button" className="button button--ghost" onClick={onClose}>
+                {t('common.cancel')}
+              </button>
+            )}
             {/* After a cancel, focus returns here rather than to the page behind. */}
-            <button type="submit" className="button button--danger" disabled={!matches} autoFocus={cancelled}>
-              {t('common.confirm')}
-            </button>
+            {notFound ? (
+              <button type="button" className="button button--primary" onClick={onClose} autoFocus>
+                {t('common.close')}
+              </button>
+            ) : (
+              <button type="submit" className="button button--danger" disabled={!matches} autoFocus={cancelled}>
+                {t('common.confirm')}
+              </button>
+            )}
           </div>
         </form>
       )}
