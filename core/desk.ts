@@ -18,6 +18,9 @@ import { openProfileStore } from './profile-store';
 import { fetchSandboxUserState } from './sandbox-inspection';
 import { createReceipt, receiptSource, type Receipt, type ReceiptLocale, type ReceiptSubject } from './receipt';
 import type { ServiceConnection } from './service-client';
+import { listAllUsers, type ListAllProgress } from './list-all-users';
+import { createUserIndexes, type WalkOptions } from './user-index';
+import type { UserSearchAnswer } from '../shared/user-search';
 import type { FetchLike, ServiceClient, ServiceClientOptions } from './types';
 
 export interface DeskOptions {
@@ -34,6 +37,8 @@ export interface DeskOptions {
   operator?: string;
   /** The clock, in milliseconds (tests move it by hand); default Date.now. */
   now?: () => number;
+  /** How long a walk's user index is kept before search asks for a new walk (default 15 minutes). */
+  userIndexTtlMs?: number;
   /** Test hook: how a connection is opened (the gate still wraps it); defaults to the real service client. */
   connect?: (options: ServiceClientOptions) => ServiceConnection;
 }
@@ -62,7 +67,11 @@ export function createDesk(options: DeskOptions) {
   const connections = new Map<string, Promise<GatedConnection>>();
   const operator = options.operator ?? currentOsUser();
   let temporary: { profile: Profile; credentials: Credentials } | null = null;
-  const profiles = createDeskProfiles({ store: profileStore, credentialStore, onChange: (id) => connections.delete(id) });
+  const forgetProfile = (id: string) => {
+    connections.delete(id);
+    userIndexes.forget(id);
+  };
+  const profiles = createDeskProfiles({ store: profileStore, credentialStore, onChange: forgetProfile });
 
   const getProfile = async (profileId: string): Promise<Profile> =>
     temporary && profileId === TEMPORARY_PROFILE_ID ? temporary.profile : profiles.getProfile(profileId);
@@ -119,6 +128,26 @@ export function createDesk(options: DeskOptions) {
   };
   const clientFor = async (profileId: string): Promise<ServiceClient> => (await connectionFor(profileId)).client;
 
+  /** Every page of a profile's users, as few requests as the service allows (100 a page, several at once). */
+  const walkUsers = async (profileId: string, walk: WalkOptions = {}) => {
+    const client = await clientFor(profileId);
+    let pages = 0;
+    const users = await listAllUsers((input) => client.listUsers(input), {
+      ...(walk.signal ? { signal: walk.signal } : {}),
+      onProgress: (progress: ListAllProgress) => {
+        pages = progress.page;
+        walk.onProgress?.(progress);
+      },
+    });
+    return { users, pages };
+  };
+  // In memory only: never written to the data folder (issue 10, "find a person on any page").
+  const userIndexes = createUserIndexes({
+    walk: walkUsers,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.userIndexTtlMs !== undefined ? { ttlMs: options.userIndexTtlMs } : {}),
+  });
+
   return {
     dataDir,
     auditPath: audit.path,
@@ -138,7 +167,7 @@ export function createDesk(options: DeskOptions) {
     useTemporaryConnection(connection: TemporaryConnection): Profile {
       const profile = profiles.validateTemporary({ ...connection, id: TEMPORARY_PROFILE_ID });
       temporary = { profile, credentials: connection.credentials };
-      connections.delete(TEMPORARY_PROFILE_ID);
+      forgetProfile(TEMPORARY_PROFILE_ID);
       return profile;
     },
 
@@ -169,9 +198,26 @@ export function createDesk(options: DeskOptions) {
       return (await clientFor(profileId)).listUsers(parsed.data);
     },
 
+    /** Every page of users, with progress and cancel (core/list-all-users.ts). */
+    walkUsers,
+    /** Walks every page and keeps the users in memory for searchUsers (core/user-index.ts). */
+    indexUsers: (profileId: string, walk: WalkOptions = {}) => userIndexes.build(profileId, walk),
+    /** Searches the profile's user index by uid, name or e-mail; "missing" when there is none (or it is too old). */
+    searchUsers: (profileId: string, text: string, limit?: number): UserSearchAnswer => userIndexes.search(profileId, text, limit),
+    /** Drops the profile's user index; true when there was one. */
+    forgetUserIndex: (profileId: string): boolean => userIndexes.forget(profileId),
+
     /** Anonymise or delete through the gate, which validates, confirms and audits. */
     async erase({ profileId, ...order }: ErasureOrder & { profileId: string }): Promise<ErasureResult> {
-      return (await connectionFor(profileId)).gate.erase(order);
+      try {
+        const result = await (await connectionFor(profileId)).gate.erase(order);
+        userIndexes.erased(profileId, order.uid);
+        return result;
+      } catch (error) {
+        // The service does not know the uid: nor should the search.
+        if (error instanceof PrivacyDeskError && error.code === 'NOT_FOUND') userIndexes.erased(profileId, order.uid);
+        throw error;
+      }
     },
 
     /** The preview; for a live service its signature is withheld (core/logout-exposure.ts). */

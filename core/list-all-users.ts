@@ -84,6 +84,8 @@ export async function listAllUsers(listPage: (input: ListUsersInput) => Promise<
       arrived += result.users.length;
       report(result.totalPages ?? first.totalPages, arrived);
     }, () => pagesRead);
+    // Cancelled while the last pages were in flight: the walk still ends as cancelled, as the operator asked.
+    if (options.signal?.aborted) throw walkStopped(pagesRead);
     for (const result of results) {
       lastFresh = take(result);
       last = result;

@@ -53,6 +53,9 @@ function templates(): Partial<Record<BridgeMethod, Record<string, unknown>>> {
     'audit.export': { format: 'json', filter: {} },
     'audit.receipt': { reference: 'fuzz-no-such-reference', locale: 'en' },
     'users.walk': { profileId: 'fuzz-no-such-profile', perPage: 10 },
+    'users.index': { profileId: 'fuzz-no-such-profile' },
+    'users.search': { profileId: profile.id, text: 'fuzz', limit: 5 },
+    'users.forgetIndex': { profileId: profile.id },
     'jobs.cancel': { jobId: 'fuzz-no-such-job' },
   };
 }

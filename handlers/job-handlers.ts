@@ -19,9 +19,19 @@ async function walkUsers(desk: Pick<Desk, 'listUsers'>, profileId: string, perPa
   return { users: users.length, pages, firstUids };
 }
 
-export function jobHandlers({ desk, jobs }: HandlerContext): AreaHandlers<'users.walk' | 'jobs.cancel'> {
+export function jobHandlers({ desk, jobs }: HandlerContext): AreaHandlers<'users.walk' | 'users.index' | 'users.search' | 'users.forgetIndex' | 'jobs.cancel'> {
   return {
     'users.walk': async ({ profileId, perPage }) => ({ jobId: jobs.start('users.walk', (job) => walkUsers(desk, profileId, perPage, job)) }),
+    'users.index': async ({ profileId }) => ({
+      jobId: jobs.start('users.index', (job) =>
+        desk.indexUsers(profileId, {
+          signal: job.signal,
+          onProgress: ({ page, collected, totalPages }) => job.progress({ page, collected, ...(totalPages !== undefined ? { totalPages } : {}) }),
+        }),
+      ),
+    }),
+    'users.search': async ({ profileId, text, limit }) => desk.searchUsers(profileId, text, limit),
+    'users.forgetIndex': async ({ profileId }) => ({ forgotten: desk.forgetUserIndex(profileId) }),
     'jobs.cancel': async ({ jobId }) => ({ cancelled: jobs.cancel(jobId) }),
   };
 }

@@ -25,6 +25,9 @@ export const BRIDGE_METHOD_NAMES = [
   'audit.export',
   'audit.receipt',
   'users.walk',
+  'users.index',
+  'users.search',
+  'users.forgetIndex',
   'jobs.cancel',
 ] as const;
 

@@ -5,7 +5,8 @@ import { logoutOptionsSchema, type BuiltLogoutToken, type LogoutResult, type Tok
 import type { AuditEntry, AuditExport, AuditFilter, AuditReading, ChainVerdict } from './audit';
 import { OUTCOMES, type ErrorInfo } from './errors';
 import type { BridgeEventName, BridgeMethodName } from './bridge-methods';
-import { jobFinishedSchema, jobIdSchema, jobProgressSchema, usersWalkInputSchema } from './jobs';
+import { jobFinishedSchema, jobIdSchema, jobProgressSchema, usersIndexInputSchema, usersWalkInputSchema } from './jobs';
+import { userSearchInputSchema, type UserSearchAnswer } from './user-search';
 
 /**
  * The bridge contract: every method the renderer may call, with a zod schema
@@ -130,6 +131,12 @@ export const bridgeContract = {
   'audit.receipt': { input: auditReceiptInputSchema, output: {} as AuditReceiptFile },
   /** Starts a walk through every page of users as a job; its events report each page (shared/jobs.ts). */
   'users.walk': { input: usersWalkInputSchema, output: {} as { jobId: string } },
+  /** Walks every page and keeps the users in memory (main process only) for users.search; a job like users.walk. */
+  'users.index': { input: usersIndexInputSchema, output: {} as { jobId: string } },
+  /** Looks through the profile's user index by uid, name or e-mail; { state: 'missing' } when there is none: start users.index. */
+  'users.search': { input: userSearchInputSchema, output: {} as UserSearchAnswer },
+  /** Drops the profile's user index (the operator asked for fresh data); true when there was one. */
+  'users.forgetIndex': { input: usersIndexInputSchema, output: {} as { forgotten: boolean } },
   /** true: the job was running and stops at its next step; its job.finished event says how it ended. false: no such running job. */
   'jobs.cancel': { input: z.object({ jobId: jobIdSchema }), output: {} as { cancelled: boolean } },
 } as const;

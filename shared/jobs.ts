@@ -38,13 +38,31 @@ export const usersWalkResultSchema = z.object({
   firstUids: z.array(z.string()).max(WALK_SAMPLE_SIZE),
 });
 
-export const jobProgressSchema = z.object({ ...usersWalkJob, ...usersWalkProgressSchema.shape });
+/** `users.index`: the same walk, kept in memory for "find a person on any page" (shared/user-search.ts). */
+export const usersIndexInputSchema = z.object({ profileId: profileIdSchema });
+
+const usersIndexJob = { jobId: jobIdSchema, kind: z.literal('users.index') };
+
+export const usersIndexResultSchema = z.object({
+  users: z.number().int().min(0),
+  pages: z.number().int().min(0),
+  /** ISO 8601 time the index was built. */
+  indexedAt: z.string(),
+});
+
+export const jobProgressSchema = z.discriminatedUnion('kind', [
+  z.object({ ...usersWalkJob, ...usersWalkProgressSchema.shape }),
+  z.object({ ...usersIndexJob, ...usersWalkProgressSchema.shape }),
+]);
 
 /** completed: the work ran to its end; cancelled: it stopped after `jobs.cancel`; failed: it stopped on an error. */
-export const jobFinishedSchema = z.discriminatedUnion('status', [
+export const jobFinishedSchema = z.union([
   z.object({ ...usersWalkJob, status: z.literal('completed'), result: usersWalkResultSchema }),
   z.object({ ...usersWalkJob, status: z.literal('cancelled') }),
   z.object({ ...usersWalkJob, status: z.literal('failed'), error: errorInfoSchema }),
+  z.object({ ...usersIndexJob, status: z.literal('completed'), result: usersIndexResultSchema }),
+  z.object({ ...usersIndexJob, status: z.literal('cancelled') }),
+  z.object({ ...usersIndexJob, status: z.literal('failed'), error: errorInfoSchema }),
 ]);
 
 export type JobProgress = z.output<typeof jobProgressSchema>;
@@ -52,8 +70,10 @@ export type JobFinished = z.output<typeof jobFinishedSchema>;
 export type JobKind = JobProgress['kind'];
 export type UsersWalkProgress = z.output<typeof usersWalkProgressSchema>;
 export type UsersWalkResult = z.output<typeof usersWalkResultSchema>;
+export type UsersIndexResult = z.output<typeof usersIndexResultSchema>;
 
 /** Per kind: what its work reports and returns (the registry adds jobId and kind). */
 export interface JobShapes {
   'users.walk': { progress: UsersWalkProgress; result: UsersWalkResult };
+  'users.index': { progress: UsersWalkProgress; result: UsersIndexResult };
 }

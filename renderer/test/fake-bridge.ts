@@ -1,6 +1,7 @@
 import type { AppInfo, BridgeClient, BridgeInput, BridgeMethod, ProfileView } from '../../shared/contract';
 import { PrivacyDeskError, type ErrorInit } from '../../shared/errors';
 import type { UserRecord } from '../../shared/users';
+import { SEARCHED_FIELDS, type UserMatch, type UserSearchAnswer } from '../../shared/user-search';
 import { matchesAuditFilter, type AuditEntry, type AuditReading, type ChainVerdict, type CorruptAuditLine } from '../../shared/audit';
 import { createFakeBridgeEvents } from './fake-bridge-events';
 
@@ -86,6 +87,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
   const failures = new Map<BridgeMethod, ErrorInit>();
   const events = createFakeBridgeEvents();
   const runningJobs = new Set<string>();
+  let indexed = false;
 
   const guard = (method: BridgeMethod, input: unknown) => {
     calls.push({ method, input });
@@ -248,6 +250,24 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       runningJobs.add(jobId);
       return { jobId };
     },
+    // Find a person: the index job only starts (a test finishes it with emitEvent); search then looks through `users`.
+    'users.index': async (input) => {
+      guard('users.index', input);
+      const jobId = `job-${calls.length}`;
+      runningJobs.add(jobId);
+      return { jobId };
+    },
+    'users.search': async (input) => {
+      guard('users.search', input);
+      if (!indexed) return { state: 'missing' };
+      return fakeSearch(users, input.text, input.limit ?? 50);
+    },
+    'users.forgetIndex': async (input) => {
+      guard('users.forgetIndex', input);
+      const forgotten = indexed;
+      indexed = false;
+      return { forgotten };
+    },
     'jobs.cancel': async (input) => {
       guard('jobs.cancel', input);
       const running = runningJobs.has(input.jobId);
@@ -258,6 +278,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
 
   const emitEvent: typeof events.emit = (name, payload) => {
     if (name === 'job.finished') runningJobs.delete(payload.jobId);
+    if (name === 'job.finished' && payload.kind === 'users.index' && 'status' in payload && payload.status === 'completed') indexed = true;
     events.emit(name, payload);
   };
 
@@ -274,4 +295,21 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       return users;
     },
   };
+}
+
+const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** The core's search in miniature (core/user-index.ts): substring of uid, name or e-mail, ignoring case and accents (precomposed text only). */
+function fakeSearch(users: UserRecord[], text: string, limit: number): UserSearchAnswer {
+  const key = fold(text.trim());
+  const matches: UserMatch[] = [];
+  for (const user of users) {
+    const ranges = SEARCHED_FIELDS.flatMap((field) => {
+      const value = user[field];
+      const at = value === null ? -1 : fold(value).indexOf(key);
+      return at === -1 ? [] : [{ field, start: at, end: at + key.length }];
+    });
+    if (ranges.length > 0) matches.push({ user, ranges });
+  }
+  return { state: 'ready', matches: matches.slice(0, limit), total: matches.length, indexedAt: '2026-11-22T12:00:00.000Z', indexedUsers: users.length };
 }

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import type { UserRecord } from '../shared/users';
+import { createUserIndexes } from './user-index';
+import { normalizeUser } from './user-record';
+
+const PEOPLE: UserRecord[] = [
+  normalizeUser({ id: 1, uid: 'jean dupont', full_name: 'Jean Bernard', email: 'jb@example.org' }),
+  normalizeUser({ id: 2, uid: 'emile-42', full_name: 'Émile Zola', email: 'EMILE@Example.org' }),
+  normalizeUser({ id: 3, uid: 'zoë.müller', full_name: 'Zoë Müller', email: 'zoe@example.org' }),
+  normalizeUser({ id: 4, uid: null, full_name: null, email: null }),
+  normalizeUser({ id: 5, uid: 'x-émilie', full_name: 'Marie Émilie', email: 'me@example.org' }),
+];
+
+function setup(people: UserRecord[] = PEOPLE) {
+  let clock = Date.UTC(2026, 10, 22, 12, 0, 0);
+  let walks = 0;
+  const indexes = createUserIndexes({
+    walk: async () => {
+      walks += 1;
+      return { users: people, pages: 1 };
+    },
+    now: () => clock,
+    ttlMs: 15 * 60_000,
+  });
+  return { indexes, advance: (ms: number) => (clock += ms), walks: () => walks };
+}
+
+const found = (answer: ReturnType<ReturnType<typeof setup>['indexes']['search']>) =>
+  answer.state === 'ready' ? answer.matches.map((match) => match.user.fields.id) : 'missing';
+
+describe('the user index', () => {
+  it('says "missing" until a walk has built it', async () => {
+    const { indexes } = setup();
+    expect(indexes.search('p', 'jean')).toEqual({ state: 'missing' });
+    await expect(indexes.build('p')).resolves.toMatchObject({ users: 5, pages: 1, indexedAt: '2026-11-22T12:00:00.000Z' });
+    expect(found(indexes.search('p', 'jean'))).toEqual([1]);
+  });
+
+  it('finds "emile" in "Émile" and "EMILE@", ignoring case and accents, exact and prefix matches first', async () => {
+    const { indexes } = setup();
+    await indexes.build('p');
+    expect(found(indexes.search('p', 'emile'))).toEqual([2]);
+    expect(found(indexes.search('p', 'ÉMIL'))).toEqual([2, 5]);
+    expect(found(indexes.search('p', 'zoe muller'))).toEqual([3]);
+    expect(found(indexes.search('p', 'nobody'))).toEqual([]);
+  });
+
+  it('gives the matched parts in the field’s own text, whole accented characters included', async () => {
+    const { indexes } = setup();
+    await indexes.build('p');
+    const answer = indexes.search('p', 'emil');
+    if (answer.state !== 'ready') throw new Error('expected an index');
+    const emile = answer.matches[0]!;
+    expect(emile.ranges).toEqual([
+      { field: 'uid', start: 0, end: 4 },
+      { field: 'fullName', start: 0, end: 4 },
+      { field: 'email', start: 0, end: 4 },
+    ]);
+    expect(emile.user.fullName!.slice(0, 4)).toBe('Émil');
+    const marie = answer.matches[1]!;
+    expect(marie.ranges).toContainEqual({ field: 'fullName', start: 6, end: 10 });
+  });
+
+  it('maps ranges through decomposed accents (a letter followed by a combining mark)', async () => {
+    const decomposed = 'Cafe\u0301 Ame\u0301lie';
+    const { indexes } = setup([normalizeUser({ id: 9, uid: 'u9', full_name: decomposed })]);
+    await indexes.build('p');
+    const answer = indexes.search('p', 'amelie');
+    if (answer.state !== 'ready') throw new Error('expected an index');
+    const range = answer.matches[0]!.ranges[0]!;
+    expect(decomposed.slice(range.start, range.end)).toBe('Ame\u0301lie');
+  });
+
+  it('counts every match and returns at most the limit', async () => {
+    const many = Array.from({ length: 120 }, (_, i) => normalizeUser({ id: i, uid: `user-${i}`, full_name: `Person ${i}` }));
+    const { indexes } = setup(many);
+    await indexes.build('p');
+    const answer = indexes.search('p', 'person', 10);
+    expect(answer).toMatchObject({ state: 'ready', total: 120, indexedUsers: 120 });
+    expect(answer.state === 'ready' && answer.matches).toHaveLength(10);
+  });
+
+  it('is dropped after its time limit, on request, and per profile', async () => {
+    const { indexes, advance } = setup();
+    await indexes.build('p');
+    await indexes.build('q');
+    advance(14 * 60_000);
+    expect(indexes.search('p', 'jean').state).toBe('ready');
+    expect(indexes.forget('q')).toBe(true);
+    expect(indexes.search('q', 'jean').state).toBe('missing');
+    expect(indexes.search('p', 'jean').state).toBe('ready');
+    advance(60_000);
+    expect(indexes.search('p', 'jean').state).toBe('missing');
+  });
+
+  it('does not keep a walk that was under way when the profile changed', async () => {
+    let release: () => void = () => {};
+    const indexes = createUserIndexes({
+      walk: () => new Promise((resolve) => (release = () => resolve({ users: PEOPLE, pages: 1 }))),
+    });
+    const building = indexes.build('p');
+    indexes.forget('p');
+    release();
+    await building;
+    expect(indexes.search('p', 'jean').state).toBe('missing');
+  });
+
+  it('removes an erased user at once', async () => {
+    const { indexes } = setup();
+    await indexes.build('p');
+    indexes.erased('p', 'emile-42');
+    expect(found(indexes.search('p', 'emil'))).toEqual([5]);
+    expect(indexes.search('p', 'x').state === 'ready' && indexes.search('p', 'x')).toMatchObject({ indexedUsers: 4 });
+  });
+});
