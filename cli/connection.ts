@@ -48,17 +48,27 @@ export async function openDesk(options: { keychain: boolean; timeoutMs?: number 
   const common = { dataDir, via: 'cli' as const, appVersion: cliVersion(), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
   if (!options.keychain) return createDesk({ ...common, credentialStore: createSessionCredentialStore() });
   const { store, problem } = await openCredentialStore({ env });
-  return createDesk({ ...common, credentialStore: store, credentialProblem: problem });
+  return createDesk({ ...common, credentialStore: store, credentialProblem: problem === undefined ? undefined : cliKeychainProblem(problem) });
+}
+
+// The core words a missing keychain for the app, which keeps credentials for its session; a CLI command ends at once.
+const SESSION_ONLY = /\s*(Until then, )?credentials are kept (in memory )?for this session only\.\s*$/;
+
+/** The keychain problem as a CLI user meets it: nothing "kept for this session", and the way to work without a keychain. */
+export function cliKeychainProblem(problem: string): string {
+  const reason = problem.replace(SESSION_ONLY, '').replace(/[;:,]\s*$/, '.');
+  return `${reason} Without the keychain the CLI keeps no credentials between commands: use --base-url and --app with ${API_KEY_ENV} and ${API_SECRET_ENV}.`;
 }
 
 /** Key and secret from the environment; names the missing variable(s). */
 export function credentialsFromEnv(env: NodeJS.ProcessEnv): Credentials {
   const apiKey = env[API_KEY_ENV];
   const apiSecret = env[API_SECRET_ENV];
-  const missing = [!apiKey ? API_KEY_ENV : '', !apiSecret ? API_SECRET_ENV : ''].filter(Boolean);
+  // Each missing variable named with what it holds, so "the API key" is never asked of the secret's variable.
+  const missing = [!apiKey ? `${API_KEY_ENV} to the API key` : '', !apiSecret ? `${API_SECRET_ENV} to the secret key` : ''].filter(Boolean);
   if (missing.length > 0) {
     throw invalidInput(
-      `Set the environment variable${missing.length > 1 ? 's' : ''} ${missing.join(' and ')} to the API key and secret key (Configuration > General in the service’s administration panel). Secrets are never accepted as command-line options.`,
+      `--base-url and --app take their credentials from the environment: set ${missing.join(' and ')} (Configuration > General in the service’s administration panel). Secrets are never accepted as command-line options.`,
     );
   }
   return { apiKey: apiKey as string, apiSecret: apiSecret as string };

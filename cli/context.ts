@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { EXIT_CODES_HELP } from './exit-codes';
 import type { CliIo } from './io';
 import type { CliOutput } from './output';
 
@@ -14,9 +15,10 @@ export interface CliContext {
 // say the outcome in words, and an unknown outcome has its own exit code.
 const irreversibleCommands = new WeakSet<Command>();
 
+/** Marks an act; its --help also shows the exit codes (3 and 4 are about acts), which the other subcommands leave to the top-level help. */
 export function markIrreversible(command: Command): Command {
   irreversibleCommands.add(command);
-  return command;
+  return command.addHelpText('after', EXIT_CODES_HELP);
 }
 
 export function isIrreversible(command: Command): boolean {

@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander';
 import { toErrorInfo, type ErrorCode, type Outcome } from '../shared/errors';
+import { API_KEY_ENV, API_SECRET_ENV } from './connection';
 import type { CliOutput } from './output';
 
 /** Exit codes are part of the CLI's contract (README.md, "The CLI"). */
@@ -13,7 +14,10 @@ export const EXIT_OUTCOME_NOT_RECORDED = 4;
 export const EXIT_CODES_HELP = `
 Exit codes:
   0  done
-  1  refused by the service, or failed
+  1  failed: refused by the service, an error, or a check that found a problem
+     (token verify: the token is not valid — checked locally, nothing is sent;
+     audit verify: the trail is broken; logout --negative: the service
+     ACCEPTED the broken token)
   2  usage or validation error: nothing was sent
   3  anonymize, delete or logout: the outcome is UNKNOWN (the request may have
      reached the service); check the user before trying again
@@ -37,11 +41,15 @@ export const OUTCOME_WORDS: Record<Outcome, string> = {
   unknown: 'UNKNOWN — the request may have reached the service and taken effect. Check the user before repeating an erasure; a logout can safely be sent again.',
 };
 
-/** What the failed run was: an irreversible act, and whether --json was asked for. */
+/** What the failed run was: an irreversible act, whether --json was asked for, and whether it connected with --base-url/--app. */
 export interface FailedRun {
   act: boolean;
   json: boolean;
+  temporaryConnection?: boolean;
 }
+
+// Failures whose advice is "check the address or the keys": with --base-url there is no profile to check.
+const CONNECTION_CODES: ReadonlySet<ErrorCode> = new Set(['INVALID_CREDENTIALS', 'INSUFFICIENT_SCOPE', 'UNAUTHORIZED', 'APPLICATION_NOT_FOUND', 'UNEXPECTED_RESPONSE']);
 
 /** Prints `CODE: message` (and for an act its outcome) on stderr and returns the exit code. */
 export function reportFailure(error: unknown, out: CliOutput, run: FailedRun): number {
@@ -49,6 +57,9 @@ export function reportFailure(error: unknown, out: CliOutput, run: FailedRun): n
   const info = toErrorInfo(error);
   const extras = [info.status !== undefined ? `status ${info.status}` : '', info.requestId ? `request id ${info.requestId}` : ''].filter(Boolean);
   out.note(`${info.code}: ${info.message}${extras.length ? ` (${extras.join(', ')})` : ''}`);
+  if (run.temporaryConnection && CONNECTION_CODES.has(info.code)) {
+    out.note(`This command used no profile: the service address is the --base-url value, the application name the --app value, and the keys come from ${API_KEY_ENV} and ${API_SECRET_ENV}.`);
+  }
   if (run.act) out.note(`Outcome: ${OUTCOME_WORDS[info.outcome]}`);
   if (run.json && !out.wroteResult) out.json({ error: info });
   if (USAGE_CODES.has(info.code)) return EXIT_USAGE;

@@ -4,7 +4,11 @@ import { invalidInput } from '../shared/errors';
 export function parseWholeNumber(value: string, option: string, { min = 1, max = Number.MAX_SAFE_INTEGER } = {}): number {
   if (!/^\d+$/.test(value.trim())) throw invalidInput(`${option} must be a whole number (got "${value}").`);
   const parsed = Number(value.trim());
-  if (parsed < min || parsed > max) throw invalidInput(`${option} must be between ${min} and ${max} (got ${parsed}).`);
+  if (parsed < min || parsed > max) {
+    // No upper bound worth naming: "between 1 and 9007199254740991" reads as a riddle.
+    const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `between ${min} and ${max}`;
+    throw invalidInput(`${option} must be ${range} (got ${parsed}).`);
+  }
   return parsed;
 }
 

@@ -22,6 +22,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const program = buildProgram(context).hook('preAction', (_root, actionCommand) => {
     run.act = isIrreversible(actionCommand);
     run.json = actionCommand.getOptionValue('json') === true;
+    // Given before the command or after it; `profiles add --base-url` saves a profile instead.
+    run.temporaryConnection = actionCommand.parent?.name() !== 'profiles' && [_root, actionCommand].some((command) => command.getOptionValue('baseUrl') !== undefined);
   });
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -38,7 +40,8 @@ function buildProgram(context: CliContext): Command {
   const program = new Command('privacy-desk')
     .description('Erase, anonymise and log out users of a hosted debate-space service.')
     .version(cliVersion())
-    .addHelpText('afterAll', EXIT_CODES_HELP)
+    // On the top-level help only ('after', not 'afterAll'); the acts add it to their own (cli/context.ts).
+    .addHelpText('after', EXIT_CODES_HELP)
     // Options before the command belong to the program; after it, to the command (so `profiles add --base-url` stays its own).
     .enablePositionalOptions();
   for (const command of [profilesCommand(context), usersCommand(context), logoutCommand(context), tokenCommand(context), auditCommand(context)]) program.addCommand(command);

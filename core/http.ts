@@ -116,7 +116,7 @@ function bodyTooLargeError(response: Response, maxBytes: number, request: HttpRe
     ? ' Nothing was changed.'
     : request.irreversible
       ? ' The outcome is UNKNOWN: the service may or may not have done it. Check the user before trying again.'
-      : ' Check that the profile’s address points at the service’s API; if it does, contact the service.';
+      : ' Check that the service address points at the service’s API; if it does, contact the service.';
   return new PrivacyDeskError({
     code: 'UNEXPECTED_RESPONSE',
     outcome: refused ? 'refused' : 'unknown',
@@ -295,7 +295,7 @@ export function statusError(response: HttpResponse, request: HttpRequest, secret
     outcome: status >= 400 && status < 500 ? 'refused' : 'unknown',
     status,
     requestId,
-    message: `The service answered ${status} while ${request.purpose}, which Privacy Desk does not expect.${saidPart} Check the profile’s address; if it persists, contact the service.`,
+    message: `The service answered ${status} while ${request.purpose}, which Privacy Desk does not expect.${saidPart} Check the service address; if it persists, contact the service.`,
   });
 }
 
@@ -315,7 +315,7 @@ function redirectError(redirect: { request: HttpRequest; status?: number; reques
     outcome: 'refused',
     status,
     requestId,
-    message: `The service redirected${code}${where} while ${request.purpose}. Redirects are not followed: nothing was sent there${changed}. Check the base address in the profile (https://, host and path).`,
+    message: `The service redirected${code}${where} while ${request.purpose}. Redirects are not followed: nothing was sent there${changed}. Check the service address (https://, host and path).`,
   });
 }
 
@@ -335,6 +335,6 @@ export function unexpectedBody(response: HttpResponse, purpose: string, what: st
     code: 'UNEXPECTED_RESPONSE',
     status: response.status,
     requestId: response.requestId,
-    message: `The service’s answer to ${purpose} could not be read: ${what}. Check that the profile’s address points at the service’s API; if it does, contact the service.`,
+    message: `The service’s answer to ${purpose} could not be read: ${what}. Check that the service address points at the service’s API; if it does, contact the service.`,
   });
 }

@@ -18,7 +18,7 @@ export function logoutRefusal(result: LogoutResult, nowMs = Date.now()): Privacy
       outcome: 'unknown',
       status,
       requestId,
-      message: `The service answered ${status} to the logout, but its answer could not be read as JSON, so whether the user's sessions ended is UNKNOWN. Check that the profile's address points at the service's API.`,
+      message: `The service answered ${status} to the logout, but its answer could not be read as JSON, so whether the user's sessions ended is UNKNOWN. Check that the service address points at the service's API.`,
     });
   }
   if (status >= 300 && status < 400) {
@@ -28,7 +28,7 @@ export function logoutRefusal(result: LogoutResult, nowMs = Date.now()): Privacy
       outcome: 'refused',
       status,
       requestId,
-      message: `The service redirected (${status})${location ? ` to ${location}` : ''} while handling the logout. Redirects are not followed: nothing was sent there. Check the base address in the profile (https://, host and path).`,
+      message: `The service redirected (${status})${location ? ` to ${location}` : ''} while handling the logout. Redirects are not followed: nothing was sent there. Check the service address (https://, host and path).`,
     });
   }
   if (status === 429) {
@@ -44,7 +44,7 @@ export function logoutRefusal(result: LogoutResult, nowMs = Date.now()): Privacy
       code: 'APPLICATION_NOT_FOUND',
       status,
       requestId,
-      message: 'The logout route was not found (404): the service does not know this application name, or the profile’s address is wrong. Check both against the service’s administration panel.',
+      message: 'The logout route was not found (404): the service does not know this application name, or the service address is wrong. Check both against the service’s administration panel.',
     });
   }
   const said = serviceWords(result.body);

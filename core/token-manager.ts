@@ -24,7 +24,7 @@ export interface TokenLease {
 }
 
 export const INVALID_CREDENTIALS_MESSAGE =
-  'The API key or secret key was refused. Check both in the profile (Configuration > General in the service’s administration panel).';
+  'The API key or secret key was refused. Check both against Configuration > General in the service’s administration panel.';
 
 /**
  * Obtains and caches one client-credentials token per scope, in memory only.
@@ -127,7 +127,7 @@ export class TokenManager {
         code: 'UNEXPECTED_RESPONSE',
         status,
         requestId,
-        message: `The service refused the token request (${status}${typeof errorName === 'string' ? ` ${errorName}` : ''})${said ? `: “${said}”` : ''}. Check the profile’s address and keys; if they are right, contact the service.`,
+        message: `The service refused the token request (${status}${typeof errorName === 'string' ? ` ${errorName}` : ''})${said ? `: “${said}”` : ''}. Check the service address and the keys; if they are right, contact the service.`,
       });
     }
     return statusError(response, request, secrets, this.#deps.now());

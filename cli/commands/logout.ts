@@ -1,9 +1,10 @@
 import { Command, Option } from 'commander';
 import { LOGOUT_ALGORITHMS, NEGATIVE_CASES, type LogoutOptions, type LogoutResult, type NegativeCase, type LogoutAlgorithm } from '../../shared/logout';
 import { logoutRefusal } from '../../core/logout-outcome';
-import type { Outcome } from '../../shared/errors';
+import type { Outcome, PrivacyDeskError } from '../../shared/errors';
 import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
 import { markIrreversible, type CliContext } from '../context';
+import { EXIT_FAILED } from '../exit-codes';
 import type { CliOutput } from '../output';
 import { parseClaim, parseWholeNumber } from '../parse';
 
@@ -16,9 +17,11 @@ interface LogoutFlags extends ConnectionOptions {
   negative?: NegativeCase;
   reference?: string;
   json?: boolean;
+  showToken?: boolean;
 }
 
-export function logoutCommand({ io, out }: CliContext): Command {
+export function logoutCommand(context: CliContext): Command {
+  const { io, out } = context;
   const command = addConnectionOptions(
     new Command('logout')
       .argument('<uid>', 'the user whose sessions end')
@@ -30,7 +33,8 @@ export function logoutCommand({ io, out }: CliContext): Command {
       .option('--events', 'add the OIDC back-channel logout events claim')
       .addOption(new Option('--negative <case>', 'send a deliberately broken token the service must refuse').choices(NEGATIVE_CASES))
       .option('--reference <ref>', 'ticket or request number, kept in the audit trail')
-      .option('--json', 'print the full result as JSON on stdout'),
+      .option('--show-token', 'also print the signed token (for a live service its signature is always withheld)')
+      .option('--json', 'print the full result as JSON on stdout, the token included'),
   );
   return markIrreversible(command).action(async (uid: string, opts: LogoutFlags) => {
     const options: LogoutOptions = { algorithm: opts.alg, includeEvents: opts.events === true, extraClaims: Object.fromEntries(opts.claim.map(parseClaim)) };
@@ -39,26 +43,52 @@ export function logoutCommand({ io, out }: CliContext): Command {
     if (opts.negative !== undefined) options.negativeCase = opts.negative;
     const { desk, profileId } = await resolveConnection(opts, io.env);
     const result = await desk.sendLogout(profileId, uid, options, opts.reference);
-    if (opts.json) out.json(result);
-    else printResult(out, result);
     const refusal = logoutRefusal(result);
+    const verdict = opts.negative !== undefined ? negativeVerdict(result, refusal) : undefined;
+    if (opts.json) out.json(verdict ? { ...result, verdict } : result);
+    else printResult(out, result, opts.showToken === true);
+    if (verdict === 'refused-as-expected') {
+      if (!opts.json) out.line(`Verdict:  refused as expected — the service refused the broken token (${opts.negative}).`);
+      return;
+    }
+    if (verdict === 'accepted') {
+      out.note(`Verdict: ACCEPTED — the service did not refuse a broken token (${opts.negative}): it answered ${result.status} and treated it as a valid logout. Report this to the service's administrators.`);
+      context.exitCode = EXIT_FAILED;
+      return;
+    }
     if (refusal) throw refusal;
   });
 }
 
+/**
+ * A negative case is a test the service passes by refusing: a refusal of the token (LOGOUT_REJECTED) is the expected
+ * answer, an acceptance is the failure. Anything else (5xx, 429, unknown application) says nothing about the token.
+ */
+function negativeVerdict(result: LogoutResult, refusal: PrivacyDeskError | null): 'refused-as-expected' | 'accepted' | undefined {
+  if (refusal?.code === 'LOGOUT_REJECTED') return 'refused-as-expected';
+  if (result.outcome === 'done' && refusal === null) return 'accepted';
+  return undefined;
+}
+
 const STATUS_WORDS: Record<Outcome, string> = {
-  done: 'accepted: the user’s sessions are ended',
+  // The service answers 200 whether or not a user has the uid (it does not reveal who exists).
+  done: 'accepted — the service answers this whether or not a user has this uid: if one does, their sessions are ended; it does not show that the uid exists',
   refused: 'refused',
   unknown: 'outcome unknown: the sessions may or may not have ended',
   'not-sent': 'not sent',
 };
 
-function printResult(out: CliOutput, result: LogoutResult): void {
+function printResult(out: CliOutput, result: LogoutResult, showToken: boolean): void {
   out.line(`Status:   ${result.status} (${STATUS_WORDS[result.outcome]})`);
   out.line(`Answer:   ${typeof result.body === 'string' ? result.body || '(empty)' : JSON.stringify(result.body)}`);
   out.line(`Elapsed:  ${Math.round(result.elapsedMs)} ms${result.requestId ? `  (request id ${result.requestId})` : ''}`);
   out.line(`Header:   ${JSON.stringify(result.header)}`);
   out.line(`Claims:   ${JSON.stringify(result.claims, null, 2).replace(/\n/g, '\n          ')}`);
+  // A signed token is a working credential for this uid until it expires: printed only when asked for.
+  if (!showToken) {
+    out.line('Token:    (not printed; add --show-token or --json to see it)');
+    return;
+  }
   out.line(`Token:    ${result.token}`);
   if (result.signatureWithheld) out.line('          (signature withheld: the token was signed and sent, but a signed token for a live service is never printed)');
 }

@@ -27,8 +27,9 @@ export function usersCommand({ io, out }: CliContext): Command {
     const { desk, profileId } = await resolveConnection(opts, io.env);
     if (opts.all) {
       const all = await listAll(desk, profileId, perPage, io.stderr);
-      if (opts.json) out.json({ users: all.map((u) => u.fields), page: 1, perPage, total: all.length, totalPages: 1, hasNext: false });
-      else printUsers(out, all, `all pages, ${all.length} users`);
+      // Not one page: every page was walked, so no page number or hasNext pretends otherwise (README, "The CLI").
+      if (opts.json) out.json({ users: all.users.map((u) => u.fields), total: all.users.length, pagesWalked: all.pagesWalked, perPage });
+      else printUsers(out, all.users, `all pages (${all.pagesWalked} walked), ${all.users.length} users`);
       return;
     }
     const result = await desk.listUsers(profileId, { page, perPage });
@@ -40,6 +41,8 @@ export function usersCommand({ io, out }: CliContext): Command {
     const what = action === 'anonymize' ? 'anonymise a user: erase name, e-mail, uid and image; keep contributions' : 'delete a user and all their contributions';
     const command = users
       .command(`${action} <uid>`)
+      // The console and the README say "anonymise": both spellings work.
+      .aliases(action === 'anonymize' ? ['anonymise'] : [])
       .description(`${what} (irreversible)`)
       .requiredOption('--confirm <uid>', 'repeat the uid exactly, to confirm')
       .option('--reference <ref>', 'ticket or request number, kept in the audit trail')
@@ -55,14 +58,22 @@ export function usersCommand({ io, out }: CliContext): Command {
   return users;
 }
 
-async function listAll(desk: Desk, profileId: string, perPage: number, stderr: CliIo['stderr']): Promise<UserRecord[]> {
+async function listAll(desk: Desk, profileId: string, perPage: number, stderr: CliIo['stderr']): Promise<{ users: UserRecord[]; pagesWalked: number }> {
   const progress = stderr.isTTY === true;
-  const all = await listAllUsers((input) => desk.listUsers(profileId, input), {
-    perPage,
-    onProgress: progress ? ({ page, collected, totalPages }) => stderr.write(`\rpage ${page}${totalPages ? ` of ${totalPages}` : ''}, ${collected} users`) : undefined,
-  });
+  let pagesWalked = 0;
+  const users = await listAllUsers(
+    async (input) => {
+      const page = await desk.listUsers(profileId, input);
+      pagesWalked += 1;
+      return page;
+    },
+    {
+      perPage,
+      onProgress: progress ? ({ page, collected, totalPages }) => stderr.write(`\rpage ${page}${totalPages ? ` of ${totalPages}` : ''}, ${collected} users`) : undefined,
+    },
+  );
   if (progress) stderr.write('\n');
-  return all;
+  return { users, pagesWalked };
 }
 
 function pageJson(result: UserPage) {

@@ -36,8 +36,8 @@ describe('privacy-desk logout and token verify (in-process CLI against the sandb
     goodToken = result.token;
   });
 
-  it('exits 1 with LOGOUT_REJECTED when the service refuses the token, and says nothing changed', async () => {
-    const { code, stderr, stdout } = await f.cli(['logout', 'alice@example.org', '--negative', 'alg-none']);
+  it('exits 1 with LOGOUT_REJECTED when the service refuses a token, and says nothing changed', async () => {
+    const { code, stderr, stdout } = await f.cli(['logout', 'alice@example.org', '--aud', 'another-app']);
     expect(code).toBe(1);
     expect(stdout).toMatch(/^Status: +400 \(refused\)/m);
     expect(stderr).toMatch(/^LOGOUT_REJECTED: .*\nOutcome: refused by the service — nothing was changed\.\n$/);

@@ -39,10 +39,11 @@ describe('privacy-desk users list (in-process CLI against the sandbox)', () => {
   it('--all walks every page and prints every user once', async () => {
     const { code, stdout } = await f.cli(['users', 'list', '--all', '--per-page', '10', '--json']);
     expect(code).toBe(0);
-    const all = JSON.parse(stdout) as { users: Array<{ id: number }>; page: number; total: number; totalPages: number; hasNext: boolean };
+    const all = JSON.parse(stdout) as Record<string, unknown> & { users: Array<{ id: number }> };
     expect(all.users).toHaveLength(37);
     expect(new Set(all.users.map((u) => u.id)).size).toBe(37);
-    expect(all).toMatchObject({ page: 1, total: 37, totalPages: 1, hasNext: false });
+    // Honest about what it is: every page walked, not "page 1 of 1".
+    expect(all).toEqual({ users: all.users, total: 37, pagesWalked: 4, perPage: 10 });
   });
 
   it('accepts the connection options before the command too', async () => {
@@ -66,7 +67,8 @@ describe('privacy-desk users list (in-process CLI against the sandbox)', () => {
   it('names the missing environment variable (exit 2) and never takes a secret as an option', async () => {
     const missing = await f.cli(['users', 'list'], { env: { PRIVACY_DESK_API_SECRET: undefined } });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^INVALID_INPUT: Set the environment variable PRIVACY_DESK_API_SECRET /);
+    expect(missing.stderr).toMatch(/^INVALID_INPUT: --base-url and --app take their credentials from the environment: set PRIVACY_DESK_API_SECRET to the secret key \(/);
+    expect(missing.stderr).not.toMatch(/API key/);
     expect(missing.stderr).not.toMatch(/PRIVACY_DESK_API_KEY and/);
     const asOption = await f.cli(['users', 'list', '--api-secret', 'x']);
     expect(asOption.code).toBe(2);
@@ -93,7 +95,8 @@ describe('privacy-desk users list (in-process CLI against the sandbox)', () => {
     const { error } = JSON.parse(stdout) as { error: { code: string; outcome: Outcome } };
     expect(error.code).toBe('INVALID_CREDENTIALS');
     expect(OUTCOMES).toContain(error.outcome);
-    expect(stderr).toMatch(/^INVALID_CREDENTIALS: [^\n]*\n$/);
+    // The error, then where --base-url's address and keys come from; no Outcome line.
+    expect(stderr).toMatch(/^INVALID_CREDENTIALS: [^\n]*\nThis command used no profile: [^\n]*\n$/);
   });
 
   it('--version prints the package version and --help ends with the exit codes', async () => {
@@ -101,6 +104,6 @@ describe('privacy-desk users list (in-process CLI against the sandbox)', () => {
     expect(await f.cli(['--version'], { connection: false })).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
     const help = await f.cli(['users', 'delete', '--help'], { connection: false });
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('Exit codes:\n  0  done\n  1  refused by the service, or failed\n  2  usage or validation error: nothing was sent\n  3  anonymize, delete or logout: the outcome is UNKNOWN');
+    expect(help.stdout).toContain('Exit codes:\n  0  done\n  1  failed: refused by the service, an error, or a check that found a problem\n     (token verify: the token is not valid — checked locally, nothing is sent;\n     audit verify: the trail is broken; logout --negative: the service\n     ACCEPTED the broken token)\n  2  usage or validation error: nothing was sent\n  3  anonymize, delete or logout: the outcome is UNKNOWN');
   });
 });
