@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../shared/contract';
 import { uidProblem } from '../../../shared/uid';
@@ -18,6 +18,8 @@ import { TokenPreview } from './token-preview';
 import { useLogoutTest } from './use-logout-test';
 import { VerifyToken } from './verify-token';
 import { ViewSection } from '../../components/view-section';
+import { LiveConfirmDialog } from '../../components/live-confirm-dialog';
+import { hostOf } from '../../state/use-profiles';
 
 export function LogoutView({ profile }: { profile: ProfileView }) {
   const { t } = useTranslation();
@@ -36,8 +38,16 @@ export function LogoutView({ profile }: { profile: ProfileView }) {
     enabled: profile.isLocal && uidOk,
   });
   const canSend = uidOk && options !== undefined && !test.isPending;
-  const run = (testCase: Parameters<typeof test.mutate>[0]['testCase']) => {
+  type TestCase = Parameters<typeof test.mutate>[0]['testCase'];
+  // On live data every send (a negative case too) is confirmed first: it reaches the real service.
+  const [awaitingConfirm, setAwaitingConfirm] = useState<TestCase | null>(null);
+  const send = (testCase: TestCase) => {
     if (options) test.mutate({ uid, options, testCase });
+  };
+  const run = (testCase: TestCase) => {
+    if (!options) return;
+    if (profile.isLocal) send(testCase);
+    else setAwaitingConfirm(testCase);
   };
 
   return (
@@ -75,6 +85,20 @@ export function LogoutView({ profile }: { profile: ProfileView }) {
       <NegativeCases history={history} disabled={!canSend} pendingCase={test.isPending ? (test.variables?.testCase ?? null) : null} onRun={run} />
       <LogoutHistory history={history} />
       <VerifyToken profileId={profile.id} />
+      {awaitingConfirm !== null && (
+        <LiveConfirmDialog
+          open
+          title={t('liveConfirm.logoutTitle')}
+          body={t('liveConfirm.logoutBody', { uid, host: hostOf(profile.baseUrl) })}
+          confirmLabel={t('liveConfirm.logoutConfirm')}
+          onCancel={() => setAwaitingConfirm(null)}
+          onConfirm={() => {
+            const testCase = awaitingConfirm;
+            setAwaitingConfirm(null);
+            send(testCase);
+          }}
+        />
+      )}
     </ViewSection>
   );
 }
