@@ -16,7 +16,10 @@ describe('privacy-desk users find (in-process CLI against the sandbox)', () => {
   let everyone: Array<{ uid: string | null; full_name: string | null; email: string | null }>;
   beforeAll(async () => {
     f = await startCliFixture(230);
-    everyone = (JSON.parse((await f.cli(['users', 'list', '--all', '--json'])).stdout) as { users: typeof everyone }).users;
+    const all = JSON.parse((await f.cli(['users', 'list', '--all', '--json'])).stdout) as { users: typeof everyone; perPage: number };
+    everyone = all.users;
+    // Every full walk asks for the largest page the service allows, not the default 10.
+    expect(all.perPage).toBe(100);
   });
   afterAll(() => f.close());
 
