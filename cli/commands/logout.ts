@@ -3,6 +3,7 @@ import { LOGOUT_ALGORITHMS, NEGATIVE_CASES, type LogoutOptions, type LogoutResul
 import { logoutRefusal } from '../../core/logout-outcome';
 import type { Outcome, PrivacyDeskError } from '../../shared/errors';
 import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
+import { noteLiveData } from '../live-data';
 import { markIrreversible, type CliContext } from '../context';
 import { EXIT_FAILED } from '../exit-codes';
 import type { CliOutput } from '../output';
@@ -42,6 +43,7 @@ export function logoutCommand(context: CliContext): Command {
     if (opts.exp !== undefined) options.expiresInSeconds = parseWholeNumber(opts.exp, '--exp');
     if (opts.negative !== undefined) options.negativeCase = opts.negative;
     const { desk, profileId } = await resolveConnection(opts, io.env);
+    noteLiveData(out, (await desk.getProfile(profileId)).baseUrl);
     const result = await desk.sendLogout(profileId, uid, options, opts.reference);
     const refusal = logoutRefusal(result);
     const verdict = opts.negative !== undefined ? negativeVerdict(result, refusal) : undefined;

@@ -5,6 +5,7 @@ import type { CliIo } from '../io';
 import { listAllUsers } from '../../core/list-all-users';
 import { printErasureSteps } from '../erasure-steps';
 import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
+import { noteLiveData } from '../live-data';
 import { markIrreversible, type CliContext } from '../context';
 import type { CliOutput } from '../output';
 import { parseWholeNumber } from '../parse';
@@ -52,6 +53,7 @@ export function usersCommand({ io, out }: CliContext): Command {
     markIrreversible(addConnectionOptions(command)).action(async (uid: string, opts: ConnectionOptions & { confirm: string; reference?: string; logoutFirst: boolean; json?: boolean }) => {
       const { desk, profileId } = await resolveConnection(opts, io.env);
       const profile = await desk.getProfile(profileId);
+      noteLiveData(out, profile.baseUrl);
       const result = await desk.erase({ profileId, action, uid, confirmUid: opts.confirm, reference: opts.reference, logoutFirst: opts.logoutFirst });
       printErasureSteps(out, result, profile.name, opts.json === true);
     });
