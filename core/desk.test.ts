@@ -165,6 +165,24 @@ describe('Desk', () => {
     expect(checks[0]?.detail).toMatch(/scope authentication, expires in 2 h/);
   });
 
+  it('stops the connection test at the first failure that is not a missing scope (one network error, said once)', async () => {
+    const desk = createDesk({
+      dataDir,
+      credentialStore: createSessionCredentialStore(),
+      via: 'cli',
+      connect: (o) => {
+        const stub = stubConnection(o, calls);
+        const unreachable = async (): Promise<never> => {
+          throw new PrivacyDeskError({ code: 'NETWORK', message: 'Could not reach p.example.com.' });
+        };
+        return { ...stub, client: { ...stub.client, checkToken: unreachable, listUsers: unreachable } };
+      },
+    });
+    const { id } = await desk.saveProfile({ name: 'Prod', baseUrl: 'https://p.example.com', applicationName: 'a', apiKey: 'k', apiSecret: 's' });
+    const checks = await desk.testConnection(id);
+    expect(checks.map((c) => [c.step, c.ok, c.error?.code])).toEqual([['token-authentication', false, 'NETWORK']]);
+  });
+
   it('says plainly when the session store has no credentials and the keychain is unavailable', async () => {
     const desk1 = createDesk({ dataDir, credentialStore: createSessionCredentialStore(), credentialProblem: 'No Secret Service on D-Bus.', via: 'app', connect: (o) => stubConnection(o, calls) });
     const { id } = await desk1.saveProfile({ name: 'Prod', baseUrl: 'https://p.example.com', applicationName: 'a', apiKey: 'k', apiSecret: 's' });

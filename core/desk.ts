@@ -15,7 +15,7 @@ import { createDeskProfiles, type SaveProfileInput } from './desk-profiles';
 import { isoWithOffset, openGatedConnection, type ErasureOrder, type GatedConnection } from './erasure-gate';
 import { checkLogoutOptions, exposedToken } from './logout-exposure';
 import { openProfileStore } from './profile-store';
-import { fetchSandboxUserState } from './sandbox-inspection';
+import { fetchSandboxUserState, simulateSandboxLogin } from './sandbox-inspection';
 import { createReceipt, receiptSource, type Receipt, type ReceiptLocale, type ReceiptSubject } from './receipt';
 import type { ServiceConnection } from './service-client';
 import { listAllUsers, type ListAllProgress } from './list-all-users';
@@ -174,12 +174,16 @@ export function createDesk(options: DeskOptions) {
     async testConnection(profileId: string): Promise<ConnectionCheck[]> {
       const client = await clientFor(profileId);
       const checks: ConnectionCheck[] = [];
+      // A missing scope concerns that scope only; any other failure (network, keys, server) would
+      // repeat at every later step, so the test stops at the first one instead of saying it three times.
+      const stopsTheTest = (check: ConnectionCheck) => !check.ok && check.error?.code !== 'INSUFFICIENT_SCOPE';
       for (const scope of ['authentication', 'public'] as const) {
         try {
           const info = await client.checkToken(scope);
           checks.push({ step: `token-${scope}`, ok: true, detail: `scope ${scope}, expires in ${describeDuration(info.expiresAt - (options.now ?? Date.now)())}` });
         } catch (error) {
           checks.push({ step: `token-${scope}`, ok: false, error: toErrorInfo(error) });
+          if (stopsTheTest(checks[checks.length - 1]!)) return checks;
         }
       }
       try {
@@ -243,6 +247,16 @@ export function createDesk(options: DeskOptions) {
       const profile = await getProfile(profileId);
       if (!isLocalBaseUrl(profile.baseUrl)) return null; // live data is never probed through sandbox routes
       return fetchSandboxUserState(options.fetch ?? fetch, profile.baseUrl, uid, options.timeoutMs ?? 10_000, options.now);
+    },
+
+    /** Opens a session for the uid on a loopback sandbox, for the logout tester; a live profile is refused before anything is sent. */
+    async simulateSandboxLogin(profileId: string, uid: string): Promise<{ sessionCount: number }> {
+      assertValidUid(uid);
+      const profile = await getProfile(profileId);
+      if (!isLocalBaseUrl(profile.baseUrl)) {
+        throw invalidInput(`Simulating a login is for the sandbox on this computer only: "${profile.name}" is live data, so nothing was sent.`);
+      }
+      return simulateSandboxLogin(options.fetch ?? fetch, profile.baseUrl, uid, options.timeoutMs ?? 10_000, options.now);
     },
 
     auditEntries: async (limit = 200): Promise<AuditEntry[]> => (await audit.list(limit)).map(upgradeLegacyEntry),
