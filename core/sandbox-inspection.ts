@@ -1,4 +1,5 @@
 import type { SandboxUserState } from '../shared/contract';
+import { PrivacyDeskError } from '../shared/errors';
 import { encodeUidSegment } from '../shared/uid';
 import { sendRequest, type HttpDeps } from './http';
 import type { FetchLike } from './types';
@@ -34,4 +35,33 @@ export async function fetchSandboxUserState(fetchFn: FetchLike, baseUrl: string,
     messagesCount: count(body.messagesCount),
     votesCount: count(body.votesCount),
   };
+}
+
+/**
+ * Opens one session for a uid on the sandbox (POST /sandbox/users/{uid}/login), so a
+ * logout test can show sessions ending. Only ever called for a loopback profile (Desk
+ * checks). A uid the sandbox does not have is NOT_FOUND; any other refusal means the
+ * address is not a sandbox that simulates logins.
+ */
+export async function simulateSandboxLogin(fetchFn: FetchLike, baseUrl: string, uid: string, timeoutMs: number, now: () => number = Date.now): Promise<{ sessionCount: number }> {
+  const http: HttpDeps = { fetch: fetchFn, timeoutMs, now, secrets: () => [] };
+  const response = await sendRequest(http, {
+    method: 'POST',
+    url: `${baseUrl}/sandbox/users/${encodeUidSegment(uid)}/login`,
+    headers: { Accept: 'application/json' },
+    purpose: `simulating a login of user “${uid}” on the sandbox`,
+  });
+  if (response.status === 404) {
+    throw new PrivacyDeskError({ code: 'NOT_FOUND', status: 404, outcome: 'refused', message: `The sandbox has no user “${uid}” (or this address is not a sandbox): no session was opened. Check the uid.` });
+  }
+  let sessionCount: unknown;
+  try {
+    sessionCount = (JSON.parse(response.text) as { sessionCount?: unknown } | null)?.sessionCount;
+  } catch {
+    sessionCount = undefined;
+  }
+  if (response.status < 200 || response.status >= 300 || typeof sessionCount !== 'number') {
+    throw new PrivacyDeskError({ code: 'UNEXPECTED_RESPONSE', status: response.status, outcome: 'unknown', message: `This address did not open a session the way the sandbox does (answer ${response.status}): it may not be the Privacy Desk sandbox.` });
+  }
+  return { sessionCount };
 }

@@ -47,6 +47,7 @@ function templates(): Partial<Record<BridgeMethod, Record<string, unknown>>> {
     'logout.send': { profileId: profile.id, uid: 'fuzz-nobody', options: {} },
     'logout.verify': { profileId: profile.id, token: 'not.a.token' },
     'sandbox.userState': { profileId: profile.id, uid: someUid },
+    'sandbox.simulateLogin': { profileId: profile.id, uid: 'fuzz-nobody' },
     'audit.list': { limit: 10 },
     'audit.read': {},
     'audit.verify': {},

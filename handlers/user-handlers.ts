@@ -1,6 +1,6 @@
 import type { AreaHandlers, HandlerContext } from './types';
 
-type UserMethods = 'users.list' | 'users.erase' | 'sandbox.userState';
+type UserMethods = 'users.list' | 'users.erase' | 'sandbox.userState' | 'sandbox.simulateLogin';
 
 export function userHandlers({ desk }: HandlerContext): AreaHandlers<UserMethods> {
   return {
@@ -9,5 +9,6 @@ export function userHandlers({ desk }: HandlerContext): AreaHandlers<UserMethods
     'users.erase': ({ profileId, action, uid, confirmUid, reference, logoutFirst }) =>
       desk.erase({ profileId, action, uid, confirmUid, logoutFirst, ...(reference !== undefined ? { reference } : {}) }),
     'sandbox.userState': ({ profileId, uid }) => desk.sandboxUserState(profileId, uid),
+    'sandbox.simulateLogin': ({ profileId, uid }) => desk.simulateSandboxLogin(profileId, uid),
   };
 }

@@ -19,6 +19,7 @@ export const BRIDGE_METHOD_NAMES = [
   'logout.send',
   'logout.verify',
   'sandbox.userState',
+  'sandbox.simulateLogin',
   'audit.list',
   'audit.read',
   'audit.verify',

@@ -120,6 +120,8 @@ export const bridgeContract = {
   'logout.send': { input: z.object({ profileId: profileIdSchema, uid: uidInput, options: logoutOptionsSchema }), output: {} as LogoutResult },
   'logout.verify': { input: z.object({ profileId: profileIdSchema, token: z.string() }), output: {} as TokenVerification },
   'sandbox.userState': { input: z.object({ profileId: profileIdSchema, uid: uidInput }), output: {} as SandboxUserState | null },
+  /** Opens one session for the uid on a loopback sandbox (the logout tester's "Simulate a login"); refused for a live profile, nothing sent. */
+  'sandbox.simulateLogin': { input: z.object({ profileId: profileIdSchema, uid: uidInput }), output: {} as { sessionCount: number } },
   'audit.list': { input: z.object({ limit: z.number().int().min(1).max(1000).default(200) }), output: {} as { entries: AuditEntry[] } },
   /** The whole trail: readable entries, corrupt lines with their numbers, the chain's verdict. Never fails because of one bad line. */
   'audit.read': { input: z.object({}), output: {} as AuditReading },

@@ -219,6 +219,10 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       guard('sandbox.userState', input);
       return { exists: true, anonymized: false, sessionCount: 2, messagesCount: 1, votesCount: 1 };
     },
+    'sandbox.simulateLogin': async (input) => {
+      guard('sandbox.simulateLogin', input);
+      return { sessionCount: 3 };
+    },
     'audit.list': async (input) => {
       guard('audit.list', input);
       return { entries: [...audit].reverse() };
