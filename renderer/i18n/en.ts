@@ -55,6 +55,11 @@ export const en = {
     },
     technicalDetail: 'Technical detail (from the system, in English)',
   },
+  notices: {
+    kept: 'Kept notices ({{count}})',
+    keptHint: 'Outcomes with a request id stay here until you clear them.',
+    clearAll: 'Clear all',
+  },
   common: {
     cancel: 'Cancel',
     close: 'Close',
@@ -219,6 +224,24 @@ export const en = {
     rowTestLogout: 'Test logout {{uid}}',
     refreshing: 'Refreshing…',
   },
+  search: {
+    label: 'Find a person — every page',
+    placeholder: 'part of a uid, a name or an e-mail',
+    find: 'Find',
+    starting: 'Reading every page of users…',
+    reading: 'Reading every page: page {{page}}, {{users}} users so far…',
+    readingOf: 'Reading every page: {{page}} of {{total}} pages, {{users}} users so far…',
+    cancelling: 'Stopping…',
+    cancelled: 'Reading every page was stopped: nothing to search yet.',
+    failed: 'Every page could not be read',
+    none: 'Nobody matches “{{text}}” among {{users}} users.',
+    found: 'Matches for “{{text}}”: {{count}} among {{users}} users.',
+    someShown: 'Matches for “{{text}}”: {{count}} among {{users}} users (the first {{shown}} shown: type more to narrow).',
+    readAt: 'List read at {{time}}.',
+    readAgain: 'Read every page again',
+    resultsLabel: 'People matching “{{text}}”',
+    open: 'Open {{name}}',
+  },
   pagination: {
     label: 'Pagination',
     first: 'First page',
@@ -328,6 +351,11 @@ export const en = {
     verified: 'Verified: the uid no longer resolves.',
     notVerified: 'Not verified: the uid still resolved afterwards. Check the user on the service.',
     couldNotCheck: 'Could not check that the uid no longer resolves. Check the user on the service.',
+  },
+  logoutSimulate: {
+    button: 'Simulate a login',
+    hint: 'Sandbox only: opens a session for this uid, so you can see a logout end it (or a broken token leave it).',
+    failed: 'No session was opened',
   },
   logout: {
     title: 'Logout tester',

@@ -52,6 +52,11 @@ export const fr: Messages = {
     },
     technicalDetail: 'Détail technique (message du système, en anglais)',
   },
+  notices: {
+    kept: 'Notifications gardées ({{count}})',
+    keptHint: 'Les résultats avec un identifiant de requête restent ici jusqu’à ce que vous les effaciez.',
+    clearAll: 'Tout effacer',
+  },
   common: {
     cancel: 'Annuler',
     close: 'Fermer',
@@ -214,6 +219,24 @@ export const fr: Messages = {
     rowTestLogout: 'Tester la déconnexion de {{uid}}',
     refreshing: 'Actualisation…',
   },
+  search: {
+    label: 'Trouver une personne — toutes les pages',
+    placeholder: 'une partie d’un uid, d’un nom ou d’une adresse e-mail',
+    find: 'Chercher',
+    starting: 'Lecture de toutes les pages d’utilisateurs…',
+    reading: 'Lecture de toutes les pages : page {{page}}, {{users}} utilisateurs jusqu’ici…',
+    readingOf: 'Lecture de toutes les pages : {{page}} sur {{total}}, {{users}} utilisateurs jusqu’ici…',
+    cancelling: 'Arrêt…',
+    cancelled: 'La lecture des pages a été arrêtée : rien à chercher pour l’instant.',
+    failed: 'Toutes les pages n’ont pas pu être lues',
+    none: 'Personne ne correspond à « {{text}} » parmi {{users}} utilisateurs.',
+    found: 'Résultats pour « {{text}} » : {{count}} parmi {{users}} utilisateurs.',
+    someShown: 'Résultats pour « {{text}} » : {{count}} parmi {{users}} utilisateurs (les {{shown}} premiers affichés : précisez la recherche).',
+    readAt: 'Liste lue à {{time}}.',
+    readAgain: 'Relire toutes les pages',
+    resultsLabel: 'Personnes correspondant à « {{text}} »',
+    open: 'Ouvrir {{name}}',
+  },
   pagination: {
     label: 'Pagination',
     first: 'Première page',
@@ -323,6 +346,11 @@ export const fr: Messages = {
     verified: 'Vérifié : l’uid ne mène plus à personne.',
     notVerified: 'Non vérifié : l’uid menait encore à l’utilisateur ensuite. Vérifiez l’utilisateur sur le service.',
     couldNotCheck: 'Vérification impossible : on ne sait pas si l’uid mène encore à l’utilisateur. Vérifiez l’utilisateur sur le service.',
+  },
+  logoutSimulate: {
+    button: 'Simuler une connexion',
+    hint: 'Bac à sable uniquement : ouvre une session pour cet uid, pour voir une déconnexion y mettre fin (ou un jeton cassé la laisser).',
+    failed: 'Aucune session n’a été ouverte',
   },
   logout: {
     title: 'Test de déconnexion',

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { LIVE_PROFILE } from '../../test/fake-bridge';
 import { renderApp } from '../../test/render-app';
 import { useLogoutStore } from './logout-store';
 
@@ -59,5 +60,28 @@ describe('logout tester', () => {
     expect(alert.textContent).toContain('Could not reach 127.0.0.1:4600: connection refused.');
     expect(within(alert).getByText('NETWORK')).toBeTruthy();
     expect(alert.textContent).not.toMatch(/INTERNAL|Something went wrong inside/);
+  });
+});
+
+describe('logout tester: simulate a login (sandbox)', () => {
+  it('opens a session for the uid through the bridge and shows the new count', async () => {
+    useLogoutStore.getState().updateDraft({ extraClaims: '{}' });
+    const user = userEvent.setup();
+    const { fake } = renderApp();
+    await user.click(await screen.findByRole('tab', { name: 'Logout tester' }));
+    await user.type(screen.getByLabelText('User uid'), 'carol');
+    await user.click(await screen.findByRole('button', { name: 'Simulate a login' }));
+    await waitFor(() => expect(fake.callsOf('sandbox.simulateLogin')).toEqual([{ profileId: 'sandbox', uid: 'carol' }]));
+    // The count is read again after the login.
+    await waitFor(() => expect(fake.callsOf('sandbox.userState').filter((c) => c.uid === 'carol').length).toBeGreaterThan(1));
+  });
+
+  it('is not offered on a live profile', async () => {
+    useLogoutStore.getState().updateDraft({ extraClaims: '{}' });
+    const user = userEvent.setup();
+    renderApp({ profiles: [LIVE_PROFILE] });
+    await user.click(await screen.findByRole('tab', { name: 'Logout tester' }));
+    await user.type(screen.getByLabelText('User uid'), 'carol');
+    expect(screen.queryByRole('button', { name: 'Simulate a login' })).toBeNull();
   });
 });

@@ -14,6 +14,7 @@ import { LogoutHistory } from './logout-history';
 import { useLogoutStore } from './logout-store';
 import { NegativeCases } from './negative-cases';
 import { SendResult } from './send-result';
+import { SimulateLogin } from './simulate-login';
 import { TokenPreview } from './token-preview';
 import { useLogoutTest } from './use-logout-test';
 import { VerifyToken } from './verify-token';
@@ -72,6 +73,7 @@ export function LogoutView({ profile }: { profile: ProfileView }) {
             hint={uid ? <UidHints uid={uid} /> : undefined}
           />
           {sessions.data && <p className="sessions">{t('logout.sessionsNow', { count: sessions.data.sessionCount })}</p>}
+          {sessions.data?.exists && <SimulateLogin profile={profile} uid={uid} />}
           <ClaimsEditor applicationName={profile.applicationName} problems={problems} />
           <div className="logout-builder__actions">
             <button type="submit" className="button button--primary button--large" disabled={!canSend}>
