@@ -66,16 +66,19 @@ export function App() {
   const noProfiles = profiles.data.profiles.length === 0;
   return (
     <Tabs.Root className="app" value={view} onValueChange={(value) => setView(value as View)} activationMode="manual">
-      <AppHeader profile={profile} appInfo={appInfo.data} />
-      <nav className="app-nav" aria-label={t('nav.label')}>
-        <Tabs.List className="tabs" aria-label={t('nav.label')}>
-          {VIEWS.map((id) => (
-            <Tabs.Trigger key={id} value={id} className="tabs__tab">
-              {t(TAB_LABEL[id])}
-            </Tabs.Trigger>
-          ))}
-        </Tabs.List>
-      </nav>
+      {/* Header and tabs stay at the top while scrolling: the live marking is never out of sight. */}
+      <div className="app-chrome">
+        <AppHeader profile={profile} appInfo={appInfo.data} />
+        <nav className="app-nav" aria-label={t('nav.label')}>
+          <Tabs.List className="tabs" aria-label={t('nav.label')}>
+            {VIEWS.map((id) => (
+              <Tabs.Trigger key={id} value={id} className="tabs__tab">
+                {t(TAB_LABEL[id])}
+              </Tabs.Trigger>
+            ))}
+          </Tabs.List>
+        </nav>
+      </div>
       <main className="app-main">
         <Tabs.Content value="users" className="tab-panel">
           <ErrorBoundary what={t('viewError.views.users')}>

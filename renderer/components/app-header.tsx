@@ -6,6 +6,15 @@ import { LiveBanner } from './live-banner';
 import { LanguageSwitcher, ThemeSwitcher } from './preferences';
 import { ProfileSwitcher } from './profile-switcher';
 
+/** Which translated explanation fits the core's (English) description of the keychain failure. */
+export function keychainReason(problem: string): 'noDbus' | 'noProvider' | 'locked' | 'sessionChosen' | 'other' {
+  if (/^PRIVACY_DESK_CREDENTIAL_STORE=session/.test(problem)) return 'sessionChosen';
+  if (/^No D-Bus session/i.test(problem)) return 'noDbus';
+  if (/^No Secret Service provider/i.test(problem)) return 'noProvider';
+  if (/^The keyring is locked/i.test(problem)) return 'locked';
+  return 'other';
+}
+
 /** Product name, where the actions go (profile + environment) and the operator's preferences. */
 export function AppHeader({ profile, appInfo }: { profile: ProfileView | null; appInfo?: AppInfo }) {
   const { t } = useTranslation();
@@ -43,7 +52,16 @@ export function AppHeader({ profile, appInfo }: { profile: ProfileView | null; a
             <span aria-hidden="true" className="keychain-notice__icon">!</span>
             <strong>{t('keychain.title')}</strong> {t('keychain.detail')}
           </p>
-          {appInfo.keychain.problem && <p className="keychain-notice__problem">{appInfo.keychain.problem}</p>}
+          {appInfo.keychain.problem && (
+            <>
+              <p className="keychain-notice__problem">{t(`keychain.reasons.${keychainReason(appInfo.keychain.problem)}`)}</p>
+              {/* The system's own words stay as they are (English), offered as a detail, not as the explanation. */}
+              <details className="keychain-notice__detail">
+                <summary>{t('keychain.technicalDetail')}</summary>
+                <p lang="en">{appInfo.keychain.problem}</p>
+              </details>
+            </>
+          )}
         </div>
       )}
     </header>

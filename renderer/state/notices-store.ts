@@ -16,6 +16,8 @@ interface NoticesState {
   notices: Notice[];
   push: (notice: Omit<Notice, 'id'>) => void;
   dismiss: (id: number) => void;
+  /** Clears every notice that stays (the ones that fade go by themselves). */
+  clearKept: () => void;
 }
 
 let nextId = 1;
@@ -32,4 +34,5 @@ export const useNotices = create<NoticesState>()((set) => ({
     if (notice.fades) setTimeout(() => useNotices.getState().dismiss(id), FADE_AFTER_MS);
   },
   dismiss: (id) => set((state) => ({ notices: state.notices.filter((n) => n.id !== id) })),
+  clearKept: () => set((state) => ({ notices: state.notices.filter((n) => n.fades) })),
 }));

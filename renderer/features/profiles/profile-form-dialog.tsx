@@ -8,6 +8,7 @@ import { ErrorPanel } from '../../components/error-panel';
 import { Field } from '../../components/field';
 import { useNotices } from '../../state/notices-store';
 import { queryKeys } from '../../state/query-keys';
+import { useAppInfo } from '../../state/use-profiles';
 import { credentialsNeededAgain, normalizedFormBaseUrl, validateProfileForm, type ProfileFormContext, type ProfileFormErrors, type ProfileFormValues } from './profile-form-validation';
 
 interface ProfileFormDialogProps {
@@ -43,6 +44,8 @@ function ProfileForm({ profile, hasActiveProfile, onDone }: { profile?: ProfileV
   const bridge = useBridge();
   const queryClient = useQueryClient();
   const pushNotice = useNotices((s) => s.push);
+  // Where the secret really goes: the keychain when there is one, memory for this session otherwise.
+  const keychainMissing = useAppInfo().data?.keychain.available === false;
   const editing = profile !== undefined;
   const hasCredentials = profile?.hasCredentials ?? false;
   const context: ProfileFormContext = { editing, hasCredentials, ...(profile ? { storedBaseUrl: profile.baseUrl } : {}) };
@@ -147,7 +150,7 @@ function ProfileForm({ profile, hasActiveProfile, onDone }: { profile?: ProfileV
         value={values.apiSecret}
         onChange={update('apiSecret')}
         error={error('apiSecret')}
-        hint={keepKeys ? t('profileForm.apiSecretKeepHint') : t('profileForm.apiSecretHint')}
+        hint={keepKeys ? t('profileForm.apiSecretKeepHint') : keychainMissing ? t('profileForm.apiSecretSessionHint') : t('profileForm.apiSecretHint')}
         autoComplete="new-password"
         spellCheck={false}
       />

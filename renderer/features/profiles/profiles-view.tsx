@@ -29,7 +29,8 @@ export function ProfilesView() {
     <ViewSection
       id="profiles"
       title={t('profiles.title')}
-      intro={t('profiles.intro')}
+      // Says where credentials really go: without a keychain they live in memory for this session.
+      intro={appInfo.data && !appInfo.data.keychain.available ? t('profiles.introSession') : t('profiles.intro')}
       actions={
         <button type="button" className="button button--primary" onClick={() => setForm({ mode: 'add' })}>
           {t('profiles.addProfile')}

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useUiStore } from '../../state/ui-store';
+import { fieldName } from './field-names';
 
 /** A disclosure with one checkbox per extra field found on this page (kept across sessions). */
 export function ColumnChooser({ available }: { available: { path: string; label: string }[] }) {
@@ -19,7 +20,7 @@ export function ColumnChooser({ available }: { available: { path: string; label:
         {available.map((field) => (
           <label key={field.path} className="checkbox">
             <input type="checkbox" checked={visible.includes(field.path)} onChange={() => toggle(field.path)} />
-            <span>{field.label}</span>
+            <span>{fieldName(field.path, t)}</span>
           </label>
         ))}
       </fieldset>

@@ -8,5 +8,7 @@ declare module '@tanstack/react-table' {
     numeric?: boolean;
     /** The row actions: pinned to the right edge so they stay visible when extra columns scroll. */
     actions?: boolean;
+    /** Takes a share of the room left by the other columns and truncates only when there is none left. */
+    flexible?: 'uid' | 'name' | 'email';
   }
 }

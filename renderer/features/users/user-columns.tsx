@@ -4,11 +4,18 @@ import type { UserRecord } from '../../../shared/users';
 import { EmptyValue } from '../../components/empty-value';
 import { InitialsAvatar } from '../../components/initials-avatar';
 import { formatDate, formatNumber } from '../../i18n/format';
+import { fieldName } from './field-names';
 import { formatFieldValue } from './format-value';
 import { valueAtPath } from './flatten-fields';
 import { RowActions } from './row-actions';
 
 const column = createColumnHelper<UserRecord>();
+
+/** Marks a uid button whose text does not fit, so CSS shows the whole uid over the cell on hover and focus. */
+function markTruncated(event: { currentTarget: HTMLElement }) {
+  const text = event.currentTarget.firstElementChild;
+  event.currentTarget.toggleAttribute('data-truncated', text !== null && text.scrollWidth > text.clientWidth);
+}
 
 interface ColumnContext {
   t: TFunction;
@@ -28,18 +35,29 @@ export function buildUserColumns({ t, language, extraFields, onShowDetails }: Co
         return (
           <button
             type="button"
-            className="link-button mono truncate uid-cell"
+            className="link-button mono uid-cell"
             title={uid ?? undefined}
+            data-uid={uid ?? undefined}
             aria-label={t('users.showDetails', { uid: uid ?? t('users.noUid') })}
+            onMouseEnter={markTruncated}
+            onFocus={markTruncated}
+            onKeyDown={(event) => {
+              // Ctrl/Cmd+C on a focused uid copies all of it, however little of it fits.
+              if (uid !== null && (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'c') {
+                event.preventDefault();
+                void navigator.clipboard?.writeText(uid);
+              }
+            }}
             onClick={(event) => {
               event.stopPropagation();
               onShowDetails(info.row.original, info.row.index);
             }}
           >
-            {uid ?? <span className="muted">{t('users.noUid')}</span>}
+            <span className="truncate">{uid ?? <span className="muted">{t('users.noUid')}</span>}</span>
           </button>
         );
       },
+      meta: { flexible: 'uid' },
     }),
     column.accessor('fullName', {
       id: 'fullName',
@@ -50,11 +68,13 @@ export function buildUserColumns({ t, language, extraFields, onShowDetails }: Co
           {info.getValue() ? <span className="truncate" title={info.getValue() ?? undefined}>{info.getValue()}</span> : <EmptyValue />}
         </span>
       ),
+      meta: { flexible: 'name' },
     }),
     column.accessor('email', {
       id: 'email',
       header: () => t('users.email'),
       cell: (info) => (info.getValue() ? <span className="truncate email-cell" title={info.getValue() ?? undefined}>{info.getValue()}</span> : <EmptyValue />),
+      meta: { flexible: 'email' },
     }),
     column.accessor('createdAt', {
       id: 'createdAt',
@@ -69,7 +89,7 @@ export function buildUserColumns({ t, language, extraFields, onShowDetails }: Co
     (field) =>
       column.display({
         id: `field:${field.path}`,
-        header: () => field.label,
+        header: () => fieldName(field.path, t),
         cell: (info) => {
           const value = valueAtPath(info.row.original.fields, field.path);
           if (value === undefined || value === null || value === '') return <EmptyValue />;

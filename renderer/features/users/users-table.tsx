@@ -5,9 +5,10 @@ import type { UserRecord } from '../../../shared/users';
 import { buildUserColumns } from './user-columns';
 import { userRowKey } from './use-users-page';
 
-function cellClass(meta: { numeric?: boolean; actions?: boolean } | undefined): string | undefined {
+function cellClass(meta: { numeric?: boolean; actions?: boolean; flexible?: string } | undefined): string | undefined {
   if (meta?.numeric) return 'numeric';
   if (meta?.actions) return 'actions-cell';
+  if (meta?.flexible) return `flexible-cell flexible-cell--${meta.flexible}`;
   return undefined;
 }
 
