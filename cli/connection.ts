@@ -89,13 +89,26 @@ export async function resolveConnection(options: ConnectionOptions, env: NodeJS.
     return { desk, profileId: profile.id };
   }
   const desk = await openDesk({ keychain: true, timeoutMs }, env);
-  if (options.profile !== undefined) return { desk, profileId: (await desk.findProfile(options.profile)).id };
-  const { activeId } = await desk.listProfiles();
-  if (activeId) return { desk, profileId: activeId };
+  const { profiles, activeId } = await desk.listProfiles();
+  const profileId = options.profile !== undefined ? (await desk.findProfile(options.profile)).id : activeId;
+  if (profileId) {
+    assertProfileCredentialsReadable(desk, profiles.find((view) => view.id === profileId));
+    return { desk, profileId };
+  }
   throw new PrivacyDeskError({
     code: 'INVALID_INPUT',
     message:
       `No connection given and no active profile. Either use a saved profile (--profile NAME; create one with "privacy-desk profiles add"), ` +
       `or give --base-url URL --app NAME with the credentials in ${API_KEY_ENV} and ${API_SECRET_ENV}.`,
   });
+}
+
+/**
+ * Without a keychain the core says a profile's credentials were "kept only for the session in which they
+ * were entered", which a CLI command, its own session, cannot act on: say what the CLI user can do instead.
+ */
+function assertProfileCredentialsReadable(desk: Desk, profile: { name: string; hasCredentials: boolean } | undefined): void {
+  const keychain = desk.keychainStatus();
+  if (keychain.available || !profile || profile.hasCredentials) return;
+  throw new PrivacyDeskError({ code: 'KEYCHAIN_UNAVAILABLE', message: `The API key and secret of "${profile.name}" cannot be read: ${keychain.problem ?? 'the OS keychain is not in use.'}` });
 }

@@ -1,6 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSessionCredentialStore } from '../../core/credential-store';
+import { createDesk } from '../../core/desk';
 import { startCliFixture, type CliFixture } from './cli-harness';
 
 /** A "service" that answers 200 {"success":true} to everything: one that fails to refuse broken logout tokens. */
@@ -136,5 +138,16 @@ describe('the CLI as a new user meets it (issue 10, section 6)', () => {
     expect(stderr).toMatch(/^KEYCHAIN_UNAVAILABLE: /);
     expect(stderr).not.toMatch(/this session/);
     expect(stderr).toContain('Without the keychain the CLI keeps no credentials between commands: use --base-url and --app with PRIVACY_DESK_API_KEY and PRIVACY_DESK_API_SECRET.');
+  });
+
+  it('a saved profile whose credentials went with the app\'s keychain-less session: no "session" advice the CLI cannot follow', async () => {
+    // The console saved it without a keychain: its credentials lived in that session's memory only.
+    const app = createDesk({ dataDir: f.dataDir, credentialStore: createSessionCredentialStore(), via: 'app' });
+    await app.saveProfile({ name: 'Remembered', baseUrl: f.sandbox.url, applicationName: 'sandbox-app', apiKey: f.sandbox.credentials.apiKey, apiSecret: f.sandbox.credentials.apiSecret });
+    const { code, stderr } = await f.cli(['users', 'list', '--profile', 'Remembered'], { connection: false });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^KEYCHAIN_UNAVAILABLE: The API key and secret of "Remembered" cannot be read: /);
+    expect(stderr).not.toMatch(/this session|the session/);
+    expect(stderr).toContain('use --base-url and --app with PRIVACY_DESK_API_KEY and PRIVACY_DESK_API_SECRET');
   });
 });
