@@ -45,13 +45,13 @@ export function ErasureIdentity({ user }: { user: UserRecord }) {
  * When the search over every page has no such uid there is nothing to continue to (no onContinue).
  */
 export function UnknownUidNotice({ indexedUsers, onLookUp, onContinue, onClose }: { indexedUsers?: number; onLookUp?: () => void; onContinue?: () => void; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <div className="erasure-unknown">
       <p className="callout callout--warning" role="status">
         <span aria-hidden="true">⚠ </span>
         <strong>{t('identity.unknownTitle')}</strong>{' '}
-        {indexedUsers !== undefined ? t('identity.absentFromIndex', { count: indexedUsers }) : t('identity.unknownBody')}
+        {indexedUsers !== undefined ? t('identity.absentFromIndex', { count: indexedUsers, n: formatNumber(indexedUsers, i18n.language) }) : t('identity.unknownBody')}
       </p>
       <p className="muted">{onLookUp ? t('identity.lookUpHint') : t('identity.lookUpPointer')}</p>
       <div className="dialog__actions">
