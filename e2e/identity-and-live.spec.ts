@@ -65,6 +65,12 @@ test.describe('know who you are erasing', () => {
     await expect(dialog).toBeHidden();
     const after = ((await (await fetch(`${sandbox.url}/sandbox/stats`)).json()) as { apiRequests: number }).apiRequests;
     expect(after).toBe(before);
+
+    // "Look it up" hands the uid to the search over every page.
+    await box.getByRole('button', { name: 'Delete', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Look it up' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(app.getByRole('search').getByRole('searchbox')).toHaveValue('jean dupond');
   });
 });
 
