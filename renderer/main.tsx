@@ -12,6 +12,7 @@ import './styles/components.css';
 import './styles/tables.css';
 import './styles/dialogs.css';
 import './styles/features.css';
+import './styles/find-person.css';
 import './styles/audit.css';
 
 const root = document.getElementById('root');

@@ -25,3 +25,8 @@ export function useBridgeEvents(): BridgeEventClient {
   if (!events) throw new Error('useBridgeEvents() needs a <BridgeProvider events={…}> above it.');
   return events;
 }
+
+/** The event client when there is one (a screen that can do without jobs renders without it). */
+export function useOptionalBridgeEvents(): BridgeEventClient | null {
+  return useContext(BridgeEventsContext);
+}

@@ -19,6 +19,6 @@ export function renderApp(options: FakeBridgeOptions = {}) {
   useNotices.setState({ notices: [] });
   const fake = createFakeBridge(options);
   const queryClient = createQueryClient();
-  const utils = render(<AppRoot bridge={fake.bridge} i18n={createI18n('en')} queryClient={queryClient} />);
+  const utils = render(<AppRoot bridge={fake.bridge} events={fake.events} i18n={createI18n('en')} queryClient={queryClient} />);
   return { ...utils, fake, queryClient };
 }

@@ -5,6 +5,7 @@ import type { UserRecord } from '../../../shared/users';
 import { ErrorPanel } from '../../components/error-panel';
 import { useUiStore } from '../../state/ui-store';
 import { ActOnUid } from './act-on-uid';
+import { FindPerson } from './find-person';
 import { ColumnChooser } from './column-chooser';
 import { optionalFieldPaths } from './flatten-fields';
 import { PaginationBar } from './pagination-bar';
@@ -40,7 +41,18 @@ export function UsersView({ profile }: { profile: ProfileView }) {
   const available = useMemo(() => optionalFieldPaths(users), [users]);
   const extraFields = useMemo(() => available.filter((field) => visibleFields.includes(field.path)), [available, visibleFields]);
   const selected = users.find((user, index) => userRowKey(user, index) === selectedKey);
-  const onSelect = useCallback((key: string) => selectUser(key), [selectUser]);
+  // A person found on any page opens the same detail panel and actions as a row of this page.
+  const [found, setFound] = useState<{ profileId: string; user: UserRecord } | null>(null);
+  const foundUser = found?.profileId === profile.id ? found.user : undefined;
+  const onSelect = useCallback((key: string) => {
+    setFound(null);
+    selectUser(key);
+  }, [selectUser]);
+  const openFound = useCallback((user: UserRecord) => {
+    selectUser(null);
+    setFound({ profileId: profile.id, user });
+  }, [profile.id, selectUser]);
+  const shown = foundUser ?? selected;
 
   let body;
   if (query.isError && !query.data) {
@@ -67,6 +79,7 @@ export function UsersView({ profile }: { profile: ProfileView }) {
       }
     >
       <ActOnUid />
+      <FindPerson profileId={profile.id} onOpen={openFound} />
       {query.isError && query.data && <ErrorPanel title={t('users.loadFailed')} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />}
       <div className="toolbar">
         <div className="toolbar__filter">
@@ -75,12 +88,20 @@ export function UsersView({ profile }: { profile: ProfileView }) {
         </div>
         <ColumnChooser available={available} />
       </div>
-      <div className={`users-layout ${selected ? 'users-layout--with-detail' : ''}`}>
+      <div className={`users-layout ${shown ? 'users-layout--with-detail' : ''}`}>
         <div className="users-layout__main">
           {body}
           <PaginationBar page={page} perPage={perPage} data={query.data} disabled={query.isFetching && query.isPlaceholderData} onPage={setPage} onPerPage={setPerPage} />
         </div>
-        {selected && <UserDetailPanel user={selected} onClose={() => selectUser(null)} />}
+        {shown && (
+          <UserDetailPanel
+            user={shown}
+            onClose={() => {
+              setFound(null);
+              selectUser(null);
+            }}
+          />
+        )}
       </div>
     </ViewSection>
   );

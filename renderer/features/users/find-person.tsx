@@ -1,0 +1,110 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { MatchRange, SearchedField, UserMatch } from '../../../shared/user-search';
+import type { UserRecord } from '../../../shared/users';
+import { ErrorPanel } from '../../components/error-panel';
+import { useFindPerson } from './use-find-person';
+
+/** A field's text with its matched parts in <mark>: plain text spans, never HTML from the service. */
+export function Highlighted({ text, ranges }: { text: string; ranges: MatchRange[] }) {
+  const parts: { text: string; marked: boolean }[] = [];
+  let at = 0;
+  for (const range of [...ranges].sort((a, b) => a.start - b.start)) {
+    if (range.start < at) continue;
+    if (range.start > at) parts.push({ text: text.slice(at, range.start), marked: false });
+    parts.push({ text: text.slice(range.start, range.end), marked: true });
+    at = range.end;
+  }
+  if (at < text.length) parts.push({ text: text.slice(at), marked: false });
+  return <>{parts.map((part, i) => (part.marked ? <mark key={i} className="find-person__mark">{part.text}</mark> : <span key={i}>{part.text}</span>))}</>;
+}
+
+function fieldRanges(match: UserMatch, field: SearchedField): MatchRange[] {
+  return match.ranges.filter((range) => range.field === field);
+}
+
+/**
+ * "Find a person — every page": distinct from "Filter this page", it searches
+ * every user of the profile (read once by the main process, kept in memory).
+ * A result opens the same detail panel and actions as a table row.
+ */
+export function FindPerson({ profileId, onOpen }: { profileId: string; onOpen: (user: UserRecord) => void }) {
+  const { t, i18n } = useTranslation();
+  const inputId = useId();
+  const [draft, setDraft] = useState('');
+  const { text, find, search, indexing, cancel, readAgain, retry } = useFindPerson(profileId);
+  const answer = search.data?.state === 'ready' ? search.data : undefined;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    find(draft);
+  };
+
+  let status = null;
+  if (indexing.phase === 'reading') {
+    const progress = indexing.progress;
+    status = (
+      <div className="find-person__progress" role="status">
+        <span>
+          {progress
+            ? progress.totalPages !== undefined
+              ? t('search.readingOf', { page: progress.page, total: progress.totalPages, users: progress.collected })
+              : t('search.reading', { page: progress.page, users: progress.collected })
+            : t('search.starting')}
+        </span>
+        {progress?.totalPages ? <progress max={progress.totalPages} value={progress.page} /> : null}
+        <button type="button" className="button button--small" onClick={() => void cancel()} disabled={indexing.cancelling}>
+          {indexing.cancelling ? t('search.cancelling') : t('common.cancel')}
+        </button>
+      </div>
+    );
+  } else if (indexing.phase === 'cancelled') {
+    status = (
+      <p className="find-person__note" role="status">
+        {t('search.cancelled')}{' '}
+        <button type="button" className="button button--small" onClick={retry}>{t('search.readAgain')}</button>
+      </p>
+    );
+  } else if (indexing.phase === 'failed') {
+    status = <ErrorPanel title={t('search.failed')} error={indexing.error} onRetry={retry} />;
+  } else if (search.isError) {
+    status = <ErrorPanel title={t('search.failed')} error={search.error} onRetry={() => void search.refetch()} retrying={search.isFetching} />;
+  }
+
+  return (
+    <section className="find-person" aria-labelledby={`${inputId}-label`}>
+      <form className="find-person__form" role="search" onSubmit={submit}>
+        <label id={`${inputId}-label`} htmlFor={inputId}>{t('search.label')}</label>
+        <input id={inputId} type="search" className="input" value={draft} onChange={(event) => setDraft(event.target.value)} placeholder={t('search.placeholder')} maxLength={200} />
+        <button type="submit" className="button" disabled={draft.trim() === ''}>{t('search.find')}</button>
+      </form>
+      {status}
+      {answer && text !== '' && (
+        <div className="find-person__results">
+          <p className="find-person__summary" role="status">
+            {answer.total === 0
+              ? t('search.none', { text, users: answer.indexedUsers })
+              : answer.matches.length < answer.total
+                ? t('search.someShown', { n: answer.total, shown: answer.matches.length, text, users: answer.indexedUsers })
+                : t('search.found', { n: answer.total, text, users: answer.indexedUsers })}{' '}
+            <span className="find-person__age">{t('search.readAt', { time: new Date(answer.indexedAt).toLocaleTimeString(i18n.language, { hour: '2-digit', minute: '2-digit' }) })}</span>{' '}
+            <button type="button" className="button button--small button--quiet" onClick={() => void readAgain()}>{t('search.readAgain')}</button>
+          </p>
+          {answer.matches.length > 0 && (
+            <ul className="find-person__list" aria-label={t('search.resultsLabel', { text })}>
+              {answer.matches.map((match, index) => (
+                <li key={`${match.user.uid ?? 'erased'}-${index}`}>
+                  <button type="button" className="find-person__result" onClick={() => onOpen(match.user)} aria-label={t('search.open', { name: match.user.fullName ?? match.user.uid ?? '' })}>
+                    <span className="find-person__name">{match.user.fullName !== null ? <Highlighted text={match.user.fullName} ranges={fieldRanges(match, 'fullName')} /> : '—'}</span>
+                    <span className="find-person__uid mono">{match.user.uid !== null ? <Highlighted text={match.user.uid} ranges={fieldRanges(match, 'uid')} /> : t('users.noUid')}</span>
+                    <span className="find-person__email">{match.user.email !== null ? <Highlighted text={match.user.email} ranges={fieldRanges(match, 'email')} /> : ''}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
