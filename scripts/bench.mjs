@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run bench [-- --runs N]`: how fast the built CLI starts, next to a bare `node -e 0`.
+// `npm run bench [-- --runs N] [--find-runs N]`: how fast the built CLI starts, next to a bare `node -e 0`,
+// then how long `users find` takes to walk and search 100,000 users (issue 10).
 // Every command runs N times (default 15), round-robin so the machine's load falls on all of them
 // alike; the table gives each one's median and its ratio to bare Node, measured in this same run.
 // Not a test: timings depend on the machine, so nothing here passes or fails. The figures go to
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' }, 'find-runs': { type: 'string', default: '3' } } });
 const runs = Number(values.runs);
 const GOAL_RATIO = 3;
 
@@ -54,6 +55,48 @@ async function main() {
     sandbox.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+  await benchFindPerson();
+}
+
+const FIND_USERS = 100_000;
+
+/**
+ * Find a person on any page (issue 10): `users find` against a sandbox of 100,000 users walks
+ * every page (100 a page, a few at once) and searches them. Each run is a new process, so each
+ * time is the walk plus the first search.
+ */
+async function benchFindPerson() {
+  const findRuns = Number(values['find-runs']);
+  if (!Number.isInteger(findRuns) || findRuns < 1) throw new Error(`--find-runs must be a whole number of 1 or more (got "${values['find-runs']}").`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'privacy-desk-bench-find-'));
+  process.stderr.write(`seeding a sandbox of ${FIND_USERS} users…\n`);
+  const seedStarted = process.hrtime.bigint();
+  const sandbox = await startSandbox(FIND_USERS, 180_000);
+  const seedMs = Number(process.hrtime.bigint() - seedStarted) / 1e6;
+  try {
+    const env = { ...process.env, PRIVACY_DESK_DATA_DIR: dataDir, PRIVACY_DESK_CREDENTIAL_STORE: 'session', PRIVACY_DESK_API_KEY: sandbox.apiKey, PRIVACY_DESK_API_SECRET: sandbox.apiSecret };
+    const args = ['bin/privacy-desk.js', 'users', 'find', 'emilie', '--json', '--base-url', sandbox.url, '--app', sandbox.applicationName];
+    const times = [];
+    let facts;
+    for (let run = 1; run <= findRuns; run += 1) {
+      process.stderr.write(`\rfind run ${run} of ${findRuns}`);
+      const started = process.hrtime.bigint();
+      const result = spawnSync(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      times.push(Number(process.hrtime.bigint() - started) / 1e6);
+      if (result.status !== 0) throw new Error(`users find failed (exit ${result.status ?? result.signal}): ${result.stderr}`);
+      facts = JSON.parse(result.stdout);
+    }
+    process.stderr.write('\n');
+    if (facts.usersSearched !== FIND_USERS) throw new Error(`users find searched ${facts.usersSearched} users, not ${FIND_USERS}.`);
+    const s = (ms) => (ms / 1000).toFixed(1);
+    console.log(`\nFind a person: privacy-desk users find emilie --json against ${FIND_USERS} users (${facts.pagesWalked} pages of 100; seeding the sandbox took ${s(seedMs)} s, not counted).`);
+    console.log('| runs | median s | min s | max s | matches |');
+    console.log('| ---: | ---: | ---: | ---: | ---: |');
+    console.log(`| ${findRuns} | ${s(median(times))} | ${s(Math.min(...times))} | ${s(Math.max(...times))} | ${facts.total} |`);
+  } finally {
+    sandbox.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 /** Runs one command to its end and returns its wall time in milliseconds. */
@@ -66,12 +109,12 @@ function runOnce({ label, command, args }, env) {
 }
 
 /** The sandbox in its own process (port 0: any free port), so the CLI meets a real service. */
-function startSandbox() {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', '--port', '0', '--users', '100'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+function startSandbox(users = 100, startMs = 30_000) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', '--port', '0', '--users', String(users)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const facts = {};
   const fields = { 'URL': 'url', 'API key': 'apiKey', 'Secret key': 'apiSecret', 'Application name': 'applicationName' };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error('The sandbox did not start within 30 s.')), 30_000);
+    const timer = setTimeout(() => fail(new Error(`The sandbox did not start within ${startMs / 1000} s.`)), startMs);
     const fail = (error) => {
       clearTimeout(timer);
       child.kill();
