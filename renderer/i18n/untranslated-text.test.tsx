@@ -106,7 +106,7 @@ describe('no English outside i18next', () => {
   ] as const)('every screen, with %s, shows only translated words and data', async (_label, options) => {
     useUiStore.setState({ language: 'en', visibleFields: [], usersPage: null, perPage: 10, erasure: null, view: 'users' });
     useNotices.setState({ notices: [] });
-    const fake = createFakeBridge(options);
+    const fake = createFakeBridge({ ...options, profiles: [...options.profiles] });
     const seen = new Set<string>();
     render(<AppRoot bridge={recordingBridge(fake.bridge, seen)} i18n={pseudoI18n()} queryClient={createQueryClient()} />);
     const allowed = new Set([...seen, ...SAME_IN_EVERY_LANGUAGE, ...dateWords()]);
