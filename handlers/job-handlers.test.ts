@@ -115,19 +115,18 @@ describe('users.walk over a real sandbox', () => {
     for (const event of events) expect(bridgeEvents[event.name].safeParse(event.payload).success, JSON.stringify(event)).toBe(true);
   });
 
-  it('jobs.cancel stops the walk: no further page is asked for', async () => {
+  it('jobs.cancel stops the walk between pages: no further page is asked for', async () => {
     const held = holdPage(2);
-    // One user a page: far more pages than are in flight at once.
-    const { jobId } = await value<{ jobId: string }>('users.walk', { profileId: profile.id, perPage: 1 });
-    await held.reached; // page 1 is read and reported, page 2 (and a few more, read at once) are on their way
+    const { jobId } = await value<{ jobId: string }>('users.walk', { profileId: profile.id, perPage: 5 });
+    await held.reached; // page 1 is read and reported, page 2 is on its way
     expect(await value('jobs.cancel', { jobId })).toEqual({ cancelled: true });
-    const askedWhenCancelled = [...pagesAsked];
     held.release();
 
     const finished = await finishedOf(jobId);
     expect(finished).toEqual({ jobId, kind: 'users.walk', status: 'cancelled' });
-    expect(pagesAsked).toEqual(askedWhenCancelled);
-    expect(progressOf(jobId)[0]?.page).toBe(1);
+    // The page already asked for is still reported; page 3 never is.
+    expect(progressOf(jobId).map((p) => p.page)).toEqual([1, 2]);
+    expect(pagesAsked).toEqual([1, 2]);
     // A finished job is forgotten.
     expect(await value('jobs.cancel', { jobId })).toEqual({ cancelled: false });
   });
@@ -158,6 +157,21 @@ describe('users.walk over a real sandbox', () => {
   it('no event carries the API secret', () => {
     expect(JSON.stringify(events)).not.toContain(SECRET);
     expect(JSON.stringify(events)).not.toMatch(/Bearer\s+\S/);
+  });
+});
+
+describe('users.index and users.search over a real sandbox', () => {
+  it('reads every page as a job (100 a page), then finds a user by part of their uid, ignoring case', async () => {
+    expect(await value('users.search', { profileId: profile.id, text: 'ALICE' })).toEqual({ state: 'missing' });
+    const { jobId } = await value<{ jobId: string }>('users.index', { profileId: profile.id });
+    const finished = await finishedOf(jobId);
+    expect(finished).toMatchObject({ jobId, kind: 'users.index', status: 'completed', result: { users: USERS, pages: 1 } });
+    expect(progressOf(jobId).map((p) => [p.kind, p.page, p.collected])).toEqual([['users.index', 1, USERS]]);
+    const answer = await value<{ state: string; matches: Array<{ user: { uid: string }; ranges: unknown[] }> }>('users.search', { profileId: profile.id, text: 'ALICE' });
+    expect(answer.state).toBe('ready');
+    expect(answer.matches.map((m) => m.user.uid)).toContain('alice@example.org');
+    expect(await value('users.forgetIndex', { profileId: profile.id })).toEqual({ forgotten: true });
+    expect(await value('users.search', { profileId: profile.id, text: 'ALICE' })).toEqual({ state: 'missing' });
   });
 });
 

@@ -8,6 +8,8 @@ async function walkUsers(desk: Pick<Desk, 'listUsers'>, profileId: string, perPa
   let pages = 0;
   const users = await listAllUsers((input) => desk.listUsers(profileId, input), {
     perPage,
+    // One page at a time, one progress event per page in order; the search's walk (users.index) reads several at once.
+    concurrency: 1,
     signal: job.signal,
     onProgress: ({ page, totalPages, collected }) => {
       pages = page;
