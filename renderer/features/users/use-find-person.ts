@@ -71,7 +71,14 @@ export function useFindPerson(profileId: string) {
   }, [missing, indexing.phase, readEveryPage]);
 
   // Another profile, or the screen went away: stop following; the walk's result is the core's to keep.
-  useEffect(() => () => job.current?.detach(), [profileId]);
+  useEffect(
+    () => () => {
+      job.current?.detach();
+      job.current = null;
+      setIndexing({ phase: 'idle' });
+    },
+    [profileId],
+  );
 
   const cancel = useCallback(async () => {
     if (!job.current) return;
