@@ -4,25 +4,11 @@ import type { AuditEntry } from '../shared/audit';
 import type { LogoutResult } from '../shared/logout';
 import type { ErasureAction, ErasureResult } from '../shared/users';
 import type { AuditLog } from './audit-log';
+import { memoryAudit } from './test/memory-audit';
 import { createErasureGate } from './erasure-gate';
 import type { ServiceActs } from './service-acts';
 
 const profile = { id: 'prod-1a2b3c', name: 'Prod', baseUrl: 'https://p.example.com', applicationName: 'news' };
-
-function memoryAudit(failOn: (entry: AuditEntry) => boolean = () => false): AuditLog & { entries: AuditEntry[] } {
-  const entries: AuditEntry[] = [];
-  return {
-    path: '/memory',
-    entries,
-    async append(entry: AuditEntry) {
-      if (failOn(entry)) throw new PrivacyDeskError({ code: 'INTERNAL', message: 'The audit trail /memory could not be written (ENOSPC).' });
-      entries.push(entry);
-    },
-    async list() {
-      return [...entries].reverse();
-    },
-  } as unknown as AuditLog & { entries: AuditEntry[] };
-}
 
 const done = (action: ErasureAction, uid: string, status = 200): ErasureResult => ({ action, uid, outcome: 'done', status, requestId: `req-${status}`, completedAt: '2026-11-21T00:00:00.000Z' });
 const logoutAnswer = (uid: string, status: number): LogoutResult => ({

@@ -5,25 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { PrivacyDeskError } from '../shared/errors';
 import type { AuditEntry } from '../shared/audit';
 import type { AuditLog } from './audit-log';
+import { memoryAudit } from './test/memory-audit';
 import { createErasureGate, openGatedConnection } from './erasure-gate';
 import type { ServiceActs } from './service-acts';
 
 const profile = { id: 'prod-1a2b3c', name: 'Prod', baseUrl: 'https://p.example.com', applicationName: 'news' };
-
-function memoryAudit(failOn: (entry: AuditEntry) => boolean = () => false): AuditLog & { entries: AuditEntry[] } {
-  const entries: AuditEntry[] = [];
-  return {
-    path: '/memory',
-    entries,
-    async append(entry) {
-      if (failOn(entry)) throw new PrivacyDeskError({ code: 'INTERNAL', message: 'The audit trail /memory could not be written (ENOSPC).' });
-      entries.push(entry);
-    },
-    async list() {
-      return [...entries].reverse();
-    },
-  } as AuditLog & { entries: AuditEntry[] };
-}
 
 function fakeActs(overrides: Partial<ServiceActs> = {}): ServiceActs & { calls: string[] } {
   const calls: string[] = [];

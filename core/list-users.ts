@@ -74,7 +74,7 @@ export class UserLister {
         code: 'INVALID_CREDENTIALS',
         status: 401,
         requestId: response.requestId,
-        message: 'The service refused the API key for listing users. Check the API key against Configuration > General in the service’s administration panel).',
+        message: 'The service refused the API key for listing users. Check the API key against Configuration > General in the service’s administration panel.',
       });
     }
     if (response.status === 403) {
