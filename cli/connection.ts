@@ -60,15 +60,15 @@ export function cliKeychainProblem(problem: string): string {
   return `${reason} Without the keychain the CLI keeps no credentials between commands: use --base-url and --app with ${API_KEY_ENV} and ${API_SECRET_ENV}.`;
 }
 
-/** Key and secret from the environment; names the missing variable(s). */
-export function credentialsFromEnv(env: NodeJS.ProcessEnv): Credentials {
+/** Key and secret from the environment; names the missing variable(s). `whoReads` starts the message: which command wants them. */
+export function credentialsFromEnv(env: NodeJS.ProcessEnv, whoReads = '--base-url and --app take their credentials from the environment'): Credentials {
   const apiKey = env[API_KEY_ENV];
   const apiSecret = env[API_SECRET_ENV];
   // Each missing variable named with what it holds, so "the API key" is never asked of the secret's variable.
   const missing = [!apiKey ? `${API_KEY_ENV} to the API key` : '', !apiSecret ? `${API_SECRET_ENV} to the secret key` : ''].filter(Boolean);
   if (missing.length > 0) {
     throw invalidInput(
-      `--base-url and --app take their credentials from the environment: set ${missing.join(' and ')} (Configuration > General in the service’s administration panel). Secrets are never accepted as command-line options.`,
+      `${whoReads}: set ${missing.join(' and ')} (Configuration > General in the service’s administration panel). Secrets are never accepted as command-line options.`,
     );
   }
   return { apiKey: apiKey as string, apiSecret: apiSecret as string };

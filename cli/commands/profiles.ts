@@ -90,7 +90,8 @@ export function profilesCommand({ io, out }: CliContext): Command {
 async function askCredentials(io: CliIo): Promise<Credentials> {
   const { env } = io;
   if (env[API_KEY_ENV] && env[API_SECRET_ENV]) return credentialsFromEnv(env);
-  if (!io.stdin.isTTY) return credentialsFromEnv(env); // names the missing variable(s)
+  // Without a terminal to ask on, the variables are the only way in: name the missing one(s).
+  if (!io.stdin.isTTY) return credentialsFromEnv(env, 'profiles add reads the new profile’s keys from the environment when there is no terminal to ask on');
   const apiKey = env[API_KEY_ENV] || (await promptHidden('API key: ', io));
   const apiSecret = env[API_SECRET_ENV] || (await promptHidden('Secret key: ', io));
   return { apiKey, apiSecret };

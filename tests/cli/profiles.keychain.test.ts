@@ -59,6 +59,6 @@ describe.skipIf(!keyring)('privacy-desk profiles through the real keychain', () 
   it('profiles add without the variables (and no terminal to ask on) names them, exit 2', async () => {
     const { code, stderr } = await f.cli(['profiles', 'add', '--name', 'X', '--base-url', f.sandbox.url, '--app', 'sandbox-app'], { env: noEnvCredentials, connection: false });
     expect(code).toBe(2);
-    expect(stderr).toMatch(/PRIVACY_DESK_API_KEY and PRIVACY_DESK_API_SECRET/);
+    expect(stderr).toMatch(/^INVALID_INPUT: profiles add reads the new profile’s keys from the environment when there is no terminal to ask on: set PRIVACY_DESK_API_KEY to the API key and PRIVACY_DESK_API_SECRET to the secret key/);
   });
 });
