@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureDataDir } from '../data-dir';
+
+/** What a batch job will do, written once to plan.json before anything is sent. */
+export interface BatchPlan {
+  action: 'anonymize' | 'delete';
+  profileId: string;
+  profileName: string;
+  baseUrl: string;
+  /** One reference for the whole batch (items may carry their own). */
+  reference?: string;
+  logoutFirst: boolean;
+  /** How many items the job has (items.jsonl lines 0…total-1). */
+  total: number;
+  /** Where the list came from (a file name, "pasted list", "-"). */
+  source: string;
+}
+
+export interface StoredPlan extends BatchPlan {
+  jobId: string;
+  /** ISO time the job was created; jobs sort by it. */
+  createdAt: string;
+}
+
+/** One line of items.jsonl: `line` is the input line number, the item's index is its position in the file. */
+export interface BatchItem {
+  line: number;
+  uid: string;
+  reference?: string;
+}
+
+export const FINAL_OUTCOMES = ['done', 'not-found', 'done-before-interruption', 'failed'] as const;
+export const RETRY_OUTCOMES = ['not-sent-retry', 'unknown-retry'] as const;
+export type FinalOutcome = (typeof FINAL_OUTCOMES)[number];
+export type ItemOutcome = FinalOutcome | (typeof RETRY_OUTCOMES)[number];
+
+/** One line of journal.jsonl. */
+export interface JournalEvent {
+  seq: number;
+  at: string;
+  item: number;
+  kind: 'started' | 'outcome';
+  outcome?: ItemOutcome;
+  status?: number;
+  requestId?: string;
+  reason?: string;
+}
+
+export const BATCHES_FOLDER = 'batches';
+
+export function batchesDir(dataDir: string): string {
+  return join(dataDir, BATCHES_FOLDER);
+}
+
+export function jobPaths(dataDir: string, jobId: string) {
+  const dir = join(batchesDir(dataDir), jobId);
+  return {
+    dir,
+    plan: join(dir, 'plan.json'),
+    items: join(dir, 'items.jsonl'),
+    journal: join(dir, 'journal.jsonl'),
+    runLock: join(dir, 'run.lock'),
+  };
+}
+
+/** Sortable by creation time, unique enough across processes: 20261122-190712-3fa9c1. */
+export function newJobId(now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+export const JOB_ID_PATTERN = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
+
+/** Creates `<dataDir>/batches/<jobId>/` owner-only. */
+export function makeJobDir(dataDir: string, jobId: string): string {
+  ensureDataDir(dataDir);
+  mkdirSync(batchesDir(dataDir), { recursive: true, mode: 0o700 });
+  const { dir } = jobPaths(dataDir, jobId);
+  mkdirSync(dir, { mode: 0o700 });
+  return dir;
+}
+
+/** Temp file + fsync + rename + folder fsync: a reader sees the old file or the whole new one, never half. */
+export function writeFileAtomic(path: string, dir: string, text: string): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  const fd = openSync(temp, 'w', 0o600);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, path);
+  syncDir(dir);
+}
+
+function syncDir(dir: string): void {
+  if (process.platform === 'win32') return; // folders cannot be opened for fsync there
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

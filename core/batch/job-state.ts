@@ -1,0 +1,215 @@
+import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { PrivacyDeskError } from '../../shared/errors';
+import { batchesDir, FINAL_OUTCOMES, JOB_ID_PATTERN, jobPaths, type BatchItem, type JournalEvent, type StoredPlan } from './job-files';
+import { isJobRunning } from './run-lock';
+
+/**
+ * Where an item stands after reading the journal:
+ * - 'never-started': no 'started' record; 'retry-not-sent': every attempt so far reached nothing;
+ *   both are sent afresh (a 404 then means "not found").
+ * - 'in-flight': started with no outcome (a crash, or a run still going): it may have reached the
+ *   service, so it is re-checked as unknown; 'retry-unknown': an attempt may have reached it.
+ *   Re-checked items send the same act again; a 404 then means "done before the interruption".
+ * - the final outcomes: never sent again.
+ */
+export const ITEM_STATES = ['never-started', 'in-flight', 'retry-not-sent', 'retry-unknown', ...FINAL_OUTCOMES] as const;
+export type ItemState = (typeof ITEM_STATES)[number];
+
+/** States whose item must be sent again as unknown (an earlier attempt may have reached the service). */
+export const RECHECK_STATES: readonly ItemState[] = ['in-flight', 'retry-unknown'];
+
+const CODE = Object.fromEntries(ITEM_STATES.map((state, code) => [state, code])) as Record<ItemState, number>;
+const FIRST_FINAL = CODE.done;
+const stateName = (code: number): ItemState => ITEM_STATES[code & ~MAY_HAVE_REACHED] ?? 'never-started';
+// Set on an item once an attempt may have reached the service, so a later not-sent does not hide it.
+const MAY_HAVE_REACHED = 0x80;
+
+export interface JobState {
+  plan: StoredPlan;
+  /** Items in items.jsonl (a job interrupted while its items were written may have fewer than plan.total). */
+  itemCount: number;
+  counts: Record<ItemState, number>;
+  /** Items not in a final state. */
+  unfinished: number;
+  /** Highest seq seen (0 when the journal is empty). */
+  lastSeq: number;
+  /** Lines that were not readable events (skipped), and whether the last line was torn (ignored). */
+  corruptLines: number[];
+  tornTail: boolean;
+  stateOf(item: number): ItemState;
+  /** Unfinished items in order, with whether to re-check them as unknown. */
+  unfinishedItems(): Generator<{ item: number; state: ItemState; recheckAsUnknown: boolean }>;
+}
+
+export function readPlan(dataDir: string, jobId: string): StoredPlan {
+  if (!JOB_ID_PATTERN.test(jobId)) throw jobNotFound(dataDir, jobId);
+  const { plan } = jobPaths(dataDir, jobId);
+  if (!existsSync(plan)) throw jobNotFound(dataDir, jobId);
+  try {
+    return JSON.parse(readFileSync(plan, 'utf8')) as StoredPlan;
+  } catch (error) {
+    throw new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', message: `The plan of batch job ${jobId} (${plan}) cannot be read, so the job cannot be resumed. Start the batch again.` }, { cause: error });
+  }
+}
+
+/**
+ * Streams journal.jsonl into one byte per item (a Uint8Array: 100,000 items take 100 kB), so
+ * memory stays flat whatever the journal's length. A torn last line is ignored; corrupt lines are
+ * skipped and listed. Final states are sticky: a later event cannot make a done item unfinished.
+ */
+export async function readJobState(dataDir: string, jobId: string): Promise<JobState> {
+  const plan = readPlan(dataDir, jobId);
+  const paths = jobPaths(dataDir, jobId);
+  const itemCount = await countLines(paths.items);
+  const codes = new Uint8Array(plan.total);
+  const corruptLines: number[] = [];
+  let lastSeq = 0;
+  const tornTail = await forEachLine(paths.journal, (text, line) => {
+    const event = parseEvent(text, plan.total);
+    if (!event) return void corruptLines.push(line);
+    lastSeq = Math.max(lastSeq, event.seq);
+    codes[event.item] = nextCode(codes[event.item] ?? 0, event);
+  });
+  const counts = Object.fromEntries(ITEM_STATES.map((state) => [state, 0])) as Record<ItemState, number>;
+  let unfinished = 0;
+  for (const code of codes) {
+    counts[stateName(code)]++;
+    if ((code & ~MAY_HAVE_REACHED) < FIRST_FINAL) unfinished++;
+  }
+  const stateOf = (item: number) => stateName(codes[item] ?? 0);
+  return {
+    plan,
+    itemCount,
+    counts,
+    unfinished,
+    lastSeq,
+    corruptLines,
+    tornTail,
+    stateOf,
+    *unfinishedItems() {
+      for (let item = 0; item < codes.length; item++) {
+        const state = stateOf(item);
+        if (CODE[state] < FIRST_FINAL) yield { item, state, recheckAsUnknown: RECHECK_STATES.includes(state) };
+      }
+    },
+  };
+}
+
+function nextCode(code: number, event: JournalEvent): number {
+  const state = code & ~MAY_HAVE_REACHED;
+  if (state >= FIRST_FINAL) return code;
+  const reached = code & MAY_HAVE_REACHED;
+  // Started again while in flight: the earlier attempt never reported, so it may have gone out.
+  if (event.kind === 'started') return CODE['in-flight'] | (state === CODE['in-flight'] ? MAY_HAVE_REACHED : reached);
+  const outcome = event.outcome ?? 'unknown-retry';
+  if (outcome === 'unknown-retry') return CODE['retry-unknown'] | MAY_HAVE_REACHED;
+  if (outcome === 'not-sent-retry') return (reached ? CODE['retry-unknown'] : CODE['retry-not-sent']) | reached;
+  return CODE[outcome];
+}
+
+const OUTCOME_NAMES: readonly string[] = ['not-sent-retry', 'unknown-retry', ...FINAL_OUTCOMES];
+
+function parseEvent(text: string, total: number): JournalEvent | null {
+  let value: Partial<JournalEvent>;
+  try {
+    value = JSON.parse(text) as Partial<JournalEvent>;
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null || typeof value.seq !== 'number') return null;
+  if (!Number.isInteger(value.item) || (value.item as number) < 0 || (value.item as number) >= total) return null;
+  if (value.kind === 'started') return value as JournalEvent;
+  if (value.kind === 'outcome' && typeof value.outcome === 'string' && OUTCOME_NAMES.includes(value.outcome)) return value as JournalEvent;
+  return null;
+}
+
+/** Calls `onLine` for every complete non-empty line (1-based numbers); returns whether the last line was torn. */
+async function forEachLine(path: string, onLine: (text: string, line: number) => void): Promise<boolean> {
+  if (!existsSync(path)) return false;
+  // readline drops the newline, so a torn last line is told apart by the file's last byte.
+  let lastByte = 0x0a;
+  const stream = createReadStream(path);
+  stream.on('data', (chunk) => {
+    if (chunk.length > 0) lastByte = (chunk as Buffer)[chunk.length - 1] ?? 0x0a;
+  });
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const pending: string[] = [];
+  let line = 0;
+  for await (const text of lines) {
+    line++;
+    // Hold each line back by one: the last one may be torn, which is only known at the end.
+    if (pending.length > 0) handle(pending.pop() as string, line - 1);
+    pending.push(text);
+  }
+  const torn = lastByte !== 0x0a;
+  const last = pending.pop();
+  if (last !== undefined && !torn) handle(last, line);
+  return torn;
+
+  function handle(text: string, number: number) {
+    if (text.trim()) onLine(text, number);
+  }
+}
+
+async function countLines(path: string): Promise<number> {
+  let count = 0;
+  await forEachLine(path, () => void count++);
+  return count;
+}
+
+/** Streams items.jsonl in order (index = position), skipping a torn last line. */
+export async function* readItems(dataDir: string, jobId: string): AsyncGenerator<BatchItem & { index: number }> {
+  const { items } = jobPaths(dataDir, jobId);
+  if (!existsSync(items)) return;
+  const lines = createInterface({ input: createReadStream(items), crlfDelay: Infinity });
+  let index = 0;
+  for await (const text of lines) {
+    if (!text.trim()) continue;
+    let item: BatchItem;
+    try {
+      item = JSON.parse(text) as BatchItem;
+    } catch {
+      return; // only the torn last line can fail: items.jsonl is written whole and synced before any start
+    }
+    yield { ...item, index: index++ };
+  }
+}
+
+export type JobRunState = 'running' | 'unfinished' | 'finished';
+
+export interface JobSummary {
+  jobId: string;
+  plan: StoredPlan;
+  state: JobRunState;
+  counts: Record<ItemState, number>;
+  unfinished: number;
+}
+
+/** Every job in the data folder, newest first. A job whose plan cannot be read is left out. */
+export async function listJobs(dataDir: string): Promise<JobSummary[]> {
+  const dir = batchesDir(dataDir);
+  if (!existsSync(dir)) return [];
+  const summaries: JobSummary[] = [];
+  for (const jobId of readdirSync(dir).filter((name) => JOB_ID_PATTERN.test(name))) {
+    let state: JobState;
+    try {
+      state = await readJobState(dataDir, jobId);
+    } catch {
+      continue; // a job being created, or a damaged one: not listable, not resumable
+    }
+    const running = await isJobRunning(dataDir, jobId);
+    const runState: JobRunState = running ? 'running' : state.unfinished > 0 ? 'unfinished' : 'finished';
+    summaries.push({ jobId, plan: state.plan, state: runState, counts: state.counts, unfinished: state.unfinished });
+  }
+  return summaries.sort((a, b) => b.plan.createdAt.localeCompare(a.plan.createdAt) || b.jobId.localeCompare(a.jobId));
+}
+
+/** The newest job that is unfinished and not being run: what `batch resume` without a job id picks. */
+export async function mostRecentUnfinished(dataDir: string): Promise<JobSummary | null> {
+  return (await listJobs(dataDir)).find((job) => job.state === 'unfinished') ?? null;
+}
+
+function jobNotFound(dataDir: string, jobId: string): PrivacyDeskError {
+  return new PrivacyDeskError({ code: 'INVALID_INPUT', outcome: 'not-sent', message: `There is no batch job "${jobId}" in ${dataDir}. Run "batch list" to see the jobs.` });
+}
