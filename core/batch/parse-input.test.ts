@@ -1,0 +1,179 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { isPrivacyDeskError } from '../../shared/errors';
+import { uidProblem } from '../../shared/uid';
+import { uidProblemMessage } from '../input-problems';
+import { guessKind, MAX_LISTED_INVALID, parseBatchInput, type BatchInputItem, type BatchInputOptions, type BatchInputSource } from './parse-input';
+
+async function parse(source: BatchInputSource, options: BatchInputOptions = { kind: 'auto' }) {
+  const items: BatchInputItem[] = [];
+  const summary = await parseBatchInput(source, options, (item) => {
+    items.push(item);
+  });
+  return { items, summary, uids: items.map((item) => item.uid) };
+}
+
+async function refusal(source: BatchInputSource, options: BatchInputOptions): Promise<{ code: string; message: string }> {
+  try {
+    await parse(source, options);
+  } catch (error) {
+    if (!isPrivacyDeskError(error)) throw error;
+    return { code: error.code, message: error.message };
+  }
+  throw new Error('expected a refusal');
+}
+
+const AWKWARD_UIDS = ['jean dupont', 'bob+news@example.org', 'team/lead', 'hash#tag', '100%done', 'zoë.müller', '東京ユーザー', ' leading space'];
+
+describe('parseBatchInput: plain lists', () => {
+  it('keeps awkward uids exactly, one a line, with their line numbers', async () => {
+    const { items, summary } = await parse(AWKWARD_UIDS.join('\n'));
+    expect(summary.kind).toBe('list');
+    expect(items).toEqual(AWKWARD_UIDS.map((uid, index) => ({ line: index + 1, uid })));
+  });
+
+  it('keeps commas in a list when the first line names no uid column', async () => {
+    const { uids, summary } = await parse('Dupont, Jean\nalice\n');
+    expect(summary.kind).toBe('list');
+    expect(uids).toEqual(['Dupont, Jean', 'alice']);
+  });
+
+  it('drops CRLF and the BOM, skips empty lines and counts the right lines', async () => {
+    const { items } = await parse('\uFEFFalice\r\n\r\n\nbob\r\n  \r\ncarol');
+    expect(items).toEqual([
+      { line: 1, uid: 'alice' },
+      { line: 4, uid: 'bob' },
+      { line: 5, uid: '  ' },
+      { line: 6, uid: 'carol' },
+    ]);
+  });
+
+  it('removes exact duplicates only, keeping the first, and counts them', async () => {
+    const { uids, summary } = await parse('alice\nAlice\nalice\n alice\nalice\nzoë\nzoe\u0308\n');
+    expect(uids).toEqual(['alice', 'Alice', ' alice', 'zoë', 'zoe\u0308']);
+    expect(summary.duplicates).toBe(2);
+    expect(summary.items).toBe(5);
+  });
+
+  it('lists invalid uids with their line, the single-act reason and a printable excerpt', async () => {
+    const tooLong = 'x'.repeat(1025);
+    const { uids, summary } = await parse(`alice\n..\ncut \uD83D here\n${tooLong}\nbob`);
+    expect(uids).toEqual(['alice', 'bob']);
+    expect(summary.invalidCount).toBe(3);
+    expect(summary.invalid).toEqual([
+      { line: 2, reason: uidProblemMessage({ code: 'dot-segment', uid: '..' }), excerpt: '..' },
+      { line: 3, reason: uidProblemMessage({ code: 'invalid-unicode' }), excerpt: 'cut \uFFFD here' },
+      { line: 4, reason: uidProblemMessage(uidProblem(tooLong)!), excerpt: `${'x'.repeat(80)}…` },
+    ]);
+    expect(summary.invalid[1]?.reason).toContain('broken character');
+  });
+
+  it('decodes UTF-8 split across stream chunks', async () => {
+    const bytes = Buffer.from('\uFEFFzoë.müller\n東京ユーザー\n');
+    const chunks = Array.from(bytes, (byte) => Uint8Array.of(byte));
+    const { uids } = await parse(Readable.from(chunks));
+    expect(uids).toEqual(['zoë.müller', '東京ユーザー']);
+  });
+});
+
+describe('parseBatchInput: CSV and TSV', () => {
+  it('reads quoted CSV with commas and newlines in cells, by header name, with a reference column', async () => {
+    const csv = '\uFEFFuid,ticket\r\n"Dupont, Jean",T-1\r\n"two\r\nlines",T-2\r\n\r\nhash#tag,"say ""hi"""\r\nplain,\r\n';
+    const { items, summary } = await parse(csv, { kind: 'auto', referenceColumn: 'ticket' });
+    expect(summary.kind).toBe('csv');
+    expect(summary.columns).toEqual(['uid', 'ticket']);
+    expect(items).toEqual([
+      { line: 2, uid: 'Dupont, Jean', reference: 'T-1' },
+      { line: 6, uid: 'hash#tag', reference: 'say "hi"' },
+      { line: 7, uid: 'plain' },
+    ]);
+    // The uid with a line break inside its quoted cell is refused as a single act would refuse it.
+    expect(summary.invalid).toEqual([{ line: 3, reason: uidProblemMessage({ code: 'control-character' }), excerpt: 'two\uFFFD\uFFFDlines' }]);
+  });
+
+  it('picks a uid column by its header name', async () => {
+    const { uids, summary } = await parse('name,account\nJean,jean dupont\nBob,bob+news@example.org\n', { kind: 'auto', uidColumn: 'account' });
+    expect(summary.kind).toBe('csv');
+    expect(uids).toEqual(['jean dupont', 'bob+news@example.org']);
+  });
+
+  it('picks columns by 0-based index in a TSV without a header', async () => {
+    const tsv = 'T-1\tteam/lead\nT-2\t100%done\r\n\nT-3\tteam/lead\n';
+    const { items, summary } = await parse(tsv, { kind: 'auto', uidColumn: 1, referenceColumn: 0 });
+    expect(summary.kind).toBe('tsv');
+    expect(summary.columns).toBeUndefined();
+    expect(items).toEqual([
+      { line: 1, uid: 'team/lead', reference: 'T-1' },
+      { line: 2, uid: '100%done', reference: 'T-2' },
+    ]);
+    expect(summary.duplicates).toBe(1);
+  });
+
+  it('finds the uid column of a spreadsheet TSV by its header', async () => {
+    const { uids, summary } = await parse('Name\tUID\nJean\t jean\n', { kind: 'auto' });
+    expect(summary.columns).toEqual(['Name', 'UID']);
+    expect(uids).toEqual([' jean']);
+  });
+
+  it('refuses a missing column with INVALID_INPUT naming the columns found', async () => {
+    const byName = await refusal('uid,ticket\nalice,T-1\n', { kind: 'csv', uidColumn: 'uid', referenceColumn: 'case' });
+    expect(byName.code).toBe('INVALID_INPUT');
+    expect(byName.message).toContain('no column named "case"');
+    expect(byName.message).toContain('"uid", "ticket"');
+    const byIndex = await refusal('uid,ticket\nalice,T-1\n', { kind: 'csv', uidColumn: 2 });
+    expect(byIndex.code).toBe('INVALID_INPUT');
+    expect(byIndex.message).toContain('"uid", "ticket"');
+  });
+
+  it('treats an empty cell in the uid column as an invalid line', async () => {
+    const { uids, summary } = await parse('uid,ticket\n,T-1\nalice\n', { kind: 'csv' });
+    expect(uids).toEqual(['alice']);
+    expect(summary.invalid).toEqual([{ line: 2, reason: uidProblemMessage({ code: 'empty' }), excerpt: '' }]);
+  });
+});
+
+describe('guessKind', () => {
+  it('follows the documented conservative rule', () => {
+    expect(guessKind('a\tb\nc')).toBe('tsv');
+    expect(guessKind('uid,ref\nalice,1')).toBe('csv');
+    expect(guessKind('"User ID",ref\nalice,1')).toBe('csv');
+    expect(guessKind('account,ref\nalice,1', 'account')).toBe('csv');
+    expect(guessKind('Dupont, Jean\nalice')).toBe('list');
+    expect(guessKind('uid\nalice')).toBe('list');
+  });
+});
+
+describe('parseBatchInput: 100,000 lines', () => {
+  it('streams a large CSV and a large list, counting items, duplicates and invalid lines', async () => {
+    const total = 100_000;
+    function* csvLines(): Generator<string> {
+      yield 'uid,ticket\r\n';
+      for (let index = 1; index < total; index += 1) {
+        const uid = index % 1000 === 0 ? '..' : index % 500 === 0 ? `user-${index - 1}` : `user-${index}`;
+        yield `"${uid}","T-${index}, batch"\r\n`;
+      }
+    }
+    let count = 0;
+    let lastLine = 0;
+    const summary = await parseBatchInput(Readable.from(csvLines()), { kind: 'auto', referenceColumn: 'ticket' }, (item) => {
+      count += 1;
+      lastLine = item.line;
+    });
+    // 99,999 data lines: 99 are "..", 100 repeat the uid before them.
+    expect(summary.kind).toBe('csv');
+    expect(summary.invalidCount).toBe(99);
+    expect(summary.duplicates).toBe(100);
+    expect(summary.items).toBe(total - 1 - 99 - 100);
+    expect(count).toBe(summary.items);
+    expect(lastLine).toBe(total);
+
+    function* listLines(): Generator<string> {
+      for (let index = 0; index < total; index += 1) yield index % 4 === 0 ? 'same\n' : `\u0001bad-${index}\n`;
+    }
+    const list = await parseBatchInput(Readable.from(listLines()), { kind: 'list' }, () => undefined);
+    expect(list.items).toBe(1);
+    expect(list.duplicates).toBe(total / 4 - 1);
+    expect(list.invalidCount).toBe((total * 3) / 4);
+    expect(list.invalid).toHaveLength(MAX_LISTED_INVALID);
+  }, 60_000); // a generous allowance on a shared machine; no timing is asserted
+});

@@ -1,0 +1,167 @@
+import { invalidInput } from '../../shared/errors';
+import { uidProblem } from '../../shared/uid';
+import { uidProblemMessage } from '../input-problems';
+import { csvRows, type CsvRow } from './csv-rows';
+import { numberedLines, peekText, textChunks, type BatchInputSource } from './text-chunks';
+
+export type { BatchInputSource } from './text-chunks';
+
+export type BatchInputKind = 'list' | 'csv' | 'tsv';
+
+export interface BatchInputOptions {
+  kind: 'auto' | BatchInputKind;
+  /** A header name, or a 0-based index. Default: the header cell named like a uid column, else the first column. */
+  uidColumn?: string | number;
+  referenceColumn?: string | number;
+  /** Default: true when a column is picked by name or the first row names a uid column. */
+  hasHeader?: boolean;
+}
+
+export interface BatchInputItem {
+  /** 1-based line of the source where the uid's row starts. */
+  line: number;
+  uid: string;
+  reference?: string;
+}
+
+export interface InvalidLine {
+  line: number;
+  /** English words from core/input-problems.ts, as for a single act. */
+  reason: string;
+  /** The start of the value, printable (control characters and broken halves shown as U+FFFD). */
+  excerpt: string;
+}
+
+export interface BatchInputSummary {
+  kind: BatchInputKind;
+  /** Valid, distinct uids handed to onItem. */
+  items: number;
+  /** The first MAX_LISTED_INVALID invalid lines. */
+  invalid: InvalidLine[];
+  /** Every invalid line, listed or not. */
+  invalidCount: number;
+  /** Exact-uid repeats dropped (the first occurrence is kept). */
+  duplicates: number;
+  /** The header row, when there is one. */
+  columns?: string[];
+}
+
+export const MAX_LISTED_INVALID = 1000;
+/** How much text 'auto' looks at, and papaparse's first chunk (from which it guesses the line ending). */
+const SAMPLE_SIZE = 64 * 1024;
+const EXCERPT_LENGTH = 80;
+const UID_COLUMN_NAMES = new Set(['uid', 'user id', 'userid', 'user_id', 'user uid']);
+
+/**
+ * Reads a batch's uids from pasted text or a file (streamed: the text is never held whole),
+ * validates each with the single-act rules and drops exact duplicates. Each valid uid goes to
+ * `onItem` (awaited, so a slow consumer slows the reading). Duplicates are found with a Set of
+ * the uids seen: about 100 bytes a uid, a few MB for 100,000 — acceptable, and the only state
+ * that grows. Throws INVALID_INPUT when a picked column does not exist.
+ */
+export async function parseBatchInput(
+  source: BatchInputSource,
+  options: BatchInputOptions,
+  onItem: (item: BatchInputItem) => void | Promise<void>,
+): Promise<BatchInputSummary> {
+  const { sample, all } = await peekText(textChunks(source)[Symbol.asyncIterator](), SAMPLE_SIZE);
+  const kind = options.kind === 'auto' ? guessKind(sample, options.uidColumn) : options.kind;
+  const summary: BatchInputSummary = { kind, items: 0, invalid: [], invalidCount: 0, duplicates: 0 };
+  const seen = new Set<string>();
+
+  const accept = async (line: number, uid: string, reference: string | undefined): Promise<void> => {
+    const problem = uidProblem(uid);
+    if (problem) {
+      summary.invalidCount += 1;
+      if (summary.invalid.length < MAX_LISTED_INVALID) {
+        summary.invalid.push({ line, reason: uidProblemMessage(problem), excerpt: excerptOf(uid) });
+      }
+    } else if (seen.has(uid)) {
+      summary.duplicates += 1;
+    } else {
+      seen.add(uid);
+      summary.items += 1;
+      await onItem(reference ? { line, uid, reference } : { line, uid });
+    }
+  };
+
+  if (kind === 'list') {
+    for await (const { line, text } of numberedLines(all)) {
+      if (text.length > 0) await accept(line, text, undefined);
+    }
+    return summary;
+  }
+
+  let picked: { uid: number; reference?: number } | undefined;
+  for await (const row of csvRows(all, kind === 'csv' ? ',' : '\t')) {
+    if (isEmptyRow(row)) continue;
+    if (!picked) {
+      const hasHeader = options.hasHeader ?? (typeof options.uidColumn === 'string' || typeof options.referenceColumn === 'string' || uidColumnIndex(row.cells) !== -1);
+      if (hasHeader) summary.columns = row.cells;
+      picked = pickColumns(row.cells, hasHeader, options);
+      if (hasHeader) continue;
+    }
+    const reference = picked.reference === undefined ? undefined : row.cells[picked.reference];
+    await accept(row.line, row.cells[picked.uid] ?? '', reference);
+  }
+  return summary;
+}
+
+/**
+ * The documented, conservative rule for 'auto' (uids may hold commas, spaces, '#', '%'):
+ * a tab in the sample → TSV (a uid can never hold a tab); a comma in the first line AND that
+ * line names the uid column (the picked name, or one like "uid") → CSV; anything else → a list.
+ */
+export function guessKind(sample: string, uidColumn?: string | number): BatchInputKind {
+  if (sample.includes('\t')) return 'tsv';
+  const newline = sample.indexOf('\n');
+  const firstLine = newline === -1 ? sample : sample.slice(0, newline);
+  if (!firstLine.includes(',')) return 'list';
+  const names = firstLine.split(',').map((cell) => cell.trim().replace(/^"(.*)"$/, '$1'));
+  const namesUid = typeof uidColumn === 'string' ? names.includes(uidColumn) : uidColumnIndex(names) !== -1;
+  return namesUid ? 'csv' : 'list';
+}
+
+function pickColumns(firstRow: string[], hasHeader: boolean, options: BatchInputOptions): { uid: number; reference?: number } {
+  const columns = hasHeader ? firstRow : undefined;
+  const uidDefault = columns ? Math.max(uidColumnIndex(columns), 0) : 0;
+  const uid = options.uidColumn === undefined ? uidDefault : columnIndex(options.uidColumn, firstRow, columns, 'uid');
+  if (options.referenceColumn === undefined) return { uid };
+  return { uid, reference: columnIndex(options.referenceColumn, firstRow, columns, 'reference') };
+}
+
+function columnIndex(wanted: string | number, firstRow: string[], columns: string[] | undefined, role: string): number {
+  if (typeof wanted === 'number') {
+    if (Number.isInteger(wanted) && wanted >= 0 && wanted < firstRow.length) return wanted;
+    throw invalidInput(
+      `There is no column ${wanted} for the ${role}: the first row has ${firstRow.length} column(s), numbered from 0${columnList(columns)}. Pick one of these.`,
+    );
+  }
+  const index = columns ? columns.indexOf(wanted) : -1;
+  if (index !== -1) return index;
+  throw invalidInput(
+    columns
+      ? `There is no column named "${wanted}" for the ${role}${columnList(columns)}. Pick one of these (names are matched exactly).`
+      : `Cannot pick the ${role} column "${wanted}" by name: the input has no header row. Pick the column by its number instead.`,
+  );
+}
+
+function columnList(columns: string[] | undefined): string {
+  return columns ? `; columns found: ${columns.map((name) => `"${excerptOf(name)}"`).join(', ')}` : '';
+}
+
+function uidColumnIndex(cells: string[]): number {
+  return cells.findIndex((cell) => UID_COLUMN_NAMES.has(cell.trim().toLowerCase()));
+}
+
+function isEmptyRow(row: CsvRow): boolean {
+  return row.cells.length === 1 && row.cells[0] === '';
+}
+
+/** A short, printable start of a value for a report (never the whole of a pasted blob). */
+function excerptOf(value: string): string {
+  // eslint-disable-next-line no-control-regex -- replacing control characters is the point
+  const printable = value.replace(/[\u0000-\u001f\u007f-\u009f]|\p{Cs}/gu, '\uFFFD');
+  const codePoints = Array.from(printable);
+  return codePoints.length > EXCERPT_LENGTH ? `${codePoints.slice(0, EXCERPT_LENGTH).join('')}…` : printable;
+}
