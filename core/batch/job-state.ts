@@ -29,6 +29,8 @@ export interface JobState {
   plan: StoredPlan;
   /** Items in items.jsonl (a job interrupted while its items were written may have fewer than plan.total). */
   itemCount: number;
+  /** False when the run stopped while its items were being recorded (nothing was sent then): start the batch again. */
+  itemsComplete: boolean;
   counts: Record<ItemState, number>;
   /** Items not in a final state. */
   unfinished: number;
@@ -81,6 +83,7 @@ export async function readJobState(dataDir: string, jobId: string): Promise<JobS
   return {
     plan,
     itemCount,
+    itemsComplete: itemCount === plan.total,
     counts,
     unfinished,
     lastSeq,

@@ -255,3 +255,31 @@ describe('batch journal killed mid-run', () => {
     expect((await readJobState(dir, jobId)).tornTail).toBe(false);
   }, 60_000);
 });
+
+describe('batch journal write failures', () => {
+  it('stops writing after a failed write, so a half-written line is never followed by more', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'batch-fail-'));
+    try {
+      let failNext = false;
+      const openFile: OpenAppendFile = async (path) => {
+        const file = await openAppendFile(path);
+        return {
+          ...file,
+          append: (text) => (failNext ? Promise.reject(Object.assign(new Error('no space'), { code: 'ENOSPC' })) : file.append(text)),
+        };
+      };
+      const journal = await jobWithItems(dir, 3, { openFile });
+      await journal.recordStarted([0]);
+      failNext = true;
+      await expect(journal.recordStarted([1])).rejects.toThrow(/could not write the journal .*ENOSPC.*stopped sending/);
+      failNext = false;
+      await expect(journal.recordStarted([2])).rejects.toThrow(/stopped sending/);
+      await journal.close();
+      const state = await readJobState(dir, journal.jobId);
+      expect([0, 1, 2].map(state.stateOf)).toEqual(['in-flight', 'never-started', 'never-started']);
+      expect(state.itemsComplete).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -65,10 +65,16 @@ export async function createJob(dataDir: string, plan: BatchPlan, options: Journ
   const jobId = newJobId(createdAt);
   const paths = jobPaths(dataDir, jobId);
   makeJobDir(dataDir, jobId);
-  const stored: StoredPlan = { ...plan, jobId, createdAt: createdAt.toISOString() };
-  writeFileAtomic(paths.plan, paths.dir, `${JSON.stringify(stored, null, 2)}\n`);
+  // Locked before the plan appears, so no one lists this job as unfinished (and resumes it) while it is being created.
   const lock = await takeRunLock(dataDir, jobId);
-  return openJournal(dataDir, stored, lock, { nextSeq: 1, itemCount: 0, itemsFinished: false }, options);
+  try {
+    const stored: StoredPlan = { ...plan, jobId, createdAt: createdAt.toISOString() };
+    writeFileAtomic(paths.plan, paths.dir, `${JSON.stringify(stored, null, 2)}\n`);
+    return await openJournal(dataDir, stored, lock, { nextSeq: 1, itemCount: 0, itemsFinished: false }, options);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
 }
 
 /** Takes the run lock of an existing job (throws when another process runs it) and returns its journal to go on. */
@@ -112,10 +118,18 @@ async function openJournal(dataDir: string, plan: StoredPlan, lock: RunLock, sta
   };
   // seq is given at write time, so it follows file order.
   const line = (event: Omit<JournalEvent, 'seq'>) => `${JSON.stringify({ seq: seq++, ...event })}\n`;
+  // After a failed write the file may end in part of a line: refuse further writes (resumeJob cuts it off).
+  let broken: unknown = null;
   const writeDurably = async (text: string) => {
     lock.signal.throwIfAborted();
-    await journalFile.append(text);
-    await journalFile.sync();
+    if (broken) throw journalBroken(plan.jobId, broken);
+    try {
+      await journalFile.append(text);
+      await journalFile.sync();
+    } catch (error) {
+      broken = error;
+      throw journalBroken(plan.jobId, error);
+    }
   };
   const takeBuffer = () => {
     const text = buffered.map(line).join('');
@@ -172,6 +186,14 @@ async function openJournal(dataDir: string, plan: StoredPlan, lock: RunLock, sta
     const text = takeBuffer();
     if (text) await writeDurably(text);
   }
+}
+
+function journalBroken(jobId: string, error: unknown): PrivacyDeskError {
+  const code = (error as NodeJS.ErrnoException).code ?? 'write error';
+  return new PrivacyDeskError(
+    { code: 'INTERNAL', outcome: 'not-sent', message: `Privacy Desk could not write the journal of batch job ${jobId} (${code}), so it stopped sending. Free disk space or fix the data folder's rights, then resume the job.` },
+    { cause: error },
+  );
 }
 
 function outcomeFields(record: OutcomeRecord): Pick<JournalEvent, 'outcome' | 'status' | 'requestId' | 'reason'> {
