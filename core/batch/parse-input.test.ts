@@ -176,4 +176,23 @@ describe('parseBatchInput: 100,000 lines', () => {
     expect(list.invalidCount).toBe((total * 3) / 4);
     expect(list.invalid).toHaveLength(MAX_LISTED_INVALID);
   }, 60_000); // a generous allowance on a shared machine; no timing is asserted
+
+  it('reads the source only a bounded way ahead of the consumer (the text is never held whole)', async () => {
+    for (const kind of ['csv', 'list'] as const) {
+      let produced = 0;
+      const lines = function* (): Generator<string> {
+        if (kind === 'csv') yield 'uid,ticket\n';
+        for (let index = 0; index < 100_000; index += 1) {
+          produced += 1;
+          yield kind === 'csv' ? `user-${index},T\n` : `user-${index}\n`;
+        }
+      };
+      let producedAtItem20k = 0;
+      await parseBatchInput(Readable.from(lines()), { kind: 'auto' }, (item) => {
+        if (item.uid === 'user-20000') producedAtItem20k = produced;
+      });
+      expect(producedAtItem20k).toBeGreaterThan(20_000);
+      expect(producedAtItem20k).toBeLessThan(40_000);
+    }
+  }, 60_000);
 });
