@@ -3,8 +3,9 @@ import { once } from 'node:events';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PrivacyDeskError } from '../../shared/errors';
+import { DATA_LOCK_TIMINGS } from '../data-lock';
 import { openAppendFile, type OpenAppendFile } from './append-file';
 import { jobPaths, type BatchPlan } from './job-files';
 import { listJobs, mostRecentUnfinished, readItems, readJobState } from './job-state';
@@ -278,6 +279,28 @@ describe('batch journal write failures', () => {
       const state = await readJobState(dir, journal.jobId);
       expect([0, 1, 2].map(state.stateOf)).toEqual(['in-flight', 'never-started', 'never-started']);
       expect(state.itemsComplete).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('batch journal losing its run lock', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('refuses to record starts once another process took the job over', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'batch-lost-'));
+    try {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const journal = await jobWithItems(dir, 2);
+      rmSync(jobPaths(dir, journal.jobId).runLock, { recursive: true }); // as after a takeover
+      await vi.advanceTimersByTimeAsync(DATA_LOCK_TIMINGS.REFRESH_MS);
+      await vi.waitFor(() => expect(journal.signal.aborted).toBe(true), { interval: 1 });
+      await expect(journal.recordStarted([0])).rejects.toThrow(/lost the run lock of batch job .* stopped sending/);
+      await journal.close();
+      expect((await readJobState(dir, journal.jobId)).counts['never-started']).toBe(2);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
