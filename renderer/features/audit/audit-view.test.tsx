@@ -7,6 +7,7 @@ import { renderApp } from '../../test/render-app';
 import { FAKE_HEAD_HASH } from '../../test/fake-bridge';
 import { useAuditFilter } from './audit-filter-store';
 import { AUDIT_ROW_HEIGHT } from './audit-table';
+import { giveAuditGridAHeight } from '../../test/audit-grid-layout';
 import { groupAuditRows } from './group-acts';
 
 const base = { profileId: 'sandbox', profileName: 'Sandbox', baseUrl: 'http://127.0.0.1:4010', via: 'app' } as const;
@@ -42,15 +43,7 @@ let restoreLayout: () => void = () => undefined;
 
 beforeEach(() => {
   useAuditFilter.getState().clear();
-  // jsdom lays nothing out: give the table's scroll box a height so the virtualiser has a window to fill.
-  const descriptor = Object.getOwnPropertyDescriptor(Element.prototype, 'clientHeight')!;
-  Object.defineProperty(Element.prototype, 'clientHeight', {
-    configurable: true,
-    get(this: Element) {
-      return this.classList.contains('audit-grid__scroll') ? 10 * AUDIT_ROW_HEIGHT : 0;
-    },
-  });
-  restoreLayout = () => Object.defineProperty(Element.prototype, 'clientHeight', descriptor);
+  restoreLayout = giveAuditGridAHeight();
 });
 
 afterEach(() => {

@@ -5,7 +5,7 @@ import type { AuditEntry } from '../../../shared/audit';
 import { renderApp } from '../../test/render-app';
 import { FAKE_HEAD_HASH } from '../../test/fake-bridge';
 import { useAuditFilter } from './audit-filter-store';
-import { AUDIT_ROW_HEIGHT } from './audit-table';
+import { giveAuditGridAHeight } from '../../test/audit-grid-layout';
 import { bytesFromBase64 } from './receipt-button';
 
 const base = { profileId: 'sandbox', profileName: 'Sandbox', baseUrl: 'http://127.0.0.1:4010', via: 'app', action: 'delete' } as const;
@@ -22,15 +22,7 @@ let createObjectURL: ReturnType<typeof vi.fn>;
 
 beforeEach(() => {
   useAuditFilter.getState().clear();
-  // jsdom lays nothing out: give the table's scroll box a height so the virtualiser renders rows.
-  const descriptor = Object.getOwnPropertyDescriptor(Element.prototype, 'clientHeight')!;
-  Object.defineProperty(Element.prototype, 'clientHeight', {
-    configurable: true,
-    get(this: Element) {
-      return this.classList.contains('audit-grid__scroll') ? 10 * AUDIT_ROW_HEIGHT : 0;
-    },
-  });
-  restoreLayout = () => Object.defineProperty(Element.prototype, 'clientHeight', descriptor);
+  restoreLayout = giveAuditGridAHeight();
   downloads.length = 0;
   createObjectURL = vi.fn(() => 'blob:fake');
   URL.createObjectURL = createObjectURL as unknown as typeof URL.createObjectURL;
