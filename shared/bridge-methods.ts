@@ -30,6 +30,14 @@ export const BRIDGE_METHOD_NAMES = [
   'users.search',
   'users.forgetIndex',
   'jobs.cancel',
+  'batch.preview',
+  'batch.check',
+  'batch.start',
+  'batch.resume',
+  'batch.setPaused',
+  'batch.list',
+  'batch.get',
+  'batch.results',
 ] as const;
 
 export type BridgeMethodName = (typeof BRIDGE_METHOD_NAMES)[number];

@@ -7,6 +7,7 @@ import { OUTCOMES, type ErrorInfo } from './errors';
 import type { BridgeEventName, BridgeMethodName } from './bridge-methods';
 import { jobFinishedSchema, jobIdSchema, jobProgressSchema, usersIndexInputSchema, usersWalkInputSchema } from './jobs';
 import { userSearchInputSchema, type UserSearchAnswer } from './user-search';
+import { batchCheckInputSchema, batchJobIdInput, batchPreviewInputSchema, batchResultsInputSchema, batchResumeInputSchema, batchStartInputSchema, type BatchJobSummary, type BatchPreview, type BatchResultsFile } from './batch';
 
 /**
  * The bridge contract: every method the renderer may call, with a zod schema
@@ -141,6 +142,22 @@ export const bridgeContract = {
   'users.forgetIndex': { input: usersIndexInputSchema, output: {} as { forgotten: boolean } },
   /** true: the job was running and stops at its next step; its job.finished event says how it ended. false: no such running job. */
   'jobs.cancel': { input: z.object({ jobId: jobIdSchema }), output: {} as { cancelled: boolean } },
+  /** Reads and validates a pasted list or a file's text into a draft (shared/batch.ts); nothing is sent. */
+  'batch.preview': { input: batchPreviewInputSchema, output: {} as BatchPreview },
+  /** Walks the users list as a job ('batch.check') and counts which of the draft's uids exist. */
+  'batch.check': { input: batchCheckInputSchema, output: {} as { jobId: string } },
+  /** Checks the typed confirmation, then runs the draft as a job ('batch.run'); its progress names the batch. */
+  'batch.start': { input: batchStartInputSchema, output: {} as { jobId: string; batchId: string } },
+  /** Runs an unfinished batch job again (after a crash, a quit, a cancel) as a 'batch.run' job. */
+  'batch.resume': { input: batchResumeInputSchema, output: {} as { jobId: string; batchId: string } },
+  /** Pauses or resumes a running 'batch.run' job: items in flight finish, nothing new is sent while paused. */
+  'batch.setPaused': { input: z.object({ jobId: jobIdSchema, paused: z.boolean() }), output: {} as { paused: boolean } },
+  /** Every batch job in the data folder, newest first, with its counts. */
+  'batch.list': { input: z.object({}), output: {} as { jobs: BatchJobSummary[] } },
+  /** One job's summary (null when there is no such job). */
+  'batch.get': { input: batchJobIdInput, output: {} as { job: BatchJobSummary | null } },
+  /** The job's results, one row per item, as CSV (formula cells neutralised) or JSON, for the window to save. */
+  'batch.results': { input: batchResultsInputSchema, output: {} as BatchResultsFile },
 } as const;
 
 export type BridgeContract = typeof bridgeContract;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { errorInfoSchema } from './errors';
 import { profileIdSchema } from './profile';
 import { MAX_PER_PAGE } from './users';
+import { batchCheckResultSchema, batchIdSchema, batchProgressSchema, batchRunResultSchema, type BatchCheckResult, type BatchProgress, type BatchRunResult } from './batch';
 
 /**
  * Long work that runs in the main process as a job: started by a bridge
@@ -50,9 +51,16 @@ export const usersIndexResultSchema = z.object({
   indexedAt: z.string(),
 });
 
+/** `batch.check`: a walk of the users list that counts which of a draft's uids exist (shared/batch.ts). */
+const batchCheckJob = { jobId: jobIdSchema, kind: z.literal('batch.check') };
+/** `batch.start` / `batch.resume`: a batch erasure running (shared/batch.ts); its progress names the batch job. */
+const batchRunJob = { jobId: jobIdSchema, kind: z.literal('batch.run') };
+
 export const jobProgressSchema = z.discriminatedUnion('kind', [
   z.object({ ...usersWalkJob, ...usersWalkProgressSchema.shape }),
   z.object({ ...usersIndexJob, ...usersWalkProgressSchema.shape }),
+  z.object({ ...batchCheckJob, ...usersWalkProgressSchema.shape }),
+  z.object({ ...batchRunJob, ...batchProgressSchema.shape }),
 ]);
 
 /** completed: the work ran to its end; cancelled: it stopped after `jobs.cancel`; failed: it stopped on an error. */
@@ -63,6 +71,13 @@ export const jobFinishedSchema = z.union([
   z.object({ ...usersIndexJob, status: z.literal('completed'), result: usersIndexResultSchema }),
   z.object({ ...usersIndexJob, status: z.literal('cancelled') }),
   z.object({ ...usersIndexJob, status: z.literal('failed'), error: errorInfoSchema }),
+  z.object({ ...batchCheckJob, status: z.literal('completed'), result: batchCheckResultSchema }),
+  z.object({ ...batchCheckJob, status: z.literal('cancelled') }),
+  z.object({ ...batchCheckJob, status: z.literal('failed'), error: errorInfoSchema }),
+  // A cancelled run still reports its counts (result.state 'cancelled'); 'cancelled' without a result is a cancel before it started.
+  z.object({ ...batchRunJob, status: z.literal('completed'), result: batchRunResultSchema }),
+  z.object({ ...batchRunJob, status: z.literal('cancelled'), batchId: batchIdSchema.optional() }),
+  z.object({ ...batchRunJob, status: z.literal('failed'), error: errorInfoSchema, batchId: batchIdSchema.optional() }),
 ]);
 
 export type JobProgress = z.output<typeof jobProgressSchema>;
@@ -76,4 +91,6 @@ export type UsersIndexResult = z.output<typeof usersIndexResultSchema>;
 export interface JobShapes {
   'users.walk': { progress: UsersWalkProgress; result: UsersWalkResult };
   'users.index': { progress: UsersWalkProgress; result: UsersIndexResult };
+  'batch.check': { progress: UsersWalkProgress; result: BatchCheckResult };
+  'batch.run': { progress: BatchProgress; result: BatchRunResult };
 }

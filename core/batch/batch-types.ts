@@ -1,0 +1,78 @@
+import type { BatchCheckResult, BatchJobSummary, BatchPreview, BatchProgress, BatchResultRow, BatchRunResult } from '../../shared/batch';
+import type { ErasureAction } from '../../shared/users';
+import type { ListAllProgress } from '../list-all-users';
+import type { BatchInputSource } from './text-chunks';
+
+/** What to read: the text itself (the window), or a stream (a file, standard input). */
+export interface BatchPreviewRequest {
+  source: BatchInputSource;
+  kind?: 'auto' | 'list' | 'csv' | 'tsv';
+  uidColumn?: string | number;
+  referenceColumn?: string | number;
+  hasHeader?: boolean;
+  sourceName: string;
+  /** Invalid lines to list in the answer (all are counted); default MAX_PREVIEW_INVALID. */
+  listInvalid?: number;
+}
+
+export interface BatchStartRequest {
+  draftId: string;
+  profileId: string;
+  action: ErasureAction;
+  logoutFirst: boolean;
+  reference?: string;
+  concurrency: number;
+  /** What the operator typed; must match batchConfirmationPhrase(action, count). */
+  confirmation: string;
+}
+
+/** Pause and resume from outside the run; a cancel is the signal. */
+export interface PauseSwitch {
+  readonly paused: boolean;
+  pause(): void;
+  resume(): void;
+  /** Resolves at once when running, else when resumed (or when `signal` aborts). */
+  whileRunning(signal?: AbortSignal): Promise<void>;
+  /** Called on every change (the runner reports the new state). */
+  onChange(listener: () => void): () => void;
+}
+
+export interface BatchRunControl {
+  /** Cancel: the items in flight finish, nothing more is sent; the job stays resumable. */
+  signal?: AbortSignal;
+  pause?: PauseSwitch;
+  /** Called at most a few times a second, and once at the end. */
+  onProgress?: (progress: BatchProgress) => void;
+}
+
+export interface BatchRun {
+  batchId: string;
+  total: number;
+  /** Resolves when the run ends (finished or cancelled); rejects when it had to stop (journal or audit cannot be written, the run lock was lost). */
+  finished: Promise<BatchRunResult>;
+}
+
+export interface WalkControl {
+  signal?: AbortSignal;
+  onProgress?: (progress: ListAllProgress) => void;
+}
+
+/** desk.batch: what the console's handlers and the CLI use. */
+export interface DeskBatch {
+  /** Reads, validates and spools the input into a draft; nothing is sent. */
+  preview(request: BatchPreviewRequest): Promise<BatchPreview>;
+  /** Walks the users list (read-only) and counts which of the draft's uids exist. */
+  check(input: { draftId: string; profileId: string }, walk?: WalkControl): Promise<BatchCheckResult>;
+  /** Checks the typed confirmation, turns the draft into a job (plan and items on disk) and runs it. */
+  start(request: BatchStartRequest, control?: BatchRunControl): Promise<BatchRun>;
+  /** Runs the unfinished items of a job again (after a crash, a kill, a cancel); in-flight items are re-checked. */
+  resume(batchId: string, options: { concurrency: number }, control?: BatchRunControl): Promise<BatchRun>;
+  /** Every job in the data folder, newest first. */
+  list(): Promise<BatchJobSummary[]>;
+  /** The newest unfinished job no process is running, or null. */
+  mostRecentUnfinished(): Promise<BatchJobSummary | null>;
+  /** One row per item, in input order, streamed (100,000 items are fine). */
+  results(batchId: string): AsyncIterable<BatchResultRow>;
+  /** The results as a file: CSV (formula cells neutralised) or JSON. */
+  exportResults(batchId: string, format: 'csv' | 'json'): Promise<{ fileName: string; mimeType: string; content: string; rows: number }>;
+}

@@ -1,0 +1,191 @@
+import { z } from 'zod';
+import { profileIdSchema } from './profile';
+import { ERASURE_ACTIONS, type ErasureAction } from './users';
+
+/**
+ * Batch erasure (issue 8), as the console and the CLI see it:
+ *   preview  — the pasted text or file is read, validated and spooled into a draft (nothing sent);
+ *   check    — optional: a walk of the users list says which uids exist (read-only);
+ *   start    — the operator types the phrase (`DELETE 250`); the draft becomes a job and runs;
+ *   progress — counts, rate and time left while it runs; pause, resume, cancel;
+ *   results  — one row per item, exported as CSV or JSON.
+ * A job lives in the data folder (core/batch/journal.ts) and can be resumed after a crash.
+ */
+
+export const DEFAULT_BATCH_CONCURRENCY = 4;
+export const MAX_BATCH_CONCURRENCY = 16;
+/** What the bridge carries in one preview: a pasted list or a file read by the window. */
+export const MAX_BATCH_TEXT_LENGTH = 32 * 1024 * 1024;
+/** Invalid lines a preview lists over the bridge (all are counted). */
+export const MAX_PREVIEW_INVALID = 200;
+/** How many uids a preview shows at each end of the list. */
+export const PREVIEW_ENDS = 3;
+
+export const batchIdSchema = z.string().regex(/^\d{8}-\d{6}-[0-9a-f]{6}$/, 'not a batch job id');
+export const draftIdSchema = z.string().regex(/^[0-9a-f]{32}$/, 'not a batch draft id');
+
+/** The words the operator types to confirm: the operation in capitals and the count, e.g. `DELETE 250`. */
+export const CONFIRMATION_WORDS: Record<ErasureAction, string> = { anonymize: 'ANONYMISE', delete: 'DELETE' };
+
+export function batchConfirmationPhrase(action: ErasureAction, count: number): string {
+  return `${CONFIRMATION_WORDS[action]} ${count}`;
+}
+
+/** Exact words and count; spaces around are ignored, and ANONYMIZE is taken for ANONYMISE. */
+export function matchesBatchConfirmation(typed: string, action: ErasureAction, count: number): boolean {
+  const normalised = typed.trim().replace(/\s+/g, ' ').replace(/^ANONYMIZE /, 'ANONYMISE ');
+  return normalised === batchConfirmationPhrase(action, count);
+}
+
+const columnSchema = z.union([z.string().min(1).max(200), z.number().int().min(0).max(10_000)]);
+
+export const batchPreviewInputSchema = z.object({
+  text: z.string().max(MAX_BATCH_TEXT_LENGTH),
+  kind: z.enum(['auto', 'list', 'csv', 'tsv']).default('auto'),
+  /** A header name or a 0-based index; default: the column named like a uid, else the first. */
+  uidColumn: columnSchema.optional(),
+  referenceColumn: columnSchema.optional(),
+  hasHeader: z.boolean().optional(),
+  /** A file name, or "pasted list": kept in the job's plan. */
+  sourceName: z.string().min(1).max(300).default('pasted list'),
+});
+
+export interface BatchInvalidLine {
+  line: number;
+  reason: string;
+  excerpt: string;
+}
+
+export interface BatchPreview {
+  /** The spooled, validated items: start and check name it. */
+  draftId: string;
+  kind: 'list' | 'csv' | 'tsv';
+  /** Valid, distinct uids. */
+  items: number;
+  /** Items that carry their own reference (from a reference column). */
+  withReference: number;
+  invalid: BatchInvalidLine[];
+  invalidCount: number;
+  duplicates: number;
+  /** The header row, when there is one. */
+  columns?: string[];
+  firstUids: string[];
+  lastUids: string[];
+  sourceName: string;
+}
+
+export const batchCheckInputSchema = z.object({ draftId: draftIdSchema, profileId: profileIdSchema });
+
+export const batchCheckResultSchema = z.object({
+  /** Users the walk met. */
+  users: z.number().int().min(0),
+  existing: z.number().int().min(0),
+  missing: z.number().int().min(0),
+  /** The first missing uids, to show. */
+  missingSample: z.array(z.string()).max(20),
+});
+export type BatchCheckResult = z.output<typeof batchCheckResultSchema>;
+
+export const batchStartInputSchema = z.object({
+  draftId: draftIdSchema,
+  profileId: profileIdSchema,
+  action: z.enum(ERASURE_ACTIONS),
+  /** End each user's sessions first, then erase. */
+  logoutFirst: z.boolean().default(false),
+  /** One reference for every item that has none of its own. */
+  reference: z.string().max(200).optional(),
+  concurrency: z.number().int().min(1).max(MAX_BATCH_CONCURRENCY).default(DEFAULT_BATCH_CONCURRENCY),
+  /** What the operator typed: must match batchConfirmationPhrase(action, items). */
+  confirmation: z.string().max(100),
+});
+
+export const batchResumeInputSchema = z.object({
+  batchId: batchIdSchema,
+  concurrency: z.number().int().min(1).max(MAX_BATCH_CONCURRENCY).default(DEFAULT_BATCH_CONCURRENCY),
+});
+
+/** Counts of a job's items by where they stand. */
+export const batchCountsSchema = z.object({
+  done: z.number().int().min(0),
+  /** Sent again after an interruption and answered 404: the first attempt had done it. */
+  doneBeforeInterruption: z.number().int().min(0),
+  /** 404 on a first try: already erased, or never existed. */
+  notFound: z.number().int().min(0),
+  failed: z.number().int().min(0),
+  /** Not finished yet (never sent, in flight, or waiting for a retry). */
+  unfinished: z.number().int().min(0),
+});
+export type BatchCounts = z.output<typeof batchCountsSchema>;
+
+export const BATCH_RUN_STATES = ['running', 'paused', 'waiting', 'stopping'] as const;
+
+export const batchProgressSchema = z.object({
+  batchId: batchIdSchema,
+  total: z.number().int().min(0),
+  counts: batchCountsSchema,
+  inFlight: z.number().int().min(0),
+  /** Items finished per second, over the last few seconds. */
+  ratePerSecond: z.number().min(0),
+  /** Missing until the rate is known. */
+  secondsLeft: z.number().min(0).optional(),
+  /** running; paused (by the operator); waiting (the service asked to slow down: waitSeconds); stopping (cancel: items in flight finish). */
+  state: z.enum(BATCH_RUN_STATES),
+  waitSeconds: z.number().min(0).optional(),
+});
+export type BatchProgress = z.output<typeof batchProgressSchema>;
+
+export const batchRunResultSchema = z.object({
+  batchId: batchIdSchema,
+  total: z.number().int().min(0),
+  counts: batchCountsSchema,
+  /** finished: every item has a final outcome; cancelled: stopped by the operator (resumable). */
+  state: z.enum(['finished', 'cancelled']),
+});
+export type BatchRunResult = z.output<typeof batchRunResultSchema>;
+
+export const BATCH_JOB_STATES = ['running', 'unfinished', 'finished'] as const;
+
+export interface BatchJobSummary {
+  batchId: string;
+  action: ErasureAction;
+  profileId: string;
+  profileName: string;
+  baseUrl: string;
+  reference?: string;
+  logoutFirst: boolean;
+  source: string;
+  createdAt: string;
+  total: number;
+  /** running: a process holds it now; unfinished: can be resumed; finished: every item has its outcome. */
+  state: (typeof BATCH_JOB_STATES)[number];
+  counts: BatchCounts;
+}
+
+/** An item's outcome in the results: a final one, or unfinished when the job was not finished. */
+export const BATCH_RESULT_OUTCOMES = ['done', 'done-before-interruption', 'not-found', 'failed', 'unfinished'] as const;
+export type BatchResultOutcome = (typeof BATCH_RESULT_OUTCOMES)[number];
+
+export interface BatchResultRow {
+  /** 1-based input line. */
+  line: number;
+  uid: string;
+  reference?: string;
+  outcome: BatchResultOutcome;
+  status?: number;
+  requestId?: string;
+  /** Why it failed, in words (failed items). */
+  reason?: string;
+  /** When the outcome was recorded (ISO 8601). */
+  at?: string;
+}
+
+export const batchResultsInputSchema = z.object({ batchId: batchIdSchema, format: z.enum(['csv', 'json']).default('csv') });
+
+export interface BatchResultsFile {
+  fileName: string;
+  mimeType: string;
+  content: string;
+  rows: number;
+}
+
+export const batchJobIdInput = z.object({ batchId: batchIdSchema });
