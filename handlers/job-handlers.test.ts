@@ -65,8 +65,16 @@ function finishedOf(jobId: string): Promise<JobFinished> {
   return new Promise((resolve) => finishedWaiters.set(jobId, resolve));
 }
 
-function progressOf(jobId: string): JobProgress[] {
-  return events.flatMap((e) => (e.name === 'job.progress' && e.payload.jobId === jobId ? [e.payload] : []));
+/** A walk's progress (users.walk, users.index): pages, never a batch run's counts. */
+type WalkJobProgress = Extract<JobProgress, { page: number }>;
+
+function progressOf(jobId: string): WalkJobProgress[] {
+  return events
+    .flatMap((e) => (e.name === 'job.progress' && e.payload.jobId === jobId ? [e.payload] : []))
+    .map((p) => {
+      if (p.kind === 'batch.run') throw new Error(`job ${jobId} reported a batch run's progress`);
+      return p;
+    });
 }
 
 beforeAll(async () => {

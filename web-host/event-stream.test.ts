@@ -103,15 +103,19 @@ async function call<T>(method: string, input: unknown): Promise<T> {
 }
 
 /** Reads the stream up to this job's job.finished; checks every event against its schema on the way. */
-async function readJob(stream: OpenStream, jobId: string): Promise<{ progress: JobProgress[]; finished: JobFinished }> {
-  const progress: JobProgress[] = [];
+/** A walk's progress (users.walk): pages, never a batch run's counts. */
+type WalkJobProgress = Extract<JobProgress, { page: number }>;
+
+async function readJob(stream: OpenStream, jobId: string): Promise<{ progress: WalkJobProgress[]; finished: JobFinished }> {
+  const progress: WalkJobProgress[] = [];
   for (;;) {
     const raw = await stream.next();
     const event = { name: raw.event, payload: JSON.parse(raw.data) } as BridgeEvent;
     expect(bridgeEvents[event.name].safeParse(event.payload).success, raw.data).toBe(true);
     if (event.payload.jobId !== jobId) continue;
-    if (event.name === 'job.progress') progress.push(event.payload);
-    else return { progress, finished: event.payload };
+    if (event.name !== 'job.progress') return { progress, finished: event.payload };
+    if (event.payload.kind === 'batch.run') throw new Error(`job ${jobId} reported a batch run's progress`);
+    progress.push(event.payload);
   }
 }
 
