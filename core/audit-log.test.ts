@@ -128,6 +128,26 @@ describe('audit log', () => {
     expect(reading.verdict).toMatchObject({ ok: true, entries: 3 });
   });
 
+  it('appends several entries as one chained write, or none of them', async () => {
+    const log = openAuditLog(dir);
+    await log.append(entry('a', 'attempted'));
+    await log.appendMany([entry('a', 'done'), entry('b', 'attempted'), entry('c', 'attempted')]);
+    let reading = await log.read();
+    expect(reading.entries.map((e) => `${e.uid}:${e.outcome}`)).toEqual(['a:attempted', 'a:done', 'b:attempted', 'c:attempted']);
+    expect(reading.verdict).toMatchObject({ ok: true, entries: 4 });
+    const saved = readFileSync(log.path);
+    rmSync(log.path);
+    mkdirSync(log.path);
+    await expect(log.appendMany([entry('b', 'done'), entry('d', 'attempted')])).rejects.toMatchObject({ code: 'AUDIT_WRITE_FAILED' });
+    expect(log.pendingCount).toBe(1); // b's outcome is kept; d's attempt is not (d is never sent)
+    rmSync(log.path, { recursive: true });
+    writeFileSync(log.path, saved);
+    await log.appendMany([entry('e', 'attempted')]);
+    reading = await log.read();
+    expect(reading.entries.map((e) => `${e.uid}:${e.outcome}`).slice(-2)).toEqual(['b:done', 'e:attempted']);
+    expect(reading.verdict).toMatchObject({ ok: true, entries: 6 });
+  });
+
   it('writes a kept outcome before the next entry', async () => {
     const log = openAuditLog(dir);
     await log.append(entry('a', 'attempted'));

@@ -16,6 +16,11 @@ export interface AuditLog {
    * kept in memory and written before the next entry (or by flushPending): the act it records happened.
    */
   append(entry: AuditEntry): Promise<void>;
+  /**
+   * Appends several entries in order as ONE write and ONE fsync (a batch groups its records so fsync does not
+   * limit it); all or nothing. Entries other than 'attempted' are kept, as with append, when the write fails.
+   */
+  appendMany(entries: readonly AuditEntry[]): Promise<void>;
   /** Newest first, readable entries only (legacy outcomes as stored). */
   list(limit?: number): Promise<AuditEntry[]>;
 }
@@ -68,7 +73,7 @@ export function openAuditLog(dataDir: string, lockOptions: DataLockOptions = {})
   // Every writer, in this process or another (app, CLI), appends under the audit lock: lines never
   // interleave, and the last line read here is still the last one when ours lands.
   // `build` null writes only the kept entries; `keep` is the entry to keep when this write fails.
-  const appendBuilt = async (build: ((lastLine: string | null) => AuditEntry) | null, keep?: AuditEntry): Promise<void> => {
+  const appendBuilt = async (build: ((lastLine: string | null) => AuditEntry | readonly AuditEntry[]) | null, keep: readonly AuditEntry[] = []): Promise<void> => {
     try {
       await locked(async (hold) => {
         const handle = await open(path, 'a+', 0o600);
@@ -81,19 +86,19 @@ export function openAuditLog(dataDir: string, lockOptions: DataLockOptions = {})
           // Outcomes kept from an earlier failure go first, in order: they happened first.
           while (pending.length > 0) {
             hold.assertHeld();
-            tail = await writeChained(handle, tail, pending[0] as AuditEntry, path);
+            tail = await writeChained(handle, tail, [pending[0] as AuditEntry], path);
             pending.shift();
           }
           if (!build) return;
           const built = build(tail.lastLine);
           hold.assertHeld();
-          await writeChained(handle, tail, built, path);
+          await writeChained(handle, tail, Array.isArray(built) ? built : [built as AuditEntry], path);
         } finally {
           await handle.close().catch(() => undefined);
         }
       });
     } catch (error) {
-      if (keep) pending.push(keep);
+      pending.push(...keep);
       throw isPrivacyDeskError(error) ? error : notWritten(path, error);
     }
   };
@@ -125,7 +130,8 @@ export function openAuditLog(dataDir: string, lockOptions: DataLockOptions = {})
   return {
     path,
     // An 'attempted' entry that cannot be written stops the act; any other records an act that happened.
-    append: (entry) => appendBuilt(() => entry, entry.outcome === 'attempted' ? undefined : entry),
+    append: (entry) => appendBuilt(() => entry, entry.outcome === 'attempted' ? [] : [entry]),
+    appendMany: (entries) => (entries.length === 0 ? Promise.resolve() : appendBuilt(() => entries, entries.filter((entry) => entry.outcome !== 'attempted'))),
     appendAfterLast: (build) => appendBuilt(build),
     async read() {
       const { text } = await snapshot(true);
@@ -192,15 +198,25 @@ async function linkFor(lastLine: string | null, path: string): Promise<ChainLink
   return { format: 2, seq: lastChained.stored.seq + 1, prevHash: sha256Hex(lastLine) };
 }
 
-/** Writes one entry as one whole line (or nothing: a failed write is cut back off) and fsyncs. */
-async function writeChained(handle: FileHandle, tail: Tail, entry: AuditEntry, path: string): Promise<Tail> {
-  const { chainId, prevHash, ...numbering } = await linkFor(tail.lastLine, path);
+/** The entry as its stored line, chained after `lastLine`; only the audit fields are kept. */
+async function chainedLine(lastLine: string | null, entry: AuditEntry, path: string): Promise<string> {
+  const { chainId, prevHash, ...numbering } = await linkFor(lastLine, path);
   const clean: Record<string, unknown> = { ...numbering };
   for (const field of AUDIT_FIELDS) if (entry[field] !== undefined) clean[field] = entry[field];
   if (chainId !== undefined) clean.chainId = chainId;
   clean.prevHash = prevHash;
-  const line = JSON.stringify(clean);
-  const bytes = Buffer.from(`${line}\n`, 'utf8');
+  return JSON.stringify(clean);
+}
+
+/** Writes the entries as whole lines in one write (or nothing: a failed write is cut back off) and fsyncs once. */
+async function writeChained(handle: FileHandle, tail: Tail, entries: readonly AuditEntry[], path: string): Promise<Tail> {
+  let line = tail.lastLine ?? null;
+  const lines: string[] = [];
+  for (const entry of entries) {
+    line = await chainedLine(line, entry, path);
+    lines.push(`${line}\n`);
+  }
+  const bytes = Buffer.from(lines.join(''), 'utf8');
   try {
     // One write call; a short count (the disk filled up, the size limit) is not success. Trying the
     // rest once more gets the error that says why (ENOSPC, EFBIG…), or finishes the line.

@@ -12,6 +12,10 @@ export function memoryAudit(failOn: (entry: AuditEntry) => boolean = () => false
       if (failOn(entry)) throw new PrivacyDeskError({ code: 'INTERNAL', message: 'The audit trail /memory could not be written (ENOSPC).' });
       entries.push(entry);
     },
+    async appendMany(batch: readonly AuditEntry[]) {
+      if (batch.some(failOn)) throw new PrivacyDeskError({ code: 'INTERNAL', message: 'The audit trail /memory could not be written (ENOSPC).' });
+      entries.push(...batch);
+    },
     async list() {
       return [...entries].reverse();
     },

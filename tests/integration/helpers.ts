@@ -87,7 +87,12 @@ export type TestClient = ServiceClient & {
 /** A connection as the app has it: reads, and the irreversible acts behind the gate (audited in memory). */
 export function gateFor(sandbox: RunningSandbox, overrides: Partial<ServiceClientOptions> = {}) {
   const entries: AuditEntry[] = [];
-  const audit: AuditLog = { path: '(memory)', append: async (entry) => void entries.push(entry), list: async () => [...entries].reverse() };
+  const audit: AuditLog = {
+    path: '(memory)',
+    append: async (entry) => void entries.push(entry),
+    appendMany: async (batch) => void entries.push(...batch),
+    list: async () => [...entries].reverse(),
+  };
   return { ...openGatedConnection(sandboxClientOptions(sandbox, overrides), { audit, via: 'cli', operator: 'tester', appVersion: 'test' }), auditEntries: entries };
 }
 
