@@ -9,6 +9,7 @@ import { registerInspectRoutes } from './routes/inspect';
 import { registerLogoutRoute } from './routes/logout';
 import { registerTokenRoute } from './routes/token';
 import { registerUserRoutes } from './routes/users';
+import { answerWasLost, registerUidRequestLog } from './uid-requests';
 import { MAX_UID_LENGTH } from '../shared/uid';
 
 export interface AppOptions {
@@ -60,10 +61,12 @@ export async function buildApp(ctx: SandboxContext, options: AppOptions = {}): P
   const log = options.log;
   if (log) {
     app.addHook('onResponse', async (request, reply) => {
-      log(requestLine(request.method, request.raw.url ?? request.url, reply.statusCode, reply.elapsedTime));
+      const status = answerWasLost(request) ? `${reply.statusCode}, answer lost` : reply.statusCode;
+      log(requestLine(request.method, request.raw.url ?? request.url, status, reply.elapsedTime));
     });
   }
   registerFaults(app, ctx, (request) => log?.(requestLine(request.method, request.raw.url ?? request.url, 'dropped', 0)));
+  registerUidRequestLog(app, ctx);
 
   registerTokenRoute(app, ctx);
   registerUserRoutes(app, ctx);

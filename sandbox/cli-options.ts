@@ -15,7 +15,8 @@ Options:
   --data FILE           keep state in FILE across restarts
   --latency MS          delay added to every API answer
   --error-rate R        share (0..1) of API requests answered 500/502/503
-  --drop-rate R         share (0..1) of API connections cut without an answer
+  --drop-rate R         share (0..1) of API connections cut without an answer (nothing done)
+  --lost-answer-rate R  share (0..1) of anonymise/delete requests done, then cut before the answer
   --rate-limit N        more than N API requests per second get 429 (0 = off)
   --list-variant V      success-data | bare-array | users-key | data-meta | no-headers
   --logout-error-status 400 | 422
@@ -57,6 +58,7 @@ export function parseSandboxArgs(argv: string[]): SandboxOptions | 'help' {
         port: { type: 'string' }, host: { type: 'string' }, users: { type: 'string' }, seed: { type: 'string' },
         'token-ttl': { type: 'string' }, data: { type: 'string' }, latency: { type: 'string' },
         'error-rate': { type: 'string' }, 'drop-rate': { type: 'string' }, 'rate-limit': { type: 'string' },
+        'lost-answer-rate': { type: 'string' },
         'list-variant': { type: 'string' }, 'logout-error-status': { type: 'string' }, help: { type: 'boolean' },
       },
     }));
@@ -83,6 +85,7 @@ export function parseSandboxArgs(argv: string[]): SandboxOptions | 'help' {
     latencyMs: integer('latency', values.latency, 0, 120_000),
     errorRate: share('error-rate', values['error-rate']),
     dropRate: share('drop-rate', values['drop-rate']),
+    lostAnswerRate: share('lost-answer-rate', values['lost-answer-rate']),
     rateLimit: integer('rate-limit', values['rate-limit'], 0),
   };
   options.faults = Object.fromEntries(Object.entries(faults).filter(([, v]) => v !== undefined));

@@ -8,6 +8,7 @@ export const faultsSchema = z.strictObject({
   latencyMs: z.number().int().min(0).max(120_000),
   errorRate: share,
   dropRate: share,
+  lostAnswerRate: share,
   rateLimit: z.number().int().min(0),
 });
 

@@ -2,6 +2,7 @@ import type { SandboxClock } from './clock';
 import type { SandboxConfig } from './config';
 import type { RateLimiter } from './rate-limiter';
 import type { SandboxState } from './state';
+import type { UidRequestLog } from './uid-requests';
 import type { SandboxCredentials, SandboxStats } from './types';
 
 /** What every route handler needs; built once per running sandbox. */
@@ -14,7 +15,9 @@ export interface SandboxContext {
   rateLimiter: RateLimiter;
   /** Every check of time goes through it, so tests can move it forward. */
   clock: SandboxClock;
-  /** Users back to the seed, stats and rate-limit window cleared, faults and variants as at start; the clock is not turned back. */
+  /** Anonymise, delete and logout requests per uid (sandbox/uid-requests.ts). */
+  requestLog: UidRequestLog;
+  /** Users back to the seed, stats, request log and rate-limit window cleared, faults and variants as at start; the clock is not turned back. */
   reset(): void;
 }
 

@@ -51,7 +51,10 @@ describe('anonymise and delete by uid', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ success: true });
     const after = await inspectUid(sandbox, uid);
-    expect(after.body).toEqual({ state: 'deleted', user: null, sessionCount: 0, messagesCount: 0, votesCount: 0 });
+    expect(after.body).toEqual({
+      state: 'deleted', user: null, sessionCount: 0, messagesCount: 0, votesCount: 0,
+      requests: [{ seq: expect.any(Number), method: 'DELETE', act: 'delete', status: 200, answered: true, at: expect.any(String) }],
+    });
   });
 
   it('keeps a literal + in the path as a plus, never a space', async () => {

@@ -23,6 +23,7 @@ export function loggableUrl(rawUrl: string): string {
   return `${path}?${query}`;
 }
 
-export function requestLine(method: string, rawUrl: string, status: number | 'dropped', elapsedMs: number): string {
+/** `status` is the answer's status, or what became of it ('dropped', '200, answer lost'). */
+export function requestLine(method: string, rawUrl: string, status: number | string, elapsedMs: number): string {
   return `${method} ${loggableUrl(rawUrl)} ${status} ${Math.round(elapsedMs)}ms`;
 }

@@ -8,9 +8,10 @@ import { RateLimiter } from './rate-limiter';
 import { loadSnapshot, saveSnapshot } from './persistence';
 import { SandboxState, seedSnapshot } from './state';
 import type { RunningSandbox, SandboxCredentials, SandboxOptions } from './types';
+import { UidRequestLog } from './uid-requests';
 
 export type {
-  RunningSandbox, SandboxCredentials, SandboxFaults, SandboxOptions, SandboxStats, SandboxVariants, ServiceUser,
+  LoggedAct, RunningSandbox, SandboxCredentials, SandboxFaults, SandboxOptions, SandboxStats, SandboxVariants, ServiceUser, UidRequest,
 } from './types';
 export { SANDBOX_DEFAULTS, SANDBOX_ONLY_API_KEY, SANDBOX_ONLY_API_SECRET, SANDBOX_ONLY_APPLICATION_NAME } from './defaults';
 
@@ -47,11 +48,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     stats: emptyStats(),
     rateLimiter: new RateLimiter(),
     clock,
+    requestLog: new UidRequestLog(),
     reset() {
       state.replaceUsers(seedSnapshot(seed, userCount));
       config.restore();
       Object.assign(ctx.stats, emptyStats());
       ctx.rateLimiter.clear();
+      ctx.requestLog.clear();
     },
   };
 
@@ -73,6 +76,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     advanceClock: (seconds) => clock.advance(seconds),
     reset: async () => ctx.reset(),
     issuedTokens: () => state.issuedTokens(),
+    requestLog: (uid) => ctx.requestLog.of(uid),
     close: async () => {
       await app.close();
     },

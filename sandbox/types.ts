@@ -1,12 +1,20 @@
 /** Public types of the sandbox. `server.ts` re-exports them; other parts import from there. */
+import type { UidRequest } from './uid-requests';
+
+export type { LoggedAct, UidRequest } from './uid-requests';
 
 export interface SandboxFaults {
   /** Added to every answer of the API routes, in milliseconds. */
   latencyMs: number;
   /** Share (0..1) of API requests answered 500/502/503. */
   errorRate: number;
-  /** Share (0..1) of API requests whose connection is cut without an answer. */
+  /** Share (0..1) of API requests whose connection is cut without an answer, before anything is done. */
   dropRate: number;
+  /**
+   * Share (0..1) of anonymise and delete requests that take effect, then have their connection cut
+   * before the answer goes out: the client cannot know it was done, and a retry meets a 404.
+   */
+  lostAnswerRate: number;
   /** 0 = off; more than N API requests within one second get 429. */
   rateLimit: number;
 }
@@ -80,6 +88,12 @@ export interface RunningSandbox {
   reset(): Promise<void>;
   /** Every access token this sandbox issued since it started (in process only, no route): tests assert none leaks. */
   issuedTokens(): string[];
+  /**
+   * The anonymise, delete and logout requests for this uid that reached their route (past the
+   * faults), oldest first, at most the last MAX_REQUESTS_PER_UID; cleared by reset. Also in
+   * GET /sandbox/users/{uid} as `requests`.
+   */
+  requestLog(uid: string): UidRequest[];
   close(): Promise<void>;
 }
 

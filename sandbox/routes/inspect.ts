@@ -32,10 +32,10 @@ const newUserSchema = z.strictObject({
 });
 
 const ROUTES = [
-  'GET /sandbox/users/{uid}: state of a uid (active, anonymized, deleted), its record, session and contribution counts',
+  'GET /sandbox/users/{uid}: state of a uid (active, anonymized, deleted), its record, session and contribution counts, and its anonymise/delete/logout requests (404 with the requests if it never existed)',
   'POST /sandbox/users/{uid}/login: open a session for the user; returns sessionCount',
   'POST /sandbox/users: create a user from JSON (uid required); 409 if the uid exists',
-  'POST /sandbox/reset: users back to the seed, stats cleared, faults and variants as at start (the clock is not turned back)',
+  'POST /sandbox/reset: users back to the seed, stats and request log cleared, faults and variants as at start (the clock is not turned back)',
   'GET /sandbox/faults: current faults and variants',
   'PUT /sandbox/faults: change faults and/or variants (partial JSON, flat or {faults, variants})',
   'GET /sandbox/stats: token, API and logout request counts',
@@ -60,9 +60,12 @@ export function registerInspectRoutes(app: FastifyInstance, ctx: SandboxContext)
   }));
 
   app.get<{ Params: { uid: string } }>('/sandbox/users/:uid', async (request, reply) => {
-    const inspection = ctx.state.inspect(request.params.uid);
-    if (!inspection) return reply.code(404).send({ error: 'This uid never existed in the sandbox.' });
-    return inspection;
+    const uid = request.params.uid;
+    const inspection = ctx.state.inspect(uid);
+    // A uid that never existed may still have been asked for: its requests are shown with the 404.
+    const requests = ctx.requestLog.of(uid);
+    if (!inspection) return reply.code(404).send({ error: 'This uid never existed in the sandbox.', requests });
+    return { ...inspection, requests };
   });
 
   app.post<{ Params: { uid: string } }>('/sandbox/users/:uid/login', async (request, reply) => {

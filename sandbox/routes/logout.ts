@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { decodeJwt, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import type { SandboxContext } from '../context';
+import { markUidRequest } from '../uid-requests';
 
 const ALGORITHMS = ['HS256', 'HS384', 'HS512'];
 /** How far in the future `iat` may be (clock skew between the client and the service). */
@@ -25,6 +26,16 @@ function joseReason(error: unknown): string {
       return `The logout token has an invalid claim: ${(error as Error).message}.`;
     default:
       return 'The logout token is not a valid signed JWT.';
+  }
+}
+
+/** The `sub` the token claims, before any check: a refused logout is still logged under its uid. */
+function claimedSubject(token: string): string | undefined {
+  try {
+    const sub = decodeJwt(token).sub;
+    return typeof sub === 'string' && sub !== '' ? sub : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -75,6 +86,8 @@ export function registerLogoutRoute(app: FastifyInstance, ctx: SandboxContext): 
     if (typeof token !== 'string' || token.trim() === '') {
       return refuse('The logout_token field is missing: send it as an application/x-www-form-urlencoded form field.');
     }
+    const claimed = claimedSubject(token.trim());
+    if (claimed !== undefined) markUidRequest(request, claimed, 'logout');
     let subject: string;
     try {
       subject = await verifiedSubject(token.trim(), ctx);

@@ -3,6 +3,7 @@ import { authorize, sendUnauthorized } from '../auth';
 import type { SandboxContext } from '../context';
 import { DEFAULT_PER_PAGE } from '../defaults';
 import type { ServiceUser, StoredUser } from '../types';
+import { markUidRequest } from '../uid-requests';
 import { paginate, paginationHeaders, positiveInteger, type PageRequest } from './pagination';
 
 type Sorter = (a: StoredUser, b: StoredUser) => number;
@@ -107,12 +108,14 @@ export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext): v
 
   // find-my-way percent-decodes the uid segment exactly once ('+' stays '+').
   app.post<{ Params: { uid: string } }>('/api/v1/users/:uid/anonymize', async (request, reply) => {
+    markUidRequest(request, request.params.uid, 'anonymize');
     if (!authorize(ctx, request, reply, 'authentication')) return reply;
     if (!ctx.state.anonymize(request.params.uid)) return sendUserNotFound(ctx, reply);
     return sendErased(ctx, reply);
   });
 
   app.delete<{ Params: { uid: string } }>('/api/v1/users/:uid', async (request, reply) => {
+    markUidRequest(request, request.params.uid, 'delete');
     if (!authorize(ctx, request, reply, 'authentication')) return reply;
     if (!ctx.state.delete(request.params.uid)) return sendUserNotFound(ctx, reply);
     return sendErased(ctx, reply);
