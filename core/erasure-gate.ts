@@ -20,6 +20,46 @@ import type { ServiceClient, ServiceClientOptions } from './types';
 export interface ErasureGate {
   erase(order: ErasureOrder): Promise<ErasureResult>;
   logout(order: LogoutOrder): Promise<LogoutResult>;
+  /** The gate for one batch job's items (the typed batch confirmation was checked before the job was created). */
+  openBatch(job: BatchJobOrder): BatchGate;
+}
+
+export interface BatchJobOrder {
+  jobId: string;
+  action: ErasureAction;
+  /** End each user's sessions first (a logout token, audited under the item's act id). */
+  logoutFirst: boolean;
+}
+
+export interface BatchOrder {
+  uid: string;
+  reference?: string;
+}
+
+/** How one attempt of a batch item ended; never thrown, so the runner decides what comes next. */
+export interface BatchSendResult {
+  outcome: Outcome;
+  status?: number;
+  requestId?: string;
+  /** Set unless done. */
+  error?: PrivacyDeskError;
+}
+
+export interface BatchAttempt {
+  /** Sends the admitted order (once). */
+  send(): Promise<BatchSendResult>;
+}
+
+/**
+ * Batch items go through the gate in groups, so a large batch is limited by the service and not by fsync:
+ * admit() writes the 'attempted' entries of a group (and the outcomes gathered since) in ONE durable write,
+ * and only then hands out the attempts; outcome entries are gathered and written with the next group or by flush().
+ */
+export interface BatchGate {
+  /** Throws AUDIT_WRITE_FAILED (not-sent) when the entries could not be written: send none of them. */
+  admit(orders: readonly BatchOrder[]): Promise<BatchAttempt[]>;
+  /** Writes the gathered outcome entries (the act happened: a failed write keeps them in the audit log's pending list). */
+  flush(): Promise<void>;
 }
 
 /** An erasure as the operator confirmed it. */
@@ -137,7 +177,81 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
     return { verification, ...(entry.status !== undefined ? { verificationStatus: entry.status } : {}) };
   }
 
+  function openBatch(job: BatchJobOrder): BatchGate {
+    let outcomes: AuditRecord[] = [];
+    const batchEntry = (action: AuditOperation, order: BatchOrder, actId: string): AuditRecord => ({ ...baseEntry(action, order.uid, order.reference, actId), via: 'batch', jobId: job.jobId });
+    const outcomeOf = (base: AuditRecord, result: { outcome: Outcome; status?: number | undefined; requestId?: string | undefined; errorCode?: ErrorCode | undefined }): AuditRecord => {
+      const entry: AuditRecord = { ...base, at: at(), outcome: result.outcome };
+      if (result.status !== undefined) entry.status = result.status;
+      if (result.requestId !== undefined) entry.requestId = result.requestId;
+      if (result.errorCode !== undefined) entry.errorCode = result.errorCode;
+      return entry;
+    };
+    const takeOutcomes = () => {
+      const taken = outcomes;
+      outcomes = [];
+      return taken;
+    };
+
+    return {
+      async admit(orders) {
+        const prepared: { order: BatchOrder; logoutBase?: AuditRecord; eraseBase: AuditRecord }[] = orders.map((order) => {
+          assertValidUid(order.uid);
+          const checked: BatchOrder = { uid: order.uid };
+          const reference = checkReference(order.reference);
+          if (reference) checked.reference = reference;
+          const actId = randomUUID();
+          const eraseBase = batchEntry(job.action, checked, actId);
+          return job.logoutFirst ? { order: checked, logoutBase: batchEntry('logout', checked, actId), eraseBase } : { order: checked, eraseBase };
+        });
+        const attempted = prepared.flatMap(({ logoutBase, eraseBase }) => (logoutBase ? [logoutBase, eraseBase] : [eraseBase]));
+        // The gathered outcomes ride along: if this write fails, the audit log keeps them (the acts happened).
+        try {
+          await audit.appendMany([...takeOutcomes(), ...attempted]);
+        } catch (error) {
+          const why = isPrivacyDeskError(error) ? error.message : 'The audit trail could not be written.';
+          throw new PrivacyDeskError({ code: 'AUDIT_WRITE_FAILED', outcome: 'not-sent', message: `${why} Nothing more was sent: no act happens without its audit record.` }, { cause: error });
+        }
+        return prepared.map(({ order, logoutBase, eraseBase }) => {
+          let sent = false;
+          return {
+            async send(): Promise<BatchSendResult> {
+              if (sent) throw new Error('A batch attempt is sent once; admit the item again to retry it');
+              sent = true;
+              if (logoutBase) {
+                // As for a single act, the logout step's own failure does not stop the erasure that was confirmed.
+                try {
+                  const result = await acts.sendLogout(order.uid);
+                  outcomes.push(outcomeOf(logoutBase, result));
+                } catch (error) {
+                  outcomes.push(failureEntry({ ...logoutBase, at: at() }, error));
+                }
+              }
+              try {
+                const erased = await acts.erase(job.action, order.uid);
+                outcomes.push(outcomeOf(eraseBase, erased));
+                return { outcome: erased.outcome, status: erased.status, ...(erased.requestId !== undefined ? { requestId: erased.requestId } : {}) };
+              } catch (error) {
+                const known = isPrivacyDeskError(error) ? error : new PrivacyDeskError({ code: 'INTERNAL', outcome: 'unknown', message: `${ACTION_WORDS[job.action].doing[0]!.toUpperCase()}${ACTION_WORDS[job.action].doing.slice(1)} “${order.uid}” ended in an unexpected error: its outcome is unknown.` }, { cause: error });
+                outcomes.push(failureEntry({ ...eraseBase, at: at() }, known));
+                const result: BatchSendResult = { outcome: known.outcome, error: known };
+                if (known.status !== undefined) result.status = known.status;
+                if (known.requestId !== undefined) result.requestId = known.requestId;
+                return result;
+              }
+            },
+          };
+        });
+      },
+      async flush() {
+        const taken = takeOutcomes();
+        if (taken.length > 0) await audit.appendMany(taken);
+      },
+    };
+  }
+
   return {
+    openBatch,
     async erase(order) {
       const { action, uid } = order;
       if (!(ERASURE_ACTIONS as readonly string[]).includes(action)) {
@@ -207,17 +321,20 @@ async function recordAttempt(audit: AuditLog, entry: AuditRecord): Promise<void>
   }
 }
 
-async function recordFailure(audit: AuditLog, base: AuditRecord, error: unknown): Promise<void> {
+/** The outcome entry of a request that ended in an error. */
+function failureEntry(base: AuditRecord, error: unknown): AuditRecord {
   const known = isPrivacyDeskError(error);
-  const outcome: Outcome = known ? error.outcome : 'unknown';
-  const errorCode: ErrorCode = known ? error.code : 'INTERNAL';
-  const entry: AuditRecord = { ...base, outcome, errorCode };
+  const entry: AuditRecord = { ...base, outcome: known ? error.outcome : 'unknown', errorCode: known ? error.code : 'INTERNAL' };
   if (known) {
     if (error.status !== undefined) entry.status = error.status;
     if (error.requestId !== undefined) entry.requestId = error.requestId;
   }
+  return entry;
+}
+
+async function recordFailure(audit: AuditLog, base: AuditRecord, error: unknown): Promise<void> {
   // The act's own error matters more to the operator than a failed outcome line; the 'attempted' line is already there.
-  await audit.append(entry).catch(() => undefined);
+  await audit.append(failureEntry(base, error)).catch(() => undefined);
 }
 
 async function recordOutcome(audit: AuditLog, entry: AuditRecord, whatHappened: string): Promise<void> {

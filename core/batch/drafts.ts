@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { invalidInput } from '../../shared/errors';
+import { MAX_PREVIEW_INVALID, PREVIEW_ENDS, type BatchPreview } from '../../shared/batch';
+import { ensureDataDir } from '../data-dir';
+import { openAppendFile } from './append-file';
+import type { BatchPreviewRequest } from './batch-types';
+import { batchesDir, writeFileAtomic, type BatchItem } from './job-files';
+import { parseBatchInput } from './parse-input';
+
+/**
+ * A draft is a validated list waiting for the operator's confirmation: `batches/drafts/<id>.jsonl`
+ * (one BatchItem a line) and `<id>.json` (its preview). Nothing is sent for a draft; start turns
+ * it into a job. Drafts are kept a day, so the preview the operator confirmed is exactly what runs.
+ */
+const DRAFT_LIFETIME_MS = 24 * 60 * 60 * 1000;
+const WRITE_EVERY = 500;
+
+export function draftsDir(dataDir: string): string {
+  return join(batchesDir(dataDir), 'drafts');
+}
+
+function draftPaths(dataDir: string, draftId: string) {
+  if (!/^[0-9a-f]{32}$/.test(draftId)) throw draftMissing(draftId);
+  const dir = draftsDir(dataDir);
+  return { dir, items: join(dir, `${draftId}.jsonl`), preview: join(dir, `${draftId}.json`) };
+}
+
+export async function createDraft(dataDir: string, request: BatchPreviewRequest, now: () => number = Date.now): Promise<BatchPreview> {
+  ensureDataDir(dataDir);
+  mkdirSync(draftsDir(dataDir), { recursive: true, mode: 0o700 });
+  forgetOldDrafts(dataDir, now());
+  const draftId = randomBytes(16).toString('hex');
+  const paths = draftPaths(dataDir, draftId);
+  const file = await openAppendFile(paths.items);
+  const firstUids: string[] = [];
+  let lastUids: string[] = [];
+  let withReference = 0;
+  let lines: string[] = [];
+  try {
+    const summary = await parseBatchInput(
+      request.source,
+      {
+        kind: request.kind ?? 'auto',
+        ...(request.uidColumn !== undefined ? { uidColumn: request.uidColumn } : {}),
+        ...(request.referenceColumn !== undefined ? { referenceColumn: request.referenceColumn } : {}),
+        ...(request.hasHeader !== undefined ? { hasHeader: request.hasHeader } : {}),
+      },
+      async (item) => {
+        if (firstUids.length < PREVIEW_ENDS) firstUids.push(item.uid);
+        lastUids = [...lastUids.slice(1 - PREVIEW_ENDS), item.uid];
+        if (item.reference?.trim()) withReference += 1;
+        const stored: BatchItem = { line: item.line, uid: item.uid };
+        if (item.reference?.trim()) stored.reference = item.reference.trim();
+        lines.push(`${JSON.stringify(stored)}\n`);
+        if (lines.length >= WRITE_EVERY) {
+          await file.append(lines.join(''));
+          lines = [];
+        }
+      },
+    );
+    if (lines.length > 0) await file.append(lines.join(''));
+    await file.sync();
+    const preview: BatchPreview = {
+      draftId,
+      kind: summary.kind,
+      items: summary.items,
+      withReference,
+      invalid: summary.invalid.slice(0, request.listInvalid ?? MAX_PREVIEW_INVALID),
+      invalidCount: summary.invalidCount,
+      duplicates: summary.duplicates,
+      firstUids,
+      // The last ones, without repeating those already shown first.
+      lastUids: lastUids.slice(Math.max(0, PREVIEW_ENDS - Math.max(0, summary.items - PREVIEW_ENDS))),
+      sourceName: request.sourceName,
+    };
+    if (summary.columns) preview.columns = summary.columns;
+    writeFileAtomic(paths.preview, paths.dir, JSON.stringify(preview));
+    return preview;
+  } catch (error) {
+    rmSync(paths.items, { force: true });
+    throw error;
+  } finally {
+    await file.close();
+  }
+}
+
+export function readDraft(dataDir: string, draftId: string): BatchPreview {
+  const paths = draftPaths(dataDir, draftId);
+  if (!existsSync(paths.preview) || !existsSync(paths.items)) throw draftMissing(draftId);
+  return JSON.parse(readFileSync(paths.preview, 'utf8')) as BatchPreview;
+}
+
+export async function* readDraftItems(dataDir: string, draftId: string): AsyncGenerator<BatchItem> {
+  const lines = createInterface({ input: createReadStream(draftPaths(dataDir, draftId).items), crlfDelay: Infinity });
+  for await (const text of lines) if (text) yield JSON.parse(text) as BatchItem;
+}
+
+export function removeDraft(dataDir: string, draftId: string): void {
+  const paths = draftPaths(dataDir, draftId);
+  rmSync(paths.preview, { force: true });
+  rmSync(paths.items, { force: true });
+}
+
+function forgetOldDrafts(dataDir: string, nowMs: number): void {
+  const dir = draftsDir(dataDir);
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    try {
+      if (nowMs - statSync(path).mtimeMs > DRAFT_LIFETIME_MS) rmSync(path, { force: true });
+    } catch {
+      // Another process removed it first.
+    }
+  }
+}
+
+function draftMissing(draftId: string) {
+  return invalidInput(`The list to erase (draft ${draftId.slice(0, 8)}…) is no longer here: drafts are kept for a day, and each is used once. Paste or open the list again. Nothing was sent.`);
+}

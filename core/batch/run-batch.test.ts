@@ -1,0 +1,218 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PrivacyDeskError, type ErrorCode } from '../../shared/errors';
+import type { BatchProgress } from '../../shared/batch';
+import type { BatchGate, BatchOrder, BatchSendResult } from '../erasure-gate';
+import { createJob, type Journal } from './journal';
+import { readJobState } from './job-state';
+import { createPauseSwitch } from './pause-switch';
+import { runBatch, type RunBatchOptions, type RunItem } from './run-batch';
+
+/** A gate whose answers the test scripts per uid; it counts what was admitted and sent. */
+function scriptedGate(answer: (uid: string, attempt: number) => BatchSendResult | Promise<BatchSendResult>) {
+  const sent: string[] = [];
+  const admittedGroups: number[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const attempts = new Map<string, number>();
+  const gate: BatchGate = {
+    async admit(orders: readonly BatchOrder[]) {
+      admittedGroups.push(orders.length);
+      return orders.map((order) => ({
+        async send() {
+          sent.push(order.uid);
+          const attempt = (attempts.get(order.uid) ?? 0) + 1;
+          attempts.set(order.uid, attempt);
+          inFlight += 1;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          try {
+            await new Promise((resolve) => setImmediate(resolve));
+            return await answer(order.uid, attempt);
+          } finally {
+            inFlight -= 1;
+          }
+        },
+      }));
+    },
+    async flush() {},
+  };
+  return { gate, sent, admittedGroups, maxInFlight: () => maxInFlight };
+}
+
+const done = (): BatchSendResult => ({ outcome: 'done', status: 200 });
+const failure = (code: ErrorCode, outcome: PrivacyDeskError['outcome'], extra: { status?: number; retryAfterSeconds?: number } = {}): BatchSendResult => ({
+  outcome,
+  ...(extra.status !== undefined ? { status: extra.status } : {}),
+  error: new PrivacyDeskError({ code, outcome, message: `${code} happened.`, ...extra }),
+});
+
+describe('runBatch', () => {
+  let dataDir: string;
+  let clock: number;
+  const waits: number[] = [];
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'run-batch-'));
+    clock = 1_000_000;
+    waits.length = 0;
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  async function job(uids: string[]): Promise<Journal> {
+    const journal = await createJob(dataDir, { action: 'delete', profileId: 'p', profileName: 'P', baseUrl: 'http://127.0.0.1:1', logoutFirst: false, total: uids.length, source: 'test' });
+    await journal.appendItems(uids.map((uid, index) => ({ line: index + 1, uid })));
+    await journal.finishItems();
+    return journal;
+  }
+
+  async function* itemsOf(uids: string[], recheck = false): AsyncGenerator<RunItem> {
+    for (const [item, uid] of uids.entries()) yield { item, uid, recheck };
+  }
+
+  function run(journal: Journal, gate: BatchGate, uids: string[], extra: Partial<RunBatchOptions> = {}) {
+    return runBatch({
+      journal,
+      gate,
+      items: itemsOf(uids),
+      counts: { done: 0, doneBeforeInterruption: 0, notFound: 0, failed: 0, unfinished: uids.length },
+      concurrency: 4,
+      now: () => clock,
+      // Virtual time: a wait moves the clock instead of sleeping.
+      sleep: async (ms) => {
+        waits.push(ms);
+        clock += ms;
+      },
+      random: () => 0.5,
+      ...extra,
+    });
+  }
+
+  const uids = (n: number) => Array.from({ length: n }, (_, i) => `user-${i}`);
+
+  it('sends every item once, never more than the concurrency at a time, in fewer durable writes than items', async () => {
+    const list = uids(40);
+    const scripted = scriptedGate(done);
+    const journal = await job(list);
+    const result = await run(journal, scripted.gate, list, { concurrency: 4 });
+    expect(result).toMatchObject({ state: 'finished', counts: { done: 40, unfinished: 0 } });
+    expect([...scripted.sent].sort()).toEqual([...list].sort());
+    expect(scripted.maxInFlight()).toBeLessThanOrEqual(4);
+    expect(scripted.maxInFlight()).toBeGreaterThan(1);
+    expect(scripted.admittedGroups.length).toBeLessThan(40);
+    const state = await readJobState(dataDir, journal.jobId);
+    expect(state.counts.done).toBe(40);
+  });
+
+  it('a 404 on a first try is "not found"; after an unknown attempt it is "done before the interruption"', async () => {
+    const list = ['gone', 'flaky'];
+    const scripted = scriptedGate((uid, attempt) => {
+      if (uid === 'gone') return failure('NOT_FOUND', 'refused', { status: 404 });
+      return attempt === 1 ? failure('SERVER_ERROR', 'unknown', { status: 502 }) : failure('NOT_FOUND', 'refused', { status: 404 });
+    });
+    const result = await run(await job(list), scripted.gate, list);
+    expect(result.counts).toEqual({ done: 0, doneBeforeInterruption: 1, notFound: 1, failed: 0, unfinished: 0 });
+    expect(scripted.sent.filter((uid) => uid === 'flaky')).toHaveLength(2);
+  });
+
+  it('retries not-sent and unknown items with backoff, then fails them with the reason once the budget is spent', async () => {
+    const list = ['never-answers'];
+    const scripted = scriptedGate(() => failure('NETWORK', 'not-sent'));
+    const journal = await job(list);
+    const result = await run(journal, scripted.gate, list, { maxAttempts: 3 });
+    expect(result.counts).toMatchObject({ failed: 1, unfinished: 0 });
+    expect(scripted.sent).toHaveLength(3);
+    expect(waits.filter((ms) => ms >= 250)).toHaveLength(2); // a backoff between attempts
+  });
+
+  it('a refusal (4xx) fails the item at once, without a retry', async () => {
+    const list = ['refused'];
+    const scripted = scriptedGate(() => failure('INVALID_INPUT', 'refused', { status: 422 }));
+    const result = await run(await job(list), scripted.gate, list);
+    expect(result.counts.failed).toBe(1);
+    expect(scripted.sent).toHaveLength(1);
+  });
+
+  it('a 429 holds every sender for Retry-After, not only the one that met it', async () => {
+    const list = uids(8);
+    let limited = false;
+    const sentAt: number[] = [];
+    const scripted = scriptedGate((uid) => {
+      sentAt.push(clock);
+      if (uid === 'user-0' && !limited) {
+        limited = true;
+        return failure('RATE_LIMITED', 'refused', { status: 429, retryAfterSeconds: 30 });
+      }
+      return done();
+    });
+    const result = await run(await job(list), scripted.gate, list, { concurrency: 1 });
+    expect(result.counts.done).toBe(8);
+    expect(waits.some((ms) => ms >= 30_000)).toBe(true);
+    // Everything after the 429 left at least 30 s after it.
+    expect(sentAt.slice(1).every((at) => at >= sentAt[0]! + 30_000)).toBe(true);
+    expect(scripted.sent.filter((uid) => uid === 'user-0')).toHaveLength(2);
+  });
+
+  it('stops the whole run on a failure that concerns every item, and leaves the rest unfinished', async () => {
+    const list = uids(20);
+    const scripted = scriptedGate(() => failure('INVALID_CREDENTIALS', 'refused', { status: 401 }));
+    const journal = await job(list);
+    await expect(run(journal, scripted.gate, list, { concurrency: 2 })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS', message: expect.stringContaining('resume the job') });
+    expect(scripted.sent.length).toBeLessThanOrEqual(2);
+    const state = await readJobState(dataDir, journal.jobId);
+    expect(state.unfinished).toBe(20);
+  });
+
+  it('cancel: the items in flight finish, nothing more is sent, the job stays resumable', async () => {
+    const list = uids(30);
+    const cancel = new AbortController();
+    const scripted = scriptedGate((uid) => {
+      if (uid === 'user-5') cancel.abort();
+      return done();
+    });
+    const journal = await job(list);
+    const result = await run(journal, scripted.gate, list, { concurrency: 2, control: { signal: cancel.signal } });
+    expect(result.state).toBe('cancelled');
+    const sentCount = scripted.sent.length;
+    expect(sentCount).toBeLessThan(10);
+    expect(result.counts.done).toBe(sentCount);
+    const state = await readJobState(dataDir, journal.jobId);
+    expect(state.unfinished).toBe(30 - sentCount);
+  });
+
+  it('pause: nothing new is sent while paused; resume goes on', async () => {
+    const list = uids(10);
+    const pause = createPauseSwitch();
+    const states: BatchProgress['state'][] = [];
+    let sentWhilePaused = 0;
+    const scripted = scriptedGate((uid) => {
+      if (pause.paused) sentWhilePaused += 1;
+      if (uid === 'user-2') pause.pause();
+      return done();
+    });
+    let sentWhenPaused = -1;
+    let sentBeforeResume = -1;
+    const onProgress = (p: BatchProgress) => {
+      states.push(p.state);
+      if (p.state !== 'paused' || sentWhenPaused >= 0) return;
+      sentWhenPaused = scripted.sent.length;
+      // The operator looks away for a while (several turns of the event loop), then presses Resume.
+      const later = (turns: number) => setImmediate(() => (turns > 0 ? later(turns - 1) : ((sentBeforeResume = scripted.sent.length), pause.resume())));
+      later(20);
+    };
+    const result = await run(await job(list), scripted.gate, list, { concurrency: 1, control: { pause, onProgress } });
+    expect(result.counts.done).toBe(10);
+    expect(sentWhilePaused).toBe(0);
+    expect(states).toContain('paused');
+    expect(sentWhenPaused).toBe(3);
+    expect(sentBeforeResume).toBe(3);
+  });
+
+  it('re-checked items (in flight at a crash) count a 404 as done before the interruption', async () => {
+    const list = ['was-in-flight'];
+    const scripted = scriptedGate(() => failure('NOT_FOUND', 'refused', { status: 404 }));
+    const journal = await job(list);
+    const result = await run(journal, scripted.gate, list, { items: itemsOf(list, true) });
+    expect(result.counts.doneBeforeInterruption).toBe(1);
+  });
+});

@@ -1,0 +1,240 @@
+import { PrivacyDeskError, isPrivacyDeskError, type ErrorCode } from '../../shared/errors';
+import type { BatchCounts, BatchProgress, BatchRunResult } from '../../shared/batch';
+import type { BatchAttempt, BatchGate, BatchSendResult } from '../erasure-gate';
+import { retryDelayMs } from '../retry';
+import type { BatchRunControl } from './batch-types';
+import type { ItemOutcome } from './job-files';
+import type { Journal, OutcomeRecord } from './journal';
+import { abortableSleep, createSendPacer } from './send-pacer';
+
+export interface RunItem {
+  item: number;
+  uid: string;
+  reference?: string;
+  /** An earlier attempt may have reached the service: a 404 now means "done before the interruption". */
+  recheck: boolean;
+}
+
+export interface RunBatchOptions {
+  journal: Journal;
+  gate: BatchGate;
+  /** The unfinished items, in order. */
+  items: AsyncIterable<RunItem>;
+  /** Counts when the run starts (a resumed job has finished items already). */
+  counts: BatchCounts;
+  concurrency: number;
+  control?: BatchRunControl;
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  /** Attempts per item whose outcome was not-sent or unknown, then it is failed with the last reason. Default 5. */
+  maxAttempts?: number;
+  /** 429 answers one item may meet before it is failed. Default 100. */
+  maxRateLimited?: number;
+}
+
+/** Failures that concern every item (credentials, scope, the audit trail…): the run stops, the items stay unfinished. */
+const STOPS_THE_RUN: ReadonlySet<ErrorCode> = new Set([
+  'INVALID_CREDENTIALS', 'INSUFFICIENT_SCOPE', 'UNAUTHORIZED', 'APPLICATION_NOT_FOUND', 'TLS', 'KEYCHAIN_UNAVAILABLE',
+  'PROFILE_NOT_FOUND', 'PROFILE_STORE_CORRUPT', 'AUDIT_WRITE_FAILED', 'TOKEN_INVALID',
+]);
+
+const PROGRESS_EVERY_MS = 250;
+const RATE_WINDOW_MS = 10_000;
+
+/**
+ * Runs a batch job's unfinished items: `concurrency` senders share one pacer (a 429 slows
+ * everyone), each item goes through the gate, and the journal records its start (durably, with
+ * its audit entry, before it is sent) and its outcome. Retries: not-sent items are sent again
+ * after a backoff; unknown ones too (the same act: it can only erase what was confirmed, and a
+ * 404 then means it was done before the interruption); refused ones fail with the service's
+ * reason; a retry budget per item ends in 'failed'. A cancel lets items in flight finish and
+ * sends nothing more; the job stays resumable.
+ */
+export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult> {
+  const { journal, gate, control = {} } = options;
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? abortableSleep;
+  const maxAttempts = options.maxAttempts ?? 5;
+  const maxRateLimited = options.maxRateLimited ?? 100;
+  const counts: BatchCounts = { ...options.counts };
+  const total = counts.done + counts.doneBeforeInterruption + counts.notFound + counts.failed + counts.unfinished;
+  const pacer = createSendPacer({ now, sleep });
+  const stop = new AbortController();
+  const signal = control.signal ? AbortSignal.any([control.signal, stop.signal]) : stop.signal;
+  let fatal: unknown = null;
+  let inFlight = 0;
+  const finishedAt: number[] = [];
+  const startedAt = now();
+  let lastProgressAt = -Infinity;
+
+  const halt = (error: unknown) => {
+    fatal ??= error;
+    stop.abort();
+  };
+  const onLockLost = () => halt(journal.signal.reason);
+  if (journal.signal.aborted) onLockLost();
+  journal.signal.addEventListener('abort', onLockLost, { once: true });
+  const offPause = control.pause?.onChange(() => report(true));
+
+  function report(force = false) {
+    if (!control.onProgress) return;
+    const at = now();
+    if (!force && at - lastProgressAt < PROGRESS_EVERY_MS) return;
+    lastProgressAt = at;
+    while (finishedAt.length > 0 && (finishedAt[0] as number) < at - RATE_WINDOW_MS) finishedAt.shift();
+    const windowMs = Math.min(RATE_WINDOW_MS, Math.max(1, at - startedAt));
+    const ratePerSecond = Math.round((finishedAt.length / windowMs) * 1000 * 10) / 10;
+    const waitSeconds = pacer.holdSeconds();
+    const state: BatchProgress['state'] = signal.aborted ? 'stopping' : control.pause?.paused ? 'paused' : waitSeconds > 0 ? 'waiting' : 'running';
+    const progress: BatchProgress = { batchId: journal.jobId, total, counts: { ...counts }, inFlight, ratePerSecond, state };
+    if (ratePerSecond > 0) progress.secondsLeft = Math.ceil(counts.unfinished / ratePerSecond);
+    if (state === 'waiting') progress.waitSeconds = waitSeconds;
+    control.onProgress(progress);
+  }
+
+  // Group commit: items asking to start while a write is on its way start together in the next write.
+  let waiting: { run: RunItem; resolve: (attempt: BatchAttempt) => void; reject: (error: unknown) => void }[] = [];
+  let writing = false;
+  const admit = (run: RunItem) =>
+    new Promise<BatchAttempt>((resolve, reject) => {
+      waiting.push({ run, resolve, reject });
+      if (!writing) void writeGroups();
+    });
+  async function writeGroups() {
+    writing = true;
+    await new Promise((resolve) => setImmediate(resolve)); // let the other senders join the first group
+    while (waiting.length > 0) {
+      const group = waiting;
+      waiting = [];
+      const items = group.map(({ run }) => run.item);
+      try {
+        await journal.recordStarted(items);
+      } catch (error) {
+        for (const { reject } of group) reject(error);
+        continue;
+      }
+      try {
+        const attempts = await gate.admit(group.map(({ run }) => (run.reference ? { uid: run.uid, reference: run.reference } : { uid: run.uid })));
+        group.forEach(({ resolve }, index) => resolve(attempts[index] as BatchAttempt));
+      } catch (error) {
+        // Started in the journal but never sent: say so, so a resume sends them afresh.
+        for (const item of items) await journal.recordOutcome({ item, outcome: 'not-sent-retry', reason: 'The audit trail could not be written; nothing was sent.' }).catch(() => undefined);
+        for (const { reject } of group) reject(error);
+      }
+    }
+    writing = false;
+  }
+
+  async function record(run: RunItem, outcome: ItemOutcome, result: BatchSendResult | undefined, reason?: string) {
+    const entry: OutcomeRecord = { item: run.item, outcome };
+    if (result?.status !== undefined) entry.status = result.status;
+    if (result?.requestId !== undefined) entry.requestId = result.requestId;
+    if (reason !== undefined) entry.reason = reason;
+    await journal.recordOutcome(entry);
+    if (outcome === 'not-sent-retry' || outcome === 'unknown-retry') return report();
+    counts.unfinished -= 1;
+    if (outcome === 'done') counts.done += 1;
+    else if (outcome === 'done-before-interruption') counts.doneBeforeInterruption += 1;
+    else if (outcome === 'not-found') counts.notFound += 1;
+    else counts.failed += 1;
+    finishedAt.push(now());
+    report();
+  }
+
+  async function processItem(run: RunItem) {
+    let mayHaveReached = run.recheck;
+    let attempts = 0;
+    let rateLimited = 0;
+    for (;;) {
+      await control.pause?.whileRunning(signal);
+      if (signal.aborted) return;
+      await pacer.turn(signal);
+      if (signal.aborted) return;
+      const attempt = await admit(run);
+      inFlight += 1;
+      report();
+      let result: BatchSendResult;
+      try {
+        result = await attempt.send();
+      } finally {
+        inFlight -= 1;
+      }
+      const error = result.error;
+      if (!error || result.outcome === 'done') {
+        pacer.answered();
+        return record(run, 'done', result);
+      }
+      if (error.code === 'NOT_FOUND') {
+        pacer.answered();
+        return record(run, mayHaveReached ? 'done-before-interruption' : 'not-found', result);
+      }
+      if (error.code === 'RATE_LIMITED') {
+        pacer.rateLimited(error.retryAfterSeconds);
+        rateLimited += 1;
+        if (rateLimited > maxRateLimited) return record(run, 'failed', result, `The service answered 429 (too many requests) ${rateLimited} times in a row. ${error.message}`);
+        await record(run, 'not-sent-retry', result);
+        report(true);
+        continue;
+      }
+      if (STOPS_THE_RUN.has(error.code)) {
+        await record(run, error.outcome === 'unknown' ? 'unknown-retry' : 'not-sent-retry', result, error.message);
+        return halt(error);
+      }
+      if (error.outcome === 'refused' || error.outcome === 'done') return record(run, 'failed', result, error.message);
+      if (error.outcome === 'unknown') mayHaveReached = true;
+      attempts += 1;
+      if (attempts >= maxAttempts) {
+        const maybe = mayHaveReached ? ' An attempt may have reached the service: check the user before acting again.' : '';
+        return record(run, 'failed', result, `Tried ${attempts} times; the last attempt: ${error.message}${maybe}`);
+      }
+      await record(run, error.outcome === 'unknown' ? 'unknown-retry' : 'not-sent-retry', result, error.message);
+      await sleep(retryDelayMs(attempts - 1, undefined, options.random), signal);
+    }
+  }
+
+  const source = options.items[Symbol.asyncIterator]();
+  async function sender() {
+    while (!signal.aborted) {
+      const next = await source.next();
+      if (next.done) return;
+      try {
+        await processItem(next.value);
+      } catch (error) {
+        halt(error);
+      }
+    }
+  }
+
+  report(true);
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, sender));
+  await source.return?.(undefined);
+  try {
+    await gate.flush();
+  } catch (error) {
+    halt(error);
+  }
+  offPause?.();
+  journal.signal.removeEventListener('abort', onLockLost);
+  try {
+    await journal.close();
+  } catch (error) {
+    halt(error);
+  }
+  report(true);
+  if (fatal !== null) throw stopped(journal.jobId, counts, fatal);
+  return { batchId: journal.jobId, total, counts, state: counts.unfinished === 0 ? 'finished' : 'cancelled' };
+}
+
+function stopped(jobId: string, counts: BatchCounts, cause: unknown): PrivacyDeskError {
+  const known = isPrivacyDeskError(cause);
+  const why = known ? cause.message : 'an unexpected error';
+  return new PrivacyDeskError(
+    {
+      code: known ? cause.code : 'INTERNAL',
+      outcome: 'not-sent',
+      message: `Batch job ${jobId} stopped: ${why} Nothing more was sent; ${counts.unfinished} item(s) are unfinished. Once this is fixed, resume the job (it finishes only what is unfinished).`,
+    },
+    { cause },
+  );
+}
