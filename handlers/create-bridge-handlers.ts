@@ -1,5 +1,6 @@
 import { appHandlers } from './app-handlers';
 import { auditHandlers } from './audit-handlers';
+import { batchHandlers } from './batch-handlers';
 import { jobHandlers } from './job-handlers';
 import { logoutHandlers } from './logout-handlers';
 import { profileHandlers } from './profile-handlers';
@@ -15,5 +16,6 @@ export function createBridgeHandlers(ctx: HandlerContext): BridgeHandlers {
     ...logoutHandlers(ctx),
     ...auditHandlers(ctx),
     ...jobHandlers(ctx),
+    ...batchHandlers(ctx),
   };
 }

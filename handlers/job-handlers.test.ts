@@ -228,6 +228,45 @@ describe('job registry', () => {
     expect(jobs.cancel('job-1')).toBe(false);
   });
 
+  it("gives the work its own job id, and names a batch run's batch when it is cancelled or fails", async () => {
+    const { jobs, allFinished } = recordingRegistry();
+    const both = allFinished(2);
+    let seenId = '';
+    const cancelled = jobs.start(
+      'batch.run',
+      ({ jobId, signal }) => {
+        seenId = jobId;
+        return new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+      },
+      { batchId: '20261122-200000-abcdef' },
+    );
+    const failed = jobs.start('batch.run', async () => Promise.reject(new PrivacyDeskError({ code: 'INTERNAL', message: 'journal' })), { batchId: '20261122-200001-abcdef' });
+    expect(seenId).toBe(cancelled);
+    jobs.cancel(cancelled);
+    const byId = new Map((await both).map((finished) => [finished.jobId, finished]));
+    expect(byId.get(cancelled)).toEqual({ jobId: cancelled, kind: 'batch.run', status: 'cancelled', batchId: '20261122-200000-abcdef' });
+    expect(byId.get(failed)).toEqual({ jobId: failed, kind: 'batch.run', status: 'failed', batchId: '20261122-200001-abcdef', error: expect.objectContaining({ code: 'INTERNAL' }) });
+  });
+
+  it('settled waits for the running jobs of the kinds asked for, and only those', async () => {
+    const { jobs } = recordingRegistry();
+    const ends: Record<string, () => void> = {};
+    const held = (name: string) => () => new Promise<never>((_resolve, reject) => (ends[name] = () => reject(new Error(name))));
+    jobs.start('batch.run', held('run'));
+    jobs.start('users.walk', held('walk'));
+    let settled = false;
+    const waiting = jobs.settled(['batch.run']).then(() => (settled = true));
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    ends.run!();
+    await waiting;
+    expect(settled).toBe(true); // the walk still runs: it was not asked for
+    expect(jobs.cancel('job-2')).toBe(true);
+    ends.walk!();
+    await jobs.settled(['users.walk', 'batch.run']);
+    await jobs.settled([]); // nothing to wait for
+  });
+
   it('work that completes despite a late cancel is reported as completed: the event tells what happened', async () => {
     const { jobs, finished } = recordingRegistry();
     let finishWork!: () => void;

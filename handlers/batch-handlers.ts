@@ -1,0 +1,102 @@
+import type { BatchProgress } from '../shared/batch';
+import { invalidInput } from '../shared/errors';
+import type { BatchRun, BatchRunControl, DeskBatch } from '../core/batch/batch-types';
+import { createPauseSwitch } from '../core/batch/pause-switch';
+import type { JobRegistry } from './jobs';
+import type { AreaHandlers } from './types';
+
+type BatchMethod = 'batch.preview' | 'batch.check' | 'batch.start' | 'batch.resume' | 'batch.setPaused' | 'batch.list' | 'batch.get' | 'batch.results';
+
+/** What the batch handlers use: desk.batch and the job registry (HandlerContext fits). */
+export interface BatchHandlerContext {
+  desk: { batch: DeskBatch };
+  jobs: JobRegistry;
+}
+
+/**
+ * The bridge side of batch erasure (shared/batch.ts). start and resume first
+ * ask desk.batch to begin, so a wrong confirmation or an unknown draft or job
+ * rejects the call itself and nothing runs; only a run that has begun becomes
+ * a 'batch.run' job, whose pause switch is kept here until the job ends.
+ */
+export function batchHandlers({ desk, jobs }: BatchHandlerContext): AreaHandlers<BatchMethod> {
+  const pauses = new Map<string, ReturnType<typeof createPauseSwitch>>();
+
+  /** Begins a run under our own controls, then hands it to a job; answers once the job exists. */
+  async function runAsJob(begin: (control: BatchRunControl) => Promise<BatchRun>): Promise<{ jobId: string; batchId: string }> {
+    const controller = new AbortController();
+    const pause = createPauseSwitch();
+    // Progress can come before the job exists (the run starts inside begin): the latest is kept and sent first.
+    let report: ((progress: BatchProgress) => void) | undefined;
+    let early: BatchProgress | undefined;
+    const run = await begin({
+      signal: controller.signal,
+      pause,
+      onProgress: (progress) => {
+        if (report) report(progress);
+        else early = progress;
+      },
+    });
+    // The job attaches to run.finished in this same turn; this only keeps a rejection from counting as unhandled meanwhile.
+    run.finished.catch(() => undefined);
+    const jobId = jobs.start(
+      'batch.run',
+      async (job) => {
+        const cancel = () => controller.abort();
+        if (job.signal.aborted) cancel();
+        job.signal.addEventListener('abort', cancel, { once: true });
+        report = (progress) => job.progress(progress);
+        if (early) report(early);
+        try {
+          return await run.finished;
+        } finally {
+          job.signal.removeEventListener('abort', cancel);
+          pauses.delete(job.jobId);
+        }
+      },
+      { batchId: run.batchId },
+    );
+    pauses.set(jobId, pause);
+    return { jobId, batchId: run.batchId };
+  }
+
+  return {
+    'batch.preview': async ({ text, kind, uidColumn, referenceColumn, hasHeader, sourceName }) =>
+      desk.batch.preview({
+        source: text,
+        kind,
+        sourceName,
+        ...(uidColumn !== undefined ? { uidColumn } : {}),
+        ...(referenceColumn !== undefined ? { referenceColumn } : {}),
+        ...(hasHeader !== undefined ? { hasHeader } : {}),
+      }),
+    'batch.check': async ({ draftId, profileId }) => ({
+      jobId: jobs.start('batch.check', (job) =>
+        desk.batch.check(
+          { draftId, profileId },
+          {
+            signal: job.signal,
+            onProgress: ({ page, collected, totalPages }) => job.progress({ page, collected, ...(totalPages !== undefined ? { totalPages } : {}) }),
+          },
+        ),
+      ),
+    }),
+    'batch.start': async ({ draftId, profileId, action, logoutFirst, reference, concurrency, confirmation }) =>
+      runAsJob((control) =>
+        desk.batch.start({ draftId, profileId, action, logoutFirst, concurrency, confirmation, ...(reference !== undefined ? { reference } : {}) }, control),
+      ),
+    'batch.resume': async ({ batchId, concurrency }) => runAsJob((control) => desk.batch.resume(batchId, { concurrency }, control)),
+    'batch.setPaused': async ({ jobId, paused }) => {
+      const pause = pauses.get(jobId);
+      if (!pause) {
+        throw invalidInput(`There is no running batch job "${jobId.slice(0, 100)}" in this app: it has ended, or another process (the CLI) runs it. Refresh the batch list.`);
+      }
+      if (paused) pause.pause();
+      else pause.resume();
+      return { paused: pause.paused };
+    },
+    'batch.list': async () => ({ jobs: await desk.batch.list() }),
+    'batch.get': async ({ batchId }) => ({ job: (await desk.batch.list()).find((job) => job.batchId === batchId) ?? null }),
+    'batch.results': async ({ batchId, format }) => desk.batch.exportResults(batchId, format),
+  };
+}
