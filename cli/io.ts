@@ -15,4 +15,10 @@ export interface CliIo {
   stderr: CliOutputStream;
   stdin: NodeJS.ReadableStream & { readonly isTTY?: boolean };
   env: NodeJS.ProcessEnv;
+  /**
+   * Ctrl-C while a batch runs: the listener is called on SIGINT instead of the process ending
+   * (cli/main.ts). Returns the function that removes it; with no listener left, Ctrl-C ends the
+   * process again. Missing in tests that do not interrupt.
+   */
+  onInterrupt?(listener: () => void): () => void;
 }

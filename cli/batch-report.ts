@@ -1,0 +1,96 @@
+import { isLocalBaseUrl } from '../shared/profile';
+import type { BatchCheckResult, BatchCounts, BatchInvalidLine, BatchPreview } from '../shared/batch';
+import type { ErasureAction } from '../shared/users';
+import { BATCH_OPERATION_WORDS, doneCount, plural } from './batch-words';
+import { visibleText } from './visible-text';
+
+/** Where the human-readable text goes: stdout, or stderr when --json keeps stdout for the one JSON document. */
+export type Say = (text: string) => void;
+
+/** Invalid lines listed before "and N more". */
+export const INVALID_LINES_SHOWN = 20;
+/** Missing uids listed after a --check. */
+export const MISSING_SHOWN = 20;
+
+const KIND_NAMES: Record<BatchPreview['kind'], string> = { list: 'a list, one uid a line', csv: 'CSV', tsv: 'TSV (tab-separated)' };
+
+/** A uid (or any value from the input or the service) quoted, with control and bidi characters shown as escapes. */
+export function quoted(value: string): string {
+  return `“${visibleText(value)}”`;
+}
+
+/** Step 1: what was read. Nothing has been sent. */
+export function sayPreview(say: Say, preview: BatchPreview): void {
+  const columns = preview.columns?.length ? `, columns ${preview.columns.map(quoted).join(', ')}` : '';
+  say(`Read ${visibleText(preview.sourceName)} (${KIND_NAMES[preview.kind]}${columns}):`);
+  say(`  valid uids:          ${preview.items}${preview.withReference > 0 ? ` (${preview.withReference} with their own reference)` : ''}`);
+  say(`  duplicates removed:  ${preview.duplicates}`);
+  say(`  invalid lines:       ${preview.invalidCount}${preview.invalidCount > 0 ? ' (left out: nothing is sent for them)' : ''}`);
+  sayInvalidLines(say, preview.invalid, preview.invalidCount);
+}
+
+function sayInvalidLines(say: Say, invalid: BatchInvalidLine[], invalidCount: number): void {
+  const shown = invalid.slice(0, INVALID_LINES_SHOWN);
+  for (const line of shown) say(`    line ${line.line}: ${line.reason}${line.excerpt ? ` — ${quoted(line.excerpt)}` : ''}`);
+  if (invalidCount > shown.length) say(`    and ${invalidCount - shown.length} more`);
+}
+
+/** Step 2 (--check): which uids the service knows. */
+export function sayCheck(say: Say, check: BatchCheckResult, items: number): void {
+  say(`Checked against the service (${plural(check.users, 'user')} read): ${check.existing} of ${items} uids exist, ${check.missing} do not.`);
+  if (check.missing === 0) return;
+  say(`  Not found (each will end as "not found": already erased, or never existed):`);
+  const shown = check.missingSample.slice(0, MISSING_SHOWN);
+  for (const uid of shown) say(`    ${quoted(uid)}`);
+  if (check.missing > shown.length) say(`    and ${check.missing - shown.length} more`);
+}
+
+export interface ConfirmationFacts {
+  profileName: string;
+  baseUrl: string;
+  action: ErasureAction;
+  logoutFirst: boolean;
+  reference?: string;
+  /** Items that carry their own reference (from a reference column). */
+  withReference: number;
+  count: number;
+  firstUids: string[];
+  lastUids: string[];
+  /** For a resume: where the job stands before it goes on. */
+  resumeOf?: { batchId: string; total: number; counts: BatchCounts };
+}
+
+/** Step 3: what is about to happen, where, and to whom. */
+export function sayConfirmation(say: Say, facts: ConfirmationFacts): void {
+  const words = BATCH_OPERATION_WORDS[facts.action];
+  const marking = isLocalBaseUrl(facts.baseUrl) ? 'on this computer' : 'LIVE DATA';
+  say('');
+  say(facts.resumeOf ? `About to resume batch ${facts.resumeOf.batchId} — irreversible:` : 'About to run this batch — irreversible:');
+  say(`  environment:  ${visibleText(facts.profileName)} — ${visibleText(facts.baseUrl)} (${marking})`);
+  say(`  operation:    ${words.name}: ${words.what}`);
+  say(`  sessions:     ${facts.logoutFirst ? 'each user’s sessions are ended first (a logout, then the erasure)' : 'not ended first (add --logout-first to log each user out before the erasure)'}`);
+  say(`  reference:    ${referenceWords(facts)}`);
+  if (facts.resumeOf) {
+    const { counts, total } = facts.resumeOf;
+    say(`  so far:       ${total} items: ${doneCount(counts)} done, ${counts.notFound} not found, ${counts.failed} failed, ${counts.unfinished} unfinished`);
+    say(`  to send:      ${plural(facts.count, 'unfinished item')} (an item that was in flight is sent again: a 404 then means it was done before the interruption)`);
+  } else {
+    say(`  users:        ${facts.count}`);
+  }
+  // A short list's first and last uids overlap: each uid is shown once.
+  const lastUids = facts.lastUids.slice(Math.max(0, facts.firstUids.length + facts.lastUids.length - facts.count));
+  if (facts.firstUids.length > 0) say(`  first:        ${facts.firstUids.map(quoted).join(', ')}`);
+  if (lastUids.length > 0) say(`  last:         ${lastUids.map(quoted).join(', ')}`);
+}
+
+function referenceWords(facts: ConfirmationFacts): string {
+  const own = facts.withReference > 0 ? `${facts.withReference} items carry their own` : '';
+  if (facts.reference === undefined) return own ? `${own}; the others none` : 'none (add --reference to keep a ticket number in the audit trail)';
+  return own ? `${quoted(facts.reference)} for the items without their own (${own})` : quoted(facts.reference);
+}
+
+/** The last few of a stream of values (first ones are easy; the last need a small ring). */
+export function lastOf<T>(values: T[], value: T, keep: number): void {
+  values.push(value);
+  if (values.length > keep) values.shift();
+}

@@ -1,0 +1,135 @@
+import type { BatchRun, BatchRunControl, DeskBatch } from '../core/batch/batch-types';
+import type { BatchCounts, BatchProgress, BatchResultRow } from '../shared/batch';
+import { toErrorInfo } from '../shared/errors';
+import { createBatchProgress, type BatchProgressView } from './batch-progress';
+import { quoted, type Say } from './batch-report';
+import { writeResultsCsv } from './batch-results-file';
+import { allSettledWell, doneCount, plural } from './batch-words';
+import type { CliContext } from './context';
+import { EXIT_FAILED, EXIT_OK, reportFailure } from './exit-codes';
+
+/** Failed items named at the end (all of them are in the results). */
+const FAILED_SHOWN = 10;
+
+export interface FollowOptions {
+  batch: DeskBatch;
+  dataDir: string;
+  json: boolean;
+  /** The command that finishes the job, e.g. `privacy-desk batch resume 20261122-…` (with the connection options it needs). */
+  resumeCommand: (batchId: string) => string;
+}
+
+/** What --json prints at the end, and nothing else. */
+export interface BatchRunSummary {
+  batchId: string;
+  /** finished, cancelled (Ctrl-C), or stopped (an error ended the run; see `error`). */
+  state: 'finished' | 'cancelled' | 'stopped';
+  total: number;
+  counts: BatchCounts;
+  resultsFile: string | null;
+  error?: ReturnType<typeof toErrorInfo>;
+}
+
+/**
+ * Steps 5 and 6: runs the job with a progress bar on a terminal, Ctrl-C as cancel (the items in
+ * flight finish, nothing more is sent; a second Ctrl-C ends the process), then the counts, the
+ * results file and how to go on. Returns the exit code.
+ */
+export async function followRun(context: CliContext, options: FollowOptions, begin: (control: BatchRunControl) => Promise<BatchRun>): Promise<number> {
+  const { io, out } = context;
+  const cancel = new AbortController();
+  let view: BatchProgressView | undefined;
+  const onProgress = (progress: BatchProgress) => {
+    view ??= createBatchProgress(io.stderr, progress.total);
+    view.update(progress);
+  };
+  let stopListening = () => {};
+  stopListening =
+    io.onInterrupt?.(() => {
+      // Once: the next Ctrl-C ends the process (the items in flight are then re-checked on resume).
+      stopListening();
+      cancel.abort();
+      out.note('\nCancelling: the items in flight finish, nothing more is sent. Ctrl-C again to stop at once (those items are then re-checked on resume).');
+    }) ?? stopListening;
+
+  let run: BatchRun;
+  try {
+    run = await begin({ signal: cancel.signal, onProgress });
+  } catch (error) {
+    stopListening();
+    throw error;
+  }
+  out.note(`Batch ${run.batchId}: ${plural(run.total, 'item')} to go.${io.onInterrupt ? ' Ctrl-C cancels (the items in flight finish).' : ''}`);
+
+  let summary: BatchRunSummary;
+  let stoppedBy: unknown;
+  try {
+    const result = await run.finished;
+    summary = { batchId: result.batchId, state: result.state, total: result.total, counts: result.counts, resultsFile: null };
+  } catch (error) {
+    stoppedBy = error;
+    const job = (await options.batch.list()).find((candidate) => candidate.batchId === run.batchId);
+    summary = { batchId: run.batchId, state: 'stopped', total: run.total, counts: job?.counts ?? unknownCounts(run.total), resultsFile: null, error: toErrorInfo(error) };
+  } finally {
+    view?.stop();
+    stopListening();
+  }
+
+  summary.resultsFile = await resultsFileOrWarning(context, options, summary.batchId);
+  let exitCode = summary.state === 'finished' && allSettledWell(summary.counts) ? EXIT_OK : EXIT_FAILED;
+  if (stoppedBy !== undefined) {
+    out.note('The run stopped:');
+    // The error's own exit code: 3 when an item's outcome is unknown, 4 when an outcome could not be audited.
+    exitCode = reportFailure(stoppedBy, out, { act: true, json: false });
+  }
+  if (options.json) out.json(summary);
+  else await saySummary(out.line, summary, options);
+  if (summary.counts.unfinished > 0) out.note(`${plural(summary.counts.unfinished, 'item')} not finished: run ${options.resumeCommand(summary.batchId)} to finish them (nothing recorded done is sent again).`);
+  return exitCode;
+}
+
+function unknownCounts(total: number): BatchCounts {
+  return { done: 0, doneBeforeInterruption: 0, notFound: 0, failed: 0, unfinished: total };
+}
+
+async function resultsFileOrWarning(context: CliContext, options: FollowOptions, batchId: string): Promise<string | null> {
+  try {
+    return await writeResultsCsv(options.batch, options.dataDir, batchId);
+  } catch (error) {
+    const info = toErrorInfo(error);
+    context.out.note(`Warning: the results file could not be written (${info.code}: ${info.message}); "privacy-desk batch results ${batchId}" prints them.`);
+    return null;
+  }
+}
+
+const STATE_WORDS: Record<BatchRunSummary['state'], string> = {
+  finished: 'finished',
+  cancelled: 'cancelled (Ctrl-C): the items in flight finished, nothing more was sent',
+  stopped: 'stopped by an error (above)',
+};
+
+async function saySummary(say: Say, summary: BatchRunSummary, options: FollowOptions): Promise<void> {
+  const { counts } = summary;
+  say(`Batch ${summary.batchId}: ${STATE_WORDS[summary.state]}.`);
+  say(`  done:          ${doneCount(counts)}${counts.doneBeforeInterruption > 0 ? ` (${counts.doneBeforeInterruption} of them done before an interruption: 404 on retry)` : ''}`);
+  say(`  not found:     ${counts.notFound} (already erased, or never existed)`);
+  say(`  failed:        ${counts.failed}`);
+  say(`  unfinished:    ${counts.unfinished}`);
+  say(`  total:         ${summary.total}`);
+  if (summary.resultsFile) say(`Results (one row per item): ${summary.resultsFile}`);
+  if (counts.failed === 0) return;
+  const failed = await firstFailed(options.batch, summary.batchId);
+  say(`Failed items${counts.failed > failed.length ? ` (the first ${failed.length})` : ''}:`);
+  for (const row of failed) say(`  line ${row.line}: ${quoted(row.uid)} — ${row.reason ?? 'no reason recorded'}`);
+  say(`Every failed item and its reason: privacy-desk batch results ${summary.batchId} (outcome "failed").`);
+}
+
+async function firstFailed(batch: DeskBatch, batchId: string): Promise<BatchResultRow[]> {
+  const failed: BatchResultRow[] = [];
+  for await (const row of batch.results(batchId)) {
+    if (row.outcome !== 'failed') continue;
+    failed.push(row);
+    if (failed.length >= FAILED_SHOWN) break;
+  }
+  return failed;
+}

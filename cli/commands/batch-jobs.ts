@@ -1,0 +1,170 @@
+import { Command, Option } from 'commander';
+import type { DeskBatch } from '../../core/batch/batch-types';
+import { TEMPORARY_PROFILE_ID, type Desk } from '../../core/desk';
+import { batchIdSchema, DEFAULT_BATCH_CONCURRENCY, MAX_BATCH_CONCURRENCY, PREVIEW_ENDS, type BatchJobSummary } from '../../shared/batch';
+import { invalidInput } from '../../shared/errors';
+import { obtainConfirmation } from '../batch-confirm';
+import { deskBatch } from '../batch-desk';
+import { BATCH_EXIT_CODES_HELP, resumeCommand } from '../batch-help';
+import { lastOf, quoted, sayConfirmation, type Say } from '../batch-report';
+import { followRun } from '../batch-run';
+import { doneCount } from '../batch-words';
+import { addConnectionOptions, openDesk, parseTimeoutMs, resolveConnection, type ConnectionOptions } from '../connection';
+import type { CliContext } from '../context';
+import { noteLiveData } from '../live-data';
+import { parseWholeNumber } from '../parse';
+import { formatTable } from '../table';
+import { visibleJson, visibleLines } from '../visible-text';
+
+/** `batch list`, `batch resume [JOB]`, `batch results JOB`: the jobs in the data folder. */
+export function withBatchJobCommands(batch: Command, context: CliContext): Command {
+  const { io, out } = context;
+
+  batch
+    .command('list')
+    .description('the batch jobs in the data folder, newest first, with their state and counts')
+    .option('--json', 'print JSON on stdout')
+    .action(async (opts: { json?: boolean }) => {
+      const jobs = await deskBatch(await openDesk({ keychain: false }, io.env)).list();
+      if (opts.json) return out.json({ jobs });
+      if (jobs.length === 0) return out.line('No batch jobs yet.');
+      out.line(
+        formatTable(jobs, [
+          { title: 'JOB', value: (job) => job.batchId },
+          { title: 'CREATED (UTC)', value: (job) => job.createdAt.slice(0, 16).replace('T', ' ') },
+          { title: 'OPERATION', value: (job) => job.action },
+          { title: 'PROFILE', value: (job) => job.profileName, maxWidth: 24 },
+          { title: 'SOURCE', value: (job) => job.source, maxWidth: 32 },
+          { title: 'TOTAL', value: (job) => String(job.total), align: 'right' },
+          { title: 'STATE', value: (job) => job.state },
+          { title: 'DONE', value: (job) => String(doneCount(job.counts)), align: 'right' },
+          { title: 'NOT FOUND', value: (job) => String(job.counts.notFound), align: 'right' },
+          { title: 'FAILED', value: (job) => String(job.counts.failed), align: 'right' },
+          { title: 'UNFINISHED', value: (job) => String(job.counts.unfinished), align: 'right' },
+        ]),
+      );
+      if (jobs.some((job) => job.state === 'unfinished')) out.line('Finish an unfinished job with: privacy-desk batch resume JOB');
+    });
+
+  addConnectionOptions(
+    batch
+      .command('resume [job]')
+      .description('finish an unfinished job (after Ctrl-C, a crash or a kill): only its unfinished items are sent; without JOB, the most recent unfinished one')
+      .option('--concurrency <n>', `requests at once (1-${MAX_BATCH_CONCURRENCY})`, String(DEFAULT_BATCH_CONCURRENCY))
+      .option('--yes <phrase>', 'the typed confirmation of the unfinished count, e.g. --yes "DELETE 120"')
+      .option('--json', 'print only a JSON summary on stdout: { batchId, state, total, counts, resultsFile }')
+      .addHelpText('after', `
+A job run with --base-url and --app needs them (and the keys in the environment)
+again; a job run with a saved profile uses that profile.
+${BATCH_EXIT_CODES_HELP}`),
+  ).action(async (jobId: string | undefined, opts: ConnectionOptions & { concurrency: string; yes?: string; json?: boolean }) => {
+    const concurrency = parseWholeNumber(opts.concurrency, '--concurrency', { max: MAX_BATCH_CONCURRENCY });
+    if (jobId !== undefined) assertJobId(jobId);
+    const { desk, connection } = await openForResume(opts, io.env);
+    const batch = deskBatch(desk);
+    const job = jobId !== undefined ? await findJob(batch, jobId) : await batch.mostRecentUnfinished();
+    const say: Say = opts.json ? out.note : out.line;
+    if (!job) {
+      // Nothing to do is not an error: a script may run this after every crash.
+      say('No unfinished batch job: nothing to resume ("privacy-desk batch list" shows the jobs).');
+      if (opts.json) out.json({ batchId: null, state: 'nothing-to-resume' });
+      return;
+    }
+    if (job.state === 'running') throw invalidInput(`Batch ${job.batchId} is being run by another process right now: let it finish, or stop it first. Nothing was sent.`);
+    if (job.state === 'finished' || job.counts.unfinished === 0) {
+      say(`Batch ${job.batchId} is finished: every item has its outcome, nothing to resume ("privacy-desk batch results ${job.batchId}" shows them).`);
+      if (opts.json) out.json({ batchId: job.batchId, state: 'finished', total: job.total, counts: job.counts, resultsFile: null });
+      return;
+    }
+    assertSameConnection(job, connection);
+
+    noteLiveData(out, job.baseUrl);
+    const ends = await unfinishedEnds(batch, job.batchId);
+    sayConfirmation(say, {
+      profileName: job.profileName,
+      baseUrl: job.baseUrl,
+      action: job.action,
+      logoutFirst: job.logoutFirst,
+      ...(job.reference !== undefined ? { reference: job.reference } : {}),
+      withReference: 0,
+      count: job.counts.unfinished,
+      firstUids: ends.first,
+      lastUids: ends.last,
+      resumeOf: { batchId: job.batchId, total: job.total, counts: job.counts },
+    });
+    const hint = resumeCommand(job.batchId, { id: job.profileId, baseUrl: job.baseUrl, applicationName: connection?.applicationName ?? '' });
+    await obtainConfirmation({ action: job.action, count: job.counts.unfinished, yes: opts.yes, stdinIsInput: false, commandHint: hint }, io);
+    context.exitCode = await followRun(context, { batch, dataDir: desk.dataDir, json: opts.json === true, resumeCommand: () => hint }, (control) =>
+      batch.resume(job.batchId, { concurrency }, control),
+    );
+  });
+
+  batch
+    .command('results <job>')
+    .description('print one row per item (line, uid, reference, outcome, status, request id, reason, time) on stdout')
+    .addOption(new Option('--format <format>', 'csv or json').choices(['csv', 'json']).default('csv'))
+    .action(async (jobId: string, opts: { format: 'csv' | 'json' }) => {
+      assertJobId(jobId);
+      const exported = await deskBatch(await openDesk({ keychain: false }, io.env)).exportResults(jobId, opts.format);
+      // Uids and reasons may hold bidi controls: shown as escapes, as everywhere (the CSV keeps its line ends).
+      io.stdout.write(opts.format === 'json' ? visibleJson(exported.content) : visibleCsv(exported.content));
+    });
+
+  return batch;
+}
+
+function assertJobId(jobId: string): void {
+  if (!batchIdSchema.safeParse(jobId).success) throw invalidInput(`"${jobId}" is not a batch job id (they look like 20261122-200102-a1b2c3): "privacy-desk batch list" shows them.`);
+}
+
+async function findJob(batch: DeskBatch, jobId: string): Promise<BatchJobSummary> {
+  const job = (await batch.list()).find((candidate) => candidate.batchId === jobId);
+  if (!job) throw invalidInput(`No batch job ${jobId} in this data folder: "privacy-desk batch list" shows them.`);
+  return job;
+}
+
+/** A job's connection: its saved profile (read from the job), or --base-url/--app given again. */
+async function openForResume(opts: ConnectionOptions, env: NodeJS.ProcessEnv): Promise<{ desk: Desk; connection?: { profileId: string; baseUrl: string; applicationName: string } }> {
+  if (opts.baseUrl === undefined && opts.app === undefined && opts.profile === undefined) {
+    return { desk: await openDesk({ keychain: true, timeoutMs: parseTimeoutMs(opts.timeout) }, env) };
+  }
+  const { desk, profileId } = await resolveConnection(opts, env);
+  const profile = await desk.getProfile(profileId);
+  return { desk, connection: { profileId, baseUrl: profile.baseUrl, applicationName: profile.applicationName } };
+}
+
+/** Never finish a job against another service than the one it was confirmed for. */
+function assertSameConnection(job: BatchJobSummary, connection: { profileId: string; baseUrl: string } | undefined): void {
+  if (job.profileId === TEMPORARY_PROFILE_ID) {
+    if (!connection || connection.profileId !== TEMPORARY_PROFILE_ID) {
+      throw invalidInput(`Batch ${job.batchId} ran with --base-url and --app: give them again (--base-url ${job.baseUrl} --app NAME, with the keys in the environment). Nothing was sent.`);
+    }
+    if (connection.baseUrl !== job.baseUrl) throw invalidInput(`Batch ${job.batchId} was confirmed for ${job.baseUrl}, not ${connection.baseUrl}. Nothing was sent.`);
+    return;
+  }
+  if (connection && connection.profileId !== job.profileId) {
+    throw invalidInput(`Batch ${job.batchId} belongs to the profile ${quoted(job.profileName)}: run "privacy-desk batch resume ${job.batchId}" without connection options. Nothing was sent.`);
+  }
+}
+
+/** The first and last few unfinished uids, streamed (a job may have 100,000 items). */
+async function unfinishedEnds(batch: DeskBatch, batchId: string): Promise<{ first: string[]; last: string[] }> {
+  const first: string[] = [];
+  const last: string[] = [];
+  let count = 0;
+  for await (const row of batch.results(batchId)) {
+    if (row.outcome !== 'unfinished') continue;
+    count += 1;
+    if (first.length < PREVIEW_ENDS) first.push(row.uid);
+    else lastOf(last, row.uid, PREVIEW_ENDS);
+  }
+  return { first, last: count > PREVIEW_ENDS ? last : [] };
+}
+
+/** CSV for a terminal: control and bidi characters shown as escapes, CRLF or LF line ends kept. */
+function visibleCsv(content: string): string {
+  return content
+    .split('\n')
+    .map((line) => (line.endsWith('\r') ? `${visibleLines(line.slice(0, -1))}\r` : visibleLines(line)))
+    .join('\n');
+}

@@ -1,0 +1,153 @@
+import { Command } from 'commander';
+import type { Desk } from '../../core/desk';
+import { batchConfirmationPhrase, DEFAULT_BATCH_CONCURRENCY, MAX_BATCH_CONCURRENCY, type BatchPreview } from '../../shared/batch';
+import { invalidInput } from '../../shared/errors';
+import type { ErasureAction } from '../../shared/users';
+import { obtainConfirmation } from '../batch-confirm';
+import { deskBatch } from '../batch-desk';
+import { openBatchInput, parseColumn } from '../batch-input';
+import { INVALID_LINES_SHOWN, sayCheck, sayConfirmation, sayPreview, type Say } from '../batch-report';
+import { followRun } from '../batch-run';
+import { BATCH_EXIT_CODES_HELP, BATCH_INPUT_HELP, resumeCommand } from '../batch-help';
+import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
+import type { CliContext } from '../context';
+import type { CliIo } from '../io';
+import { noteLiveData } from '../live-data';
+import { parseWholeNumber } from '../parse';
+import { visibleText } from '../visible-text';
+import { withBatchJobCommands } from './batch-jobs';
+
+interface BatchFlags extends ConnectionOptions {
+  column?: string;
+  referenceColumn?: string;
+  reference?: string;
+  concurrency: string;
+  logoutFirst?: boolean;
+  check?: boolean;
+  dryRun?: boolean;
+  yes?: string;
+  json?: boolean;
+}
+
+/** `batch anonymize|delete FILE`, `batch list`, `batch resume [JOB]`, `batch results JOB`. */
+export function batchCommand(context: CliContext): Command {
+  const batch = new Command('batch').description('erase many users from a list, CSV or TSV file: preview, typed confirmation, a resumable run');
+  for (const action of ['anonymize', 'delete'] as const) {
+    const command = batch
+      .command(`${action} <file>`)
+      .aliases(action === 'anonymize' ? ['anonymise'] : [])
+      .description(`${action === 'anonymize' ? 'anonymise every user of FILE: erase name, e-mail, uid and image; keep contributions' : 'delete every user of FILE and all their contributions'} (irreversible)`)
+      .option('--column <name|n>', 'the uid column: a header name, or a 0-based index when all digits')
+      .option('--reference-column <name|n>', 'a column with each item’s own reference: a header name, or a 0-based index when all digits')
+      .option('--reference <ref>', 'ticket or request number for the items without their own, kept in the audit trail')
+      .option('--concurrency <n>', `requests at once (1-${MAX_BATCH_CONCURRENCY})`, String(DEFAULT_BATCH_CONCURRENCY))
+      .option('--logout-first', 'end each user’s sessions first (a logout, then the erasure)')
+      .option('--check', 'before confirming, look the uids up on the service (reads every page of users; nothing is changed)')
+      .option('--dry-run', 'stop after the preview: nothing is sent')
+      .option('--yes <phrase>', 'the typed confirmation, e.g. --yes "DELETE 250" (the operation and the count of valid uids)')
+      .option('--json', 'print only a JSON summary on stdout: { batchId, state, total, counts, resultsFile }')
+      .addHelpText('after', `${BATCH_INPUT_HELP}\n${BATCH_EXIT_CODES_HELP}`);
+    addConnectionOptions(command).action((file: string, opts: BatchFlags) => runBatch(context, action, file, opts));
+  }
+  return withBatchJobCommands(batch, context);
+}
+
+async function runBatch(context: CliContext, action: ErasureAction, file: string, opts: BatchFlags): Promise<void> {
+  const { io, out } = context;
+  const concurrency = parseWholeNumber(opts.concurrency, '--concurrency', { max: MAX_BATCH_CONCURRENCY });
+  const uidColumn = parseColumn(opts.column, '--column');
+  const referenceColumn = parseColumn(opts.referenceColumn, '--reference-column');
+  if (opts.reference !== undefined && (opts.reference.trim() === '' || opts.reference.length > 200)) throw invalidInput('--reference takes 1 to 200 characters (a ticket or request number).');
+  const { desk, profileId } = await resolveConnection(opts, io.env);
+  const profile = await desk.getProfile(profileId);
+  const batch = deskBatch(desk);
+  const say: Say = opts.json ? out.note : out.line;
+
+  // 1. Read and check the input: nothing is sent.
+  const input = await openBatchInput(file, io);
+  const preview = await batch.preview({
+    source: input.source,
+    sourceName: input.sourceName,
+    ...(uidColumn !== undefined ? { uidColumn } : {}),
+    ...(referenceColumn !== undefined ? { referenceColumn } : {}),
+    listInvalid: INVALID_LINES_SHOWN,
+  });
+  sayPreview(say, preview);
+  if (preview.items === 0) {
+    throw invalidInput(`No valid uid in ${visibleText(input.sourceName)}: nothing to send.${uidColumn === undefined && preview.columns?.length ? ' Pick the uid column with --column NAME (or a 0-based index).' : ''}`);
+  }
+
+  // 2. Optionally, which uids the service knows (read-only).
+  const check = opts.check ? await checkOnService(desk, io, preview, profileId) : undefined;
+  if (check) sayCheck(say, check, preview.items);
+
+  // 3. What is about to happen, where.
+  noteLiveData(out, profile.baseUrl);
+  sayConfirmation(say, {
+    profileName: profile.name,
+    baseUrl: profile.baseUrl,
+    action,
+    logoutFirst: opts.logoutFirst === true,
+    ...(opts.reference !== undefined ? { reference: opts.reference } : {}),
+    withReference: preview.withReference,
+    count: preview.items,
+    firstUids: preview.firstUids,
+    lastUids: preview.lastUids,
+  });
+  const phrase = batchConfirmationPhrase(action, preview.items);
+  if (opts.dryRun) {
+    say(`Dry run: nothing was sent. To run it, confirm with ${phrase} (or add --yes "${phrase}").`);
+    if (opts.json) out.json(dryRunJson(preview, phrase, check));
+    return;
+  }
+
+  // 4. The typed confirmation.
+  const confirmation = await obtainConfirmation(
+    { action, count: preview.items, yes: opts.yes, stdinIsInput: input.fromStdin, commandHint: `the same command (privacy-desk batch ${action} …)` },
+    io,
+  );
+
+  // 5 and 6. The run, then the counts and the results.
+  context.exitCode = await followRun(context, { batch, dataDir: desk.dataDir, json: opts.json === true, resumeCommand: (batchId) => resumeCommand(batchId, profile) }, (control) =>
+    batch.start(
+      {
+        draftId: preview.draftId,
+        profileId,
+        action,
+        logoutFirst: opts.logoutFirst === true,
+        ...(opts.reference !== undefined ? { reference: opts.reference } : {}),
+        concurrency,
+        confirmation,
+      },
+      control,
+    ),
+  );
+}
+
+async function checkOnService(desk: Desk, io: CliIo, preview: BatchPreview, profileId: string) {
+  const progress = io.stderr.isTTY === true;
+  const result = await deskBatch(desk).check(
+    { draftId: preview.draftId, profileId },
+    {
+      onProgress: progress ? ({ page, collected, totalPages }) => io.stderr.write(`\rchecking the uids: page ${page}${totalPages ? ` of ${totalPages}` : ''}, ${collected} users read`) : undefined,
+    },
+  );
+  if (progress) io.stderr.write('\n');
+  return result;
+}
+
+function dryRunJson(preview: BatchPreview, phrase: string, check: Awaited<ReturnType<typeof checkOnService>> | undefined) {
+  return {
+    dryRun: true,
+    source: preview.sourceName,
+    format: preview.kind,
+    items: preview.items,
+    duplicates: preview.duplicates,
+    invalidCount: preview.invalidCount,
+    invalid: preview.invalid.slice(0, INVALID_LINES_SHOWN),
+    firstUids: preview.firstUids,
+    lastUids: preview.lastUids,
+    confirmation: phrase,
+    ...(check ? { check } : {}),
+  };
+}
