@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSessionCredentialStore } from '../core/credential-store';
 import { CONTENT_SECURITY_POLICY } from '../shared/security-headers';
+import { BATCH_PREVIEW_BODY_LIMIT } from './bridge-routes';
 import { startWebHost, type RunningWebHost } from './web-host';
 
 let host: RunningWebHost;
@@ -19,7 +20,8 @@ interface RawAnswer {
 }
 
 /** node:http rather than fetch: fetch will not let a test forge Host or Sec-Fetch-Site. */
-function raw(options: { method?: string; path: string; headers?: Record<string, string>; body?: string; hostname?: string }): Promise<RawAnswer> {
+/** keepOpen: send the body without ending the request (a declared Content-Length the test never fills). */
+function raw(options: { method?: string; path: string; headers?: Record<string, string>; body?: string; hostname?: string; keepOpen?: boolean }): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       { hostname: options.hostname ?? '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: options.headers },
@@ -27,11 +29,15 @@ function raw(options: { method?: string; path: string; headers?: Record<string, 
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+          if (options.keepOpen) req.destroy();
+        });
       },
     );
     req.on('error', reject);
-    req.end(options.body);
+    if (options.keepOpen) req.write(options.body ?? '');
+    else req.end(options.body);
   });
 }
 
@@ -141,6 +147,45 @@ describe('loopback web host', () => {
     const answer = await bridge('users.dropAll', {});
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', outcome: 'not-sent', message: expect.stringContaining('"users.dropAll"') } });
+  });
+
+  it('takes a batch.preview body far over 1 MB (a pasted list or a file), checked like any call', async () => {
+    const uids = Array.from({ length: 150_000 }, (_, i) => `user-${String(i).padStart(7, '0')}@example.org`);
+    const input = { text: uids.join('\n'), sourceName: 'big.txt' };
+    expect(JSON.stringify(input).length).toBeGreaterThan(3 * 1_048_576);
+
+    const answer = await bridge('batch.preview', input);
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ ok: true, value: { items: uids.length, invalidCount: 0, duplicates: 0, firstUids: uids.slice(0, 3), sourceName: 'big.txt' } });
+    // The same checks as every call: refused before its body is read.
+    expect((await bridge('batch.preview', input, { 'X-Privacy-Desk-Token': 'wrong' })).status).toBe(401);
+    expect((await bridge('batch.preview', input, { Origin: 'https://evil.example' })).status).toBe(403);
+    expect((await bridge('batch.preview', input, { 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
+    expect((await bridge('batch.preview', input, { Host: `evil.example:${port}` })).status).toBe(403);
+    expect((await bridge('batch.preview', input, { 'Content-Type': 'text/plain' })).status).toBe(415);
+  });
+
+  it('refuses a body over the limit with a clear bridge answer (413): 1 MB for every other method', async () => {
+    const answer = await bridge('profiles.save', { name: 'x'.repeat(1_100_000) });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', outcome: 'not-sent', message: expect.stringContaining('"profiles.save" is larger than 1 MB') } });
+    expect(answer.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+  });
+
+  it('refuses a batch.preview body over its own limit (413), saying how to send a list that large', async () => {
+    // Declared, not sent: the host refuses on Content-Length before reading the body.
+    const answer = await raw({
+      method: 'POST',
+      path: '/bridge/batch.preview',
+      headers: { 'Content-Type': 'application/json', 'X-Privacy-Desk-Token': host.token, 'Content-Length': String(BATCH_PREVIEW_BODY_LIMIT + 1) },
+      body: '{}',
+      keepOpen: true,
+    });
+    expect(answer.status).toBe(413);
+    const { error } = JSON.parse(answer.body);
+    expect(error).toMatchObject({ code: 'INVALID_INPUT', outcome: 'not-sent' });
+    expect(error.message).toContain(`"batch.preview" is larger than ${Math.round(BATCH_PREVIEW_BODY_LIMIT / 1_048_576)} MB`);
+    expect(error.message).toContain('privacy-desk batch');
   });
 
   it('answers no CORS preflight', async () => {

@@ -4,11 +4,11 @@ import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { PrivacyDeskError } from '../shared/errors';
-import { dispatchBridgeCall } from '../handlers/dispatch';
 import { startAppRuntime, type AppRuntime, type AppRuntimeOptions } from '../app-runtime/app-runtime';
 import { SECURITY_HEADERS } from '../shared/security-headers';
+import { BRIDGE_BODY_LIMIT, refusalBody, registerBridgeRoutes } from './bridge-routes';
 import { registerEventStream } from './event-stream';
-import { bridgeRequestRefusal, callerRefusal, isAllowedHost, type Refusal } from './request-guard';
+import { callerRefusal, isAllowedHost } from './request-guard';
 
 export const DEFAULT_WEB_HOST_PORT = 4610;
 const LOOPBACK = '127.0.0.1';
@@ -41,14 +41,9 @@ export interface RunningWebHost {
   close(): Promise<void>;
 }
 
-/** A refusal as the page reads it: nothing was sent anywhere. */
-function refusalBody(refusal: Refusal) {
-  return { ok: false, error: new PrivacyDeskError({ code: refusal.code, outcome: 'not-sent', message: refusal.message }).toInfo() };
-}
-
 function buildServer(runtime: AppRuntime, staticDir: string, token: string, portOf: () => number): { server: FastifyInstance; endEventStreams(): void } {
   // forceCloseConnections: a browser's keep-alive or in-flight request must not keep close() waiting.
-  const server = Fastify({ logger: false, bodyLimit: 1_048_576, forceCloseConnections: true });
+  const server = Fastify({ logger: false, bodyLimit: BRIDGE_BODY_LIMIT, forceCloseConnections: true });
 
   // Keep the raw text: a malformed body becomes an INVALID_INPUT answer, not a framework error page.
   server.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
@@ -60,19 +55,8 @@ function buildServer(runtime: AppRuntime, staticDir: string, token: string, port
     }
   });
 
-  // The method name is checked once, by dispatchBridgeCall, as for IPC.
-  server.post<{ Params: { method: string } }>('/bridge/:method', async (request, reply) => {
-    const refusal = bridgeRequestRefusal(request.headers, portOf(), token);
-    if (refusal) return reply.code(refusal.status).send(refusalBody(refusal));
-    const { method } = request.params;
-    let input: unknown;
-    try {
-      input = typeof request.body === 'string' && request.body.length > 0 ? JSON.parse(request.body) : undefined;
-    } catch {
-      return reply.send({ ok: false, error: new PrivacyDeskError({ code: 'INVALID_INPUT', message: 'The request body is not valid JSON. Reload the page and try again.' }).toInfo() });
-    }
-    return reply.header('Cache-Control', 'no-store').send(await dispatchBridgeCall(runtime.handlers, method, input));
-  });
+  // In their own scope: their error handler (a body over the limit) applies to them only.
+  server.register((bridge) => registerBridgeRoutes(bridge, { handlers: runtime.handlers, token, port: portOf }));
 
   const eventStreams = registerEventStream(server, {
     events: runtime.events,
