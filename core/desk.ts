@@ -22,6 +22,7 @@ import { listAllUsers, type ListAllProgress } from './list-all-users';
 import { createUserIndexes, type WalkOptions } from './user-index';
 import type { UserSearchAnswer } from '../shared/user-search';
 import type { FetchLike, ServiceClient, ServiceClientOptions } from './types';
+import { createDeskBatch } from './batch/desk-batch';
 
 export interface DeskOptions {
   dataDir: string;
@@ -41,6 +42,8 @@ export interface DeskOptions {
   userIndexTtlMs?: number;
   /** Test hook: how a connection is opened (the gate still wraps it); defaults to the real service client. */
   connect?: (options: ServiceClientOptions) => ServiceConnection;
+  /** Test hook: a batch run's waits (backoff, Retry-After) without the wall clock, e.g. moving a sandbox clock. */
+  batchSleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export interface TemporaryConnection {
@@ -148,9 +151,21 @@ export function createDesk(options: DeskOptions) {
     ...(options.userIndexTtlMs !== undefined ? { ttlMs: options.userIndexTtlMs } : {}),
   });
 
+  const batch = createDeskBatch({
+    dataDir,
+    getProfile,
+    connectionFor,
+    walkUsers,
+    onRunEnded: (profileId) => userIndexes.forget(profileId),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.batchSleep ? { sleep: options.batchSleep } : {}),
+  });
+
   return {
     dataDir,
     auditPath: audit.path,
+    /** Batch erasure: drafts, checks, jobs that survive crashes (core/batch/batch-types.ts). */
+    batch,
     profilesPath: profileStore.path,
     listProfiles: profiles.listProfiles,
     saveProfile: (input: SaveProfileInput): Promise<ProfileView> => profiles.saveProfile(input),

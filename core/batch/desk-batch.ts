@@ -1,0 +1,185 @@
+import { PrivacyDeskError, invalidInput } from '../../shared/errors';
+import { batchConfirmationPhrase, matchesBatchConfirmation, MAX_BATCH_CONCURRENCY, type BatchCounts, type BatchJobSummary } from '../../shared/batch';
+import type { Profile } from '../../shared/profile';
+import type { UserRecord } from '../../shared/users';
+import type { GatedConnection } from '../erasure-gate';
+import type { BatchRun, BatchRunControl, DeskBatch, WalkControl } from './batch-types';
+import { createDraft, readDraft, readDraftItems, removeDraft } from './drafts';
+import type { BatchItem, StoredPlan } from './job-files';
+import { createJob, resumeJob, type Journal } from './journal';
+import { listJobs, readItems, readJobState, type ItemState, type JobState, type JobSummary } from './job-state';
+import { exportResults, readResults } from './results';
+import { runBatch, type RunItem } from './run-batch';
+
+export interface DeskBatchDeps {
+  dataDir: string;
+  getProfile(profileId: string): Promise<Profile>;
+  connectionFor(profileId: string): Promise<GatedConnection>;
+  walkUsers(profileId: string, walk: WalkControl): Promise<{ users: UserRecord[] }>;
+  /** Called when a run ends, however it ended: users were erased, so what was read of the list is stale. */
+  onRunEnded?(profileId: string): void;
+  now?: () => number;
+  /** Tests make backoffs and Retry-After waits instant (or move a sandbox clock). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+const APPEND_EVERY = 1000;
+const MISSING_SAMPLE = 20;
+
+/** desk.batch (core/batch/batch-types.ts): drafts, checks, jobs and their runs. */
+export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
+  const { dataDir } = deps;
+  const now = deps.now ?? Date.now;
+
+  async function run(journal: Journal, state: JobState | null, concurrency: number, control: BatchRunControl): Promise<BatchRun> {
+    const plan = journal.plan;
+    const { gate } = await deps.connectionFor(plan.profileId);
+    const counts = state ? countsOf(state.counts) : { done: 0, doneBeforeInterruption: 0, notFound: 0, failed: 0, unfinished: plan.total };
+    const finished = runBatch({
+      journal,
+      gate: gate.openBatch({ jobId: plan.jobId, action: plan.action, logoutFirst: plan.logoutFirst }),
+      items: unfinishedItems(plan, state),
+      counts,
+      concurrency: Math.min(MAX_BATCH_CONCURRENCY, Math.max(1, concurrency)),
+      control,
+      now,
+      ...(deps.sleep ? { sleep: deps.sleep } : {}),
+    });
+    const forget = () => deps.onRunEnded?.(plan.profileId);
+    finished.then(forget, forget);
+    return { batchId: plan.jobId, total: plan.total, finished };
+  }
+
+  async function* unfinishedItems(plan: StoredPlan, state: JobState | null): AsyncGenerator<RunItem> {
+    for await (const item of readItems(dataDir, plan.jobId)) {
+      const itemState: ItemState = state ? state.stateOf(item.index) : 'never-started';
+      if (!UNFINISHED.has(itemState)) continue;
+      const reference = item.reference ?? plan.reference;
+      yield { item: item.index, uid: item.uid, ...(reference ? { reference } : {}), recheck: itemState === 'in-flight' || itemState === 'retry-unknown' };
+    }
+  }
+
+  return {
+    preview: (request) => createDraft(dataDir, request, now),
+
+    async check({ draftId, profileId }, walk = {}) {
+      readDraft(dataDir, draftId);
+      const { users } = await deps.walkUsers(profileId, walk);
+      const known = new Set<string>();
+      for (const user of users) if (user.uid) known.add(user.uid);
+      let existing = 0;
+      let missing = 0;
+      const missingSample: string[] = [];
+      for await (const item of readDraftItems(dataDir, draftId)) {
+        if (known.has(item.uid)) existing += 1;
+        else {
+          missing += 1;
+          if (missingSample.length < MISSING_SAMPLE) missingSample.push(item.uid);
+        }
+      }
+      return { users: users.length, existing, missing, missingSample };
+    },
+
+    async start(request, control = {}) {
+      const draft = readDraft(dataDir, request.draftId);
+      if (draft.items === 0) throw invalidInput('The list has no valid uid to erase. Nothing was sent.');
+      if (!matchesBatchConfirmation(request.confirmation, request.action, draft.items)) {
+        throw new PrivacyDeskError({
+          code: 'CONFIRMATION_MISMATCH',
+          message: `To confirm, type ${batchConfirmationPhrase(request.action, draft.items)} exactly (the operation and the number of uids). Nothing was sent.`,
+        });
+      }
+      const profile = await deps.getProfile(request.profileId);
+      // Credentials are checked before the job exists: a job that cannot run is not left behind.
+      await deps.connectionFor(profile.id);
+      const reference = request.reference?.trim();
+      if (reference && reference.length > 200) throw invalidInput('The reference is longer than 200 characters. Enter only the ticket or request number. Nothing was sent.');
+      const journal = await createJob(dataDir, {
+        action: request.action,
+        profileId: profile.id,
+        profileName: profile.name,
+        baseUrl: profile.baseUrl,
+        ...(reference ? { reference } : {}),
+        logoutFirst: request.logoutFirst,
+        total: draft.items,
+        source: draft.sourceName,
+      });
+      try {
+        let chunk: BatchItem[] = [];
+        for await (const item of readDraftItems(dataDir, request.draftId)) {
+          chunk.push(item);
+          if (chunk.length >= APPEND_EVERY) {
+            await journal.appendItems(chunk);
+            chunk = [];
+          }
+        }
+        if (chunk.length > 0) await journal.appendItems(chunk);
+        await journal.finishItems();
+      } catch (error) {
+        await journal.close().catch(() => undefined);
+        throw error;
+      }
+      removeDraft(dataDir, request.draftId);
+      return run(journal, null, request.concurrency, control);
+    },
+
+    async resume(batchId, { concurrency }, control = {}) {
+      const before = await readJobState(dataDir, batchId);
+      if (!before.itemsComplete) {
+        throw invalidInput(`Batch job ${batchId} stopped while its list was being recorded, before anything was sent. Start the batch again from the list.`);
+      }
+      if (before.unfinished === 0) throw invalidInput(`Batch job ${batchId} is finished: every item has its outcome. See its results.`);
+      const profile = await deps.getProfile(before.plan.profileId);
+      if (profile.baseUrl !== before.plan.baseUrl) {
+        throw invalidInput(`Batch job ${batchId} was confirmed for ${before.plan.baseUrl}, but the profile "${profile.name}" now points at ${profile.baseUrl}. Nothing was sent.`);
+      }
+      await deps.connectionFor(profile.id);
+      const journal = await resumeJob(dataDir, batchId);
+      try {
+        return await run(journal, await readJobState(dataDir, batchId), concurrency, control);
+      } catch (error) {
+        await journal.close().catch(() => undefined);
+        throw error;
+      }
+    },
+
+    list: async () => (await listJobs(dataDir)).map(summaryOf),
+    mostRecentUnfinished: async () => {
+      const job = (await listJobs(dataDir)).find((candidate) => candidate.state === 'unfinished');
+      return job ? summaryOf(job) : null;
+    },
+    results: (batchId) => readResults(dataDir, batchId),
+    exportResults: (batchId, format) => exportResults(dataDir, batchId, format),
+  };
+}
+
+const UNFINISHED: ReadonlySet<ItemState> = new Set(['never-started', 'in-flight', 'retry-not-sent', 'retry-unknown']);
+
+function countsOf(counts: Record<ItemState, number>): BatchCounts {
+  return {
+    done: counts.done,
+    doneBeforeInterruption: counts['done-before-interruption'],
+    notFound: counts['not-found'],
+    failed: counts.failed,
+    unfinished: counts['never-started'] + counts['in-flight'] + counts['retry-not-sent'] + counts['retry-unknown'],
+  };
+}
+
+function summaryOf(job: JobSummary): BatchJobSummary {
+  const { plan } = job;
+  const summary: BatchJobSummary = {
+    batchId: job.jobId,
+    action: plan.action,
+    profileId: plan.profileId,
+    profileName: plan.profileName,
+    baseUrl: plan.baseUrl,
+    logoutFirst: plan.logoutFirst,
+    source: plan.source,
+    createdAt: plan.createdAt,
+    total: plan.total,
+    state: job.state,
+    counts: countsOf(job.counts),
+  };
+  if (plan.reference) summary.reference = plan.reference;
+  return summary;
+}
