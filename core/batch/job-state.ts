@@ -113,7 +113,8 @@ function nextCode(code: number, event: JournalEvent): number {
 
 const OUTCOME_NAMES: readonly string[] = ['not-sent-retry', 'unknown-retry', ...FINAL_OUTCOMES];
 
-function parseEvent(text: string, total: number): JournalEvent | null {
+/** One journal line as an event, or null when it is not a readable one (skipped, as readJobState does). */
+export function parseEvent(text: string, total: number): JournalEvent | null {
   let value: Partial<JournalEvent>;
   try {
     value = JSON.parse(text) as Partial<JournalEvent>;

@@ -1,0 +1,218 @@
+/**
+ * The results of a batch job: one row per item, in input order, with its final outcome.
+ *
+ * Memory stays flat with the job's size: one pass over journal.jsonl records, per item, where its
+ * final outcome line is (byte offset in a Float64Array, length in a Uint32Array: 12 bytes an
+ * item); then items.jsonl is streamed and each item's final line is read back by its offset.
+ * No row is held: rows are yielded (or written into the export) one at a time.
+ *
+ * An item's final outcome is its FIRST final 'outcome' event (done, done-before-interruption,
+ * not-found, failed), exactly as readJobState counts it: a final state is sticky, later events
+ * of that item are ignored, retry outcomes are not final. An item with none is 'unfinished'.
+ */
+import { createReadStream, existsSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import type { BatchCounts, BatchResultOutcome, BatchResultRow, BatchResultsFile } from '../../shared/batch';
+import { neutraliseCell } from '../audit-export';
+import { FINAL_OUTCOMES, jobPaths, writeFileAtomic, type JournalEvent, type StoredPlan } from './job-files';
+import { parseEvent, readItems, readPlan } from './job-state';
+
+export type BatchResultsFormat = 'csv' | 'json';
+
+/** CSV columns, in this fixed order (add new ones only at the end). */
+export const BATCH_RESULTS_CSV_COLUMNS = ['line', 'uid', 'reference', 'outcome', 'status', 'request_id', 'reason', 'at'] as const;
+export const BATCH_RESULTS_FORMAT = 'privacy-desk-batch-results/1';
+
+const FINAL: readonly string[] = FINAL_OUTCOMES;
+
+/** Streams the job's rows in input order; throws INVALID_INPUT when there is no such job. */
+export async function* readResults(dataDir: string, batchId: string): AsyncGenerator<BatchResultRow> {
+  const plan = readPlan(dataDir, batchId);
+  const paths = jobPaths(dataDir, batchId);
+  const finals = await locateFinalOutcomes(paths.journal, plan.total);
+  const journal = new LineReader(paths.journal);
+  try {
+    for await (const item of readItems(dataDir, batchId)) {
+      const row: BatchResultRow = { line: item.line, uid: item.uid, outcome: 'unfinished' };
+      const reference = item.reference ?? plan.reference;
+      if (reference !== undefined) row.reference = reference;
+      const offset = finals.offsets[item.index] ?? 0;
+      if (offset > 0) {
+        // Offsets are stored plus one, so that 0 means "no final outcome".
+        const event = parseEvent(await journal.read(offset - 1, finals.lengths[item.index] ?? 0), plan.total);
+        if (event) Object.assign(row, outcomeFields(event));
+      }
+      yield row;
+    }
+  } finally {
+    await journal.close();
+  }
+}
+
+/**
+ * Reads lines by offset through a window of the file: outcomes are mostly written in the order
+ * the items were sent, so one read serves hundreds of rows (one read per row took seconds for 100,000).
+ */
+class LineReader {
+  #file: FileHandle | null = null;
+  #window = Buffer.alloc(256 * 1024);
+  #windowStart = 0;
+  #windowLength = 0;
+
+  constructor(private readonly path: string) {}
+
+  async read(offset: number, length: number): Promise<string> {
+    const end = offset + length;
+    if (offset < this.#windowStart || end > this.#windowStart + this.#windowLength) {
+      this.#file ??= await open(this.path, 'r');
+      if (this.#window.length < length) this.#window = Buffer.alloc(length);
+      const { bytesRead } = await this.#file.read(this.#window, 0, this.#window.length, offset);
+      this.#windowStart = offset;
+      this.#windowLength = bytesRead;
+    }
+    const from = offset - this.#windowStart;
+    return this.#window.toString('utf8', from, Math.min(from + length, this.#windowLength));
+  }
+
+  async close(): Promise<void> {
+    await this.#file?.close();
+    this.#file = null;
+  }
+}
+
+function outcomeFields(event: JournalEvent): Partial<BatchResultRow> {
+  const fields: Partial<BatchResultRow> = { outcome: event.outcome as BatchResultOutcome };
+  if (event.status !== undefined) fields.status = event.status;
+  if (event.requestId !== undefined) fields.requestId = event.requestId;
+  if (event.reason !== undefined) fields.reason = event.reason;
+  fields.at = event.at;
+  return fields;
+}
+
+/** Where each item's first final outcome line is: offset + 1 (0 = none) and byte length. */
+async function locateFinalOutcomes(journalPath: string, total: number): Promise<{ offsets: Float64Array; lengths: Uint32Array }> {
+  const offsets = new Float64Array(total);
+  const lengths = new Uint32Array(total);
+  await forEachLineAt(journalPath, (bytes, offset) => {
+    // Cheap test first: most lines are 'started' events.
+    if (bytes.indexOf('"outcome"') < 0) return;
+    const event = parseEvent(bytes.toString('utf8'), total);
+    if (!event || event.kind !== 'outcome' || !FINAL.includes(event.outcome ?? '')) return;
+    if (offsets[event.item] !== 0) return; // sticky: the first final outcome stands
+    offsets[event.item] = offset + 1;
+    lengths[event.item] = bytes.length;
+  });
+  return { offsets, lengths };
+}
+
+/**
+ * Calls `onLine` with every complete line's bytes and byte offset. A last line without its
+ * newline is torn (a crash mid-write): ignored, as readJobState does.
+ */
+async function forEachLineAt(path: string, onLine: (bytes: Buffer, offset: number) => void): Promise<void> {
+  if (!existsSync(path)) return;
+  let position = 0;
+  let carried: Buffer[] = [];
+  let carriedFrom = 0;
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    let start = 0;
+    for (let newline = chunk.indexOf(0x0a); newline >= 0; newline = chunk.indexOf(0x0a, start)) {
+      const piece = chunk.subarray(start, newline);
+      if (carried.length > 0) {
+        onLine(Buffer.concat([...carried, piece]), carriedFrom);
+        carried = [];
+      } else {
+        onLine(piece, position + start);
+      }
+      start = newline + 1;
+    }
+    if (start < chunk.length) {
+      if (carried.length === 0) carriedFrom = position + start;
+      carried.push(chunk.subarray(start));
+    }
+    position += chunk.length;
+  }
+}
+
+const COUNT_KEYS: Record<BatchResultOutcome, keyof BatchCounts> = {
+  done: 'done',
+  'done-before-interruption': 'doneBeforeInterruption',
+  'not-found': 'notFound',
+  failed: 'failed',
+  unfinished: 'unfinished',
+};
+
+function csvCells(row: BatchResultRow): string[] {
+  const cells = [row.line, row.uid, row.reference, row.outcome, row.status, row.requestId, row.reason, row.at];
+  return cells.map((cell) => neutraliseCell(cell === undefined ? '' : String(cell)));
+}
+
+/** Rows stringified this many at a time: few calls, and never every row's cells at once. */
+const CSV_GROUP = 1000;
+
+/**
+ * The results as a file. CSV: a header row (BATCH_RESULTS_CSV_COLUMNS), CRLF line ends, every
+ * cell neutralised against spreadsheet formulas. JSON: { format, batchId, action, profileName,
+ * baseUrl, reference?, source, createdAt, exportedAt, total, counts, rows } with one row per line.
+ */
+export async function exportResults(
+  dataDir: string,
+  batchId: string,
+  format: BatchResultsFormat,
+  options: { now?: () => Date } = {},
+): Promise<BatchResultsFile> {
+  const plan = readPlan(dataDir, batchId);
+  const parts: string[] = [];
+  const counts: BatchCounts = { done: 0, doneBeforeInterruption: 0, notFound: 0, failed: 0, unfinished: 0 };
+  let rows = 0;
+  if (format === 'csv') {
+    let group: string[][] = [[...BATCH_RESULTS_CSV_COLUMNS]];
+    for await (const row of readResults(dataDir, batchId)) {
+      rows++;
+      counts[COUNT_KEYS[row.outcome]]++;
+      group.push(csvCells(row));
+      if (group.length >= CSV_GROUP) {
+        parts.push(stringify(group, { record_delimiter: 'windows' }));
+        group = [];
+      }
+    }
+    if (group.length > 0) parts.push(stringify(group, { record_delimiter: 'windows' }));
+    return { fileName: `privacy-desk-batch-${batchId}.csv`, mimeType: 'text/csv;charset=utf-8', content: parts.join(''), rows };
+  }
+  for await (const row of readResults(dataDir, batchId)) {
+    parts.push(`${rows === 0 ? '' : ',\n'}    ${JSON.stringify(row)}`);
+    rows++;
+    counts[COUNT_KEYS[row.outcome]]++;
+  }
+  const head = JSON.stringify(jsonHead(plan, batchId, (options.now ?? (() => new Date()))(), counts), null, 2);
+  // The head's closing brace is replaced by the rows array, one row per line.
+  const content = `${head.slice(0, -2)},\n  "rows": [\n${parts.join('')}${rows === 0 ? '' : '\n'}  ]\n}\n`;
+  return { fileName: `privacy-desk-batch-${batchId}.json`, mimeType: 'application/json', content, rows };
+}
+
+function jsonHead(plan: StoredPlan, batchId: string, exportedAt: Date, counts: BatchCounts) {
+  return {
+    format: BATCH_RESULTS_FORMAT,
+    batchId,
+    action: plan.action,
+    profileName: plan.profileName,
+    baseUrl: plan.baseUrl,
+    ...(plan.reference === undefined ? {} : { reference: plan.reference }),
+    source: plan.source,
+    createdAt: plan.createdAt,
+    exportedAt: exportedAt.toISOString(),
+    total: plan.total,
+    counts,
+  };
+}
+
+/** Writes the export into the job's folder (`results.csv` or `results.json`, owner-only, atomically) and returns its path. */
+export async function writeResultsFile(dataDir: string, batchId: string, format: BatchResultsFormat, options: { now?: () => Date } = {}): Promise<string> {
+  const { content } = await exportResults(dataDir, batchId, format, options);
+  const { dir } = jobPaths(dataDir, batchId);
+  const path = join(dir, `results.${format}`);
+  writeFileAtomic(path, dir, content);
+  return path;
+}
