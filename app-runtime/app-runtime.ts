@@ -23,6 +23,8 @@ export interface AppRuntimeOptions {
   locale: string;
   /** Defaults to the OS keychain, or the session store plus the reason the keychain cannot be used. */
   openCredentials?: () => Promise<{ store: CredentialStore; problem?: string }>;
+  /** Extension for tests: how long close() waits for batch runs to finish their items in flight (default 10 s). */
+  batchStopGraceMs?: number;
 }
 
 /** What both front ends (Electron main and the loopback web host) run: Desk, handlers, bundled sandbox. */
@@ -40,6 +42,23 @@ export interface AppRuntime {
 
 /** How often the runtime retries audit outcomes it could not write (a full disk frees up…). */
 const PENDING_AUDIT_RETRY_MS = 10_000;
+
+/** How long closing waits for cancelled batch runs to finish the items they have sent and write their journals. */
+const BATCH_STOP_GRACE_MS = 10_000;
+
+/** Resolves when `work` does, or after `ms`, whichever comes first; the timer never keeps the process alive. */
+async function within(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeUp = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  try {
+    await Promise.race([work, timeUp]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 async function defaultCredentials(): Promise<{ store: CredentialStore; problem?: string }> {
   // Loaded lazily: keytar is a native module, only needed when no store is injected.
@@ -83,8 +102,11 @@ export async function startAppRuntime(options: AppRuntimeOptions): Promise<AppRu
       if (closed) return;
       closed = true;
       clearInterval(flushTimer);
-      // Running jobs stop at their next step; nobody waits for them (a page request may hang).
+      // Running jobs stop at their next step. Batch runs are waited for, within a bound: their items in flight
+      // finish and their outcomes reach the journal (an item still in flight at the bound is re-checked on resume).
+      // The others are not (a page request may hang). The sandbox stays up meanwhile: a bundled run is sending to it.
       jobs.cancelAll();
+      await within(jobs.settled(['batch.run']), options.batchStopGraceMs ?? BATCH_STOP_GRACE_MS);
       // A last try for outcomes still waiting to be written, before the process goes.
       await desk.flushPending().catch(() => undefined);
       await sandbox?.close();
