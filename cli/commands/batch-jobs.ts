@@ -4,7 +4,6 @@ import { TEMPORARY_PROFILE_ID, type Desk } from '../../core/desk';
 import { batchIdSchema, DEFAULT_BATCH_CONCURRENCY, MAX_BATCH_CONCURRENCY, PREVIEW_ENDS, type BatchJobSummary } from '../../shared/batch';
 import { invalidInput } from '../../shared/errors';
 import { obtainConfirmation } from '../batch-confirm';
-import { deskBatch } from '../batch-desk';
 import { BATCH_EXIT_CODES_HELP, resumeCommand } from '../batch-help';
 import { lastOf, quoted, sayConfirmation, type Say } from '../batch-report';
 import { followRun } from '../batch-run';
@@ -25,7 +24,7 @@ export function withBatchJobCommands(batch: Command, context: CliContext): Comma
     .description('the batch jobs in the data folder, newest first, with their state and counts')
     .option('--json', 'print JSON on stdout')
     .action(async (opts: { json?: boolean }) => {
-      const jobs = await deskBatch(await openDesk({ keychain: false }, io.env)).list();
+      const jobs = await (await openDesk({ keychain: false }, io.env)).batch.list();
       if (opts.json) return out.json({ jobs });
       if (jobs.length === 0) return out.line('No batch jobs yet.');
       out.line(
@@ -61,7 +60,7 @@ ${BATCH_EXIT_CODES_HELP}`),
     const concurrency = parseWholeNumber(opts.concurrency, '--concurrency', { max: MAX_BATCH_CONCURRENCY });
     if (jobId !== undefined) assertJobId(jobId);
     const { desk, connection } = await openForResume(opts, io.env);
-    const batch = deskBatch(desk);
+    const batch = desk.batch;
     const job = jobId !== undefined ? await findJob(batch, jobId) : await batch.mostRecentUnfinished();
     const say: Say = opts.json ? out.note : out.line;
     if (!job) {
@@ -105,7 +104,7 @@ ${BATCH_EXIT_CODES_HELP}`),
     .addOption(new Option('--format <format>', 'csv or json').choices(['csv', 'json']).default('csv'))
     .action(async (jobId: string, opts: { format: 'csv' | 'json' }) => {
       assertJobId(jobId);
-      const exported = await deskBatch(await openDesk({ keychain: false }, io.env)).exportResults(jobId, opts.format);
+      const exported = await (await openDesk({ keychain: false }, io.env)).batch.exportResults(jobId, opts.format);
       // Uids and reasons may hold bidi controls: shown as escapes, as everywhere (the CSV keeps its line ends).
       io.stdout.write(opts.format === 'json' ? visibleJson(exported.content) : visibleCsv(exported.content));
     });

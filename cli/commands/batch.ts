@@ -4,7 +4,6 @@ import { batchConfirmationPhrase, DEFAULT_BATCH_CONCURRENCY, MAX_BATCH_CONCURREN
 import { invalidInput } from '../../shared/errors';
 import type { ErasureAction } from '../../shared/users';
 import { obtainConfirmation } from '../batch-confirm';
-import { deskBatch } from '../batch-desk';
 import { openBatchInput, parseColumn } from '../batch-input';
 import { INVALID_LINES_SHOWN, sayCheck, sayConfirmation, sayPreview, type Say } from '../batch-report';
 import { followRun } from '../batch-run';
@@ -60,7 +59,7 @@ async function runBatch(context: CliContext, action: ErasureAction, file: string
   if (opts.reference !== undefined && (opts.reference.trim() === '' || opts.reference.length > 200)) throw invalidInput('--reference takes 1 to 200 characters (a ticket or request number).');
   const { desk, profileId } = await resolveConnection(opts, io.env);
   const profile = await desk.getProfile(profileId);
-  const batch = deskBatch(desk);
+  const batch = desk.batch;
   const say: Say = opts.json ? out.note : out.line;
 
   // 1. Read and check the input: nothing is sent.
@@ -126,7 +125,7 @@ async function runBatch(context: CliContext, action: ErasureAction, file: string
 
 async function checkOnService(desk: Desk, io: CliIo, preview: BatchPreview, profileId: string) {
   const progress = io.stderr.isTTY === true;
-  const result = await deskBatch(desk).check(
+  const result = await desk.batch.check(
     { draftId: preview.draftId, profileId },
     {
       onProgress: progress ? ({ page, collected, totalPages }) => io.stderr.write(`\rchecking the uids: page ${page}${totalPages ? ` of ${totalPages}` : ''}, ${collected} users read`) : undefined,
