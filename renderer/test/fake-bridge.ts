@@ -3,6 +3,8 @@ import { PrivacyDeskError, type ErrorInit } from '../../shared/errors';
 import type { UserRecord } from '../../shared/users';
 import { SEARCHED_FIELDS, type UserMatch, type UserSearchAnswer } from '../../shared/user-search';
 import { matchesAuditFilter, type AuditEntry, type AuditReading, type ChainVerdict, type CorruptAuditLine } from '../../shared/audit';
+import type { BatchJobSummary } from '../../shared/batch';
+import { createFakeBatch } from './fake-batch';
 import { createFakeBridgeEvents } from './fake-bridge-events';
 
 /** uids that break naive code: spaces, case twins, e-mail, unicode and URL-special characters. */
@@ -70,6 +72,8 @@ export interface FakeBridgeOptions {
   /** The chain's verdict; default verified over the entries with a fixed head. */
   auditVerdict?: ChainVerdict;
   auditSetAside?: AuditReading['setAside'];
+  /** Batch jobs already in the data folder (batch.list), newest or not: the fake sorts them. */
+  batchJobs?: BatchJobSummary[];
 }
 
 type Call = { method: BridgeMethod; input: unknown };
@@ -88,6 +92,15 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
   const events = createFakeBridgeEvents();
   const runningJobs = new Set<string>();
   let indexed = false;
+  /** Which kind each started job is, so a cancel finishes it as its own kind. */
+  const jobKinds = new Map<string, 'users.walk' | 'users.index' | 'batch.check' | 'batch.run'>();
+  const startJob = (kind: 'users.walk' | 'users.index' | 'batch.check' | 'batch.run') => {
+    const jobId = `job-${calls.length}`;
+    runningJobs.add(jobId);
+    jobKinds.set(jobId, kind);
+    return jobId;
+  };
+  const batch = createFakeBatch((method, input) => guard(method, input), startJob, profiles, options.batchJobs);
 
   const guard = (method: BridgeMethod, input: unknown) => {
     calls.push({ method, input });
@@ -250,16 +263,12 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     // Jobs only start: a test drives them with emitEvent (progress, finished).
     'users.walk': async (input) => {
       guard('users.walk', input);
-      const jobId = `job-${calls.length}`;
-      runningJobs.add(jobId);
-      return { jobId };
+      return { jobId: startJob('users.walk') };
     },
     // Find a person: the index job only starts (a test finishes it with emitEvent); search then looks through `users`.
     'users.index': async (input) => {
       guard('users.index', input);
-      const jobId = `job-${calls.length}`;
-      runningJobs.add(jobId);
-      return { jobId };
+      return { jobId: startJob('users.index') };
     },
     'users.search': async (input) => {
       guard('users.search', input);
@@ -275,13 +284,28 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     'jobs.cancel': async (input) => {
       guard('jobs.cancel', input);
       const running = runningJobs.has(input.jobId);
-      if (running) queueMicrotask(() => emitEvent('job.finished', { jobId: input.jobId, kind: 'users.walk', status: 'cancelled' }));
+      if (running) queueMicrotask(() => finishCancelled(input.jobId));
       return { cancelled: running };
     },
+    // Batch jobs, like the others, only start: a test drives them with emitEvent.
+    ...batch.methods,
+  };
+
+  /** As main does after jobs.cancel: a batch run stops with its counts (resumable), any other job as cancelled. */
+  const finishCancelled = (jobId: string) => {
+    const kind = jobKinds.get(jobId) ?? 'users.walk';
+    const batchId = batch.batchOf(jobId);
+    const job = batchId ? batch.job(batchId) : undefined;
+    if (kind === 'batch.run' && batchId && job) {
+      emitEvent('job.finished', { jobId, kind, status: 'completed', result: { batchId, total: job.total, counts: job.counts, state: 'cancelled' } });
+    } else {
+      emitEvent('job.finished', { jobId, kind, status: 'cancelled' });
+    }
   };
 
   const emitEvent: typeof events.emit = (name, payload) => {
     if (name === 'job.finished') runningJobs.delete(payload.jobId);
+    if (name === 'job.finished' && payload.kind === 'batch.run' && 'status' in payload) batch.settle(payload.jobId, payload.status === 'completed' ? payload.result : undefined);
     if (name === 'job.finished' && payload.kind === 'users.index' && 'status' in payload && payload.status === 'completed') indexed = true;
     events.emit(name, payload);
   };
@@ -298,6 +322,9 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     get users() {
       return users;
     },
+    /** A batch job as the fake's data folder holds it. */
+    batchJob: batch.job,
+    isPaused: batch.isPaused,
   };
 }
 

@@ -45,7 +45,9 @@ export function useFindPerson(profileId: string) {
     setIndexing({ phase: 'reading', cancelling: false });
     try {
       const followed = await followJob(bridge, events, () => bridge['users.index']({ profileId }), {
-        onProgress: (progress) => setIndexing({ phase: 'reading', progress, cancelling: false }),
+        onProgress: (progress) => {
+          if (progress.kind === 'users.index') setIndexing({ phase: 'reading', progress, cancelling: false });
+        },
       });
       job.current = followed;
       const finished = await followed.finished;
