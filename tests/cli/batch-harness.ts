@@ -36,14 +36,7 @@ export async function runBatchCli(f: CliFixture, args: string[], options: BatchR
       ...(options.tty ? { isTTY: true, columns: 160 } : {}),
     },
     stdin,
-    env: {
-      ...process.env,
-      PRIVACY_DESK_DATA_DIR: f.dataDir,
-      PRIVACY_DESK_API_KEY: f.sandbox.credentials.apiKey,
-      PRIVACY_DESK_API_SECRET: f.sandbox.credentials.apiSecret,
-      PRIVACY_DESK_CREDENTIAL_STORE: 'session',
-      NO_COLOR: '1',
-    },
+    env: batchEnv(f),
     onInterrupt: (added) => {
       listener = added;
       return () => {
@@ -53,6 +46,18 @@ export async function runBatchCli(f: CliFixture, args: string[], options: BatchR
   });
   expect(`${stdout}${stderr}`).not.toContain(CLI_TEST_SECRET);
   return { code, stdout, stderr, interrupted };
+}
+
+/** The fixture's environment: its data folder, the sandbox's keys, no keychain. */
+export function batchEnv(f: CliFixture): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PRIVACY_DESK_DATA_DIR: f.dataDir,
+    PRIVACY_DESK_API_KEY: f.sandbox.credentials.apiKey,
+    PRIVACY_DESK_API_SECRET: f.sandbox.credentials.apiSecret,
+    PRIVACY_DESK_CREDENTIAL_STORE: 'session',
+    NO_COLOR: '1',
+  };
 }
 
 /** A file of uids, one a line, in a folder of its own (never the data folder). */
