@@ -58,6 +58,15 @@ function templates(): Partial<Record<BridgeMethod, Record<string, unknown>>> {
     'users.search': { profileId: profile.id, text: 'fuzz', limit: 5 },
     'users.forgetIndex': { profileId: profile.id },
     'jobs.cancel': { jobId: 'fuzz-no-such-job' },
+    // A draft id and a batch job that do not exist: a fuzzed start or resume that still parses sends nothing.
+    'batch.preview': { text: 'fuzz-a\nfuzz-b', kind: 'list', sourceName: 'fuzz.txt' },
+    'batch.check': { draftId: 'f'.repeat(32), profileId: profile.id },
+    'batch.start': { draftId: 'f'.repeat(32), profileId: profile.id, action: 'anonymize', logoutFirst: false, concurrency: 2, confirmation: 'ANONYMISE 2' },
+    'batch.resume': { batchId: '20000101-000000-000000', concurrency: 2 },
+    'batch.setPaused': { jobId: 'fuzz-no-such-job', paused: true },
+    'batch.list': {},
+    'batch.get': { batchId: '20000101-000000-000000' },
+    'batch.results': { batchId: '20000101-000000-000000', format: 'csv' },
   };
 }
 
