@@ -24,8 +24,8 @@ import { AUDIT_FORMAT, verifyChain, type ChainLine, type TornTail } from './audi
 import { upgradeLegacyEntry } from './legacy-audit-entry';
 
 const EXCERPT_CHARS = 120;
-const ACTIONS: readonly string[] = [...ERASURE_ACTIONS, 'logout'];
-const STAGES: readonly string[] = ['attempted', ...OUTCOMES, 'verification', 'succeeded', 'failed'];
+const ACTIONS: readonly string[] = [...ERASURE_ACTIONS, 'logout', 'batch'];
+const STAGES: readonly string[] = ['attempted', ...OUTCOMES, 'verification', 'summary', 'succeeded', 'failed'];
 const VIAS: readonly string[] = ['app', 'cli', 'batch'];
 
 export interface ParsedTrail {
@@ -98,6 +98,13 @@ const describe = (value: unknown): string => (value === null ? 'null' : Array.is
 const optional = (record: Record<string, unknown>, field: string, check: (v: unknown) => boolean): boolean => record[field] === undefined || check(record[field]);
 const isText = (v: unknown): v is string => typeof v === 'string';
 
+const BATCH_COUNTS = ['total', 'done', 'doneBeforeInterruption', 'notFound', 'failed', 'unfinished'] as const;
+const isBatchSummary = (v: unknown): boolean => {
+  if (typeof v !== 'object' || v === null) return false;
+  const b = v as Record<string, unknown>;
+  return ERASURE_ACTIONS.includes(b.operation as never) && ['finished', 'cancelled', 'stopped'].includes(b.ended as string) && BATCH_COUNTS.every((field) => Number.isInteger(b[field]));
+};
+
 /** What is wrong with a parsed line, in words; null when it is a readable entry. */
 export function entryProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return `${describe(value)} instead of an entry`;
@@ -112,6 +119,7 @@ export function entryProblem(value: unknown): string | null {
   }
   if (!optional(r, 'status', (v) => Number.isInteger(v))) return `"status" is ${describe(r.status)}, not a whole number`;
   if (!optional(r, 'verification', (v) => (VERIFICATION_RESULTS as readonly unknown[]).includes(v))) return `unknown verification result ${JSON.stringify(r.verification)}`;
+  if (!optional(r, 'batch', isBatchSummary)) return '"batch" is not a batch summary';
   if (!optional(r, 'test', (v) => typeof v === 'object' && v !== null && isText((v as { case?: unknown }).case))) return '"test" is not a test case';
   if (r.format === undefined) return null;
   if (r.format !== AUDIT_FORMAT) return `unknown format ${JSON.stringify(r.format)}`;

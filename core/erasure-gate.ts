@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isPrivacyDeskError, PrivacyDeskError, invalidInput, type ErrorCode, type Outcome } from '../shared/errors';
-import type { AuditOperation, AuditRecord, AuditVia } from '../shared/audit';
+import type { AuditOperation, AuditRecord, AuditVia, BatchAuditSummary } from '../shared/audit';
 import type { Profile } from '../shared/profile';
 import { ERASURE_ACTIONS, type ErasureAction, type ErasureLogoutStep, type ErasureResult } from '../shared/users';
 import type { LogoutOptions, LogoutResult } from '../shared/logout';
@@ -29,6 +29,8 @@ export interface BatchJobOrder {
   action: ErasureAction;
   /** End each user's sessions first (a logout token, audited under the item's act id). */
   logoutFirst: boolean;
+  /** The job's reference, for its summary entry (items carry their own). */
+  reference?: string;
 }
 
 export interface BatchOrder {
@@ -58,8 +60,11 @@ export interface BatchAttempt {
 export interface BatchGate {
   /** Throws AUDIT_WRITE_FAILED (not-sent) when the entries could not be written: send none of them. */
   admit(orders: readonly BatchOrder[]): Promise<BatchAttempt[]>;
-  /** Writes the gathered outcome entries (the act happened: a failed write keeps them in the audit log's pending list). */
-  flush(): Promise<void>;
+  /**
+   * Writes the gathered outcome entries (the act happened: a failed write keeps them in the audit log's pending list),
+   * and with them the run's summary when given (action 'batch', outcome 'summary').
+   */
+  flush(summary?: BatchAuditSummary): Promise<void>;
 }
 
 /** An erasure as the operator confirmed it. */
@@ -243,8 +248,9 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
           };
         });
       },
-      async flush() {
-        const taken = takeOutcomes();
+      async flush(summary) {
+        const taken: AuditRecord[] = takeOutcomes();
+        if (summary) taken.push({ ...batchEntry('batch', { uid: '', ...(job.reference ? { reference: job.reference } : {}) }, randomUUID()), outcome: 'summary', batch: summary });
         if (taken.length > 0) await audit.appendMany(taken);
       },
     };
@@ -345,7 +351,7 @@ async function recordOutcome(audit: AuditLog, entry: AuditRecord, whatHappened: 
       {
         code: 'AUDIT_WRITE_FAILED',
         // The act itself happened: its outcome stands, only the record is missing.
-        outcome: entry.outcome === 'attempted' || entry.outcome === 'verification' ? 'unknown' : entry.outcome,
+        outcome: entry.outcome === 'attempted' || entry.outcome === 'verification' || entry.outcome === 'summary' ? 'unknown' : entry.outcome,
         ...(entry.status !== undefined ? { status: entry.status } : {}),
         ...(entry.requestId !== undefined ? { requestId: entry.requestId } : {}),
         message: `${whatHappened} (status ${entry.status ?? 'unknown'}), but the audit trail could not record the outcome. Do not repeat the action; note the outcome by hand and check the disk.`,

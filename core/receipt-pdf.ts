@@ -140,7 +140,11 @@ function drawStep(doc: Doc, words: ReceiptWords, step: ReceiptStep, index: numbe
   const outcome = step.outcome?.entry;
   row(doc, words.attemptedAt, step.attempt ? { data: step.attempt.entry.at } : { words: words.notGiven });
   row(doc, words.outcomeAt, outcome ? { data: outcome.at } : { words: words.notGiven });
-  const outcomeWords = outcome && outcome.outcome !== 'attempted' && outcome.outcome !== 'verification' ? words.outcomes[outcome.outcome] : words.noOutcome;
+  const outcomeWords = outcome?.batch
+    ? words.batchSummary(outcome.batch)
+    : outcome && outcome.outcome !== 'attempted' && outcome.outcome !== 'verification' && outcome.outcome !== 'summary'
+      ? words.outcomes[outcome.outcome]
+      : words.noOutcome;
   row(doc, words.outcome, { words: outcomeWords ?? words.noOutcome, strong: true });
   row(doc, words.httpStatus, outcome?.status === undefined ? { words: words.notGiven } : { data: String(outcome.status) });
   row(doc, words.requestId, outcome?.requestId === undefined ? { words: words.notGiven } : { data: outcome.requestId });

@@ -1,4 +1,4 @@
-import type { AuditOperation, AuditVia, ChainVerdict, VerificationResult } from '../shared/audit';
+import type { AuditOperation, AuditVia, BatchAuditSummary, ChainVerdict, VerificationResult } from '../shared/audit';
 import type { Outcome } from '../shared/errors';
 
 /** The languages a receipt is written in (the console's languages). */
@@ -42,6 +42,8 @@ export interface ReceiptWords {
   outcome: string;
   outcomes: Record<Outcome, string>;
   noOutcome: string;
+  /** A batch job's summary entry, in words. */
+  batchSummary: (summary: BatchAuditSummary) => string;
   httpStatus: string;
   requestId: string;
   errorCode: string;
@@ -89,7 +91,7 @@ const en: ReceiptWords = {
   via: 'Started from',
   vias: { app: 'the app', cli: 'the command line', batch: 'a batch' },
   deliberateTest: (testCase) => `Deliberate test (${testCase}): a refusal was the expected result.`,
-  operations: { anonymize: 'Anonymise', delete: 'Delete', logout: 'Log out (end the user’s sessions)' },
+  operations: { anonymize: 'Anonymise', delete: 'Delete', logout: 'Log out (end the user’s sessions)', batch: 'Batch job (summary of its run)' },
   step: (index, operation) => `Step ${index}: ${operation}`,
   attemptedAt: 'Attempted at',
   outcomeAt: 'Outcome at',
@@ -101,6 +103,8 @@ const en: ReceiptWords = {
     unknown: 'Outcome unknown — the request may have reached the service',
   },
   noOutcome: 'No outcome recorded — the request may have reached the service; check the user',
+  batchSummary: (b) =>
+    `${b.total} items: ${b.done + b.doneBeforeInterruption} done, ${b.notFound} not found, ${b.failed} failed, ${b.unfinished} unfinished (${{ finished: 'finished', cancelled: 'cancelled', stopped: 'stopped by an error' }[b.ended]})`,
   httpStatus: 'HTTP status',
   requestId: 'Request id',
   errorCode: 'Error code',
@@ -160,7 +164,7 @@ const fr: ReceiptWords = {
   via: 'Lancé depuis',
   vias: { app: 'l’application', cli: 'la ligne de commande', batch: 'un lot' },
   deliberateTest: (testCase) => `Test délibéré (${testCase}) : un refus était le résultat attendu.`,
-  operations: { anonymize: 'Anonymiser', delete: 'Supprimer', logout: 'Déconnecter (fin des sessions de l’utilisateur)' },
+  operations: { anonymize: 'Anonymiser', delete: 'Supprimer', logout: 'Déconnecter (fin des sessions de l’utilisateur)', batch: 'Lot (bilan de son exécution)' },
   step: (index, operation) => `Étape ${index} : ${operation}`,
   attemptedAt: 'Tentée le',
   outcomeAt: 'Résultat le',
@@ -172,6 +176,8 @@ const fr: ReceiptWords = {
     unknown: 'Résultat inconnu — la requête a peut-être atteint le service',
   },
   noOutcome: 'Aucun résultat enregistré — la requête a peut-être atteint le service ; vérifiez l’utilisateur',
+  batchSummary: (b) =>
+    `${b.total} éléments : ${b.done + b.doneBeforeInterruption} faits, ${b.notFound} introuvables, ${b.failed} en échec, ${b.unfinished} non terminés (${{ finished: 'terminé', cancelled: 'annulé', stopped: 'arrêté par une erreur' }[b.ended]})`,
   httpStatus: 'Statut HTTP',
   requestId: 'Identifiant de requête',
   errorCode: 'Code d’erreur',

@@ -11,10 +11,26 @@ import type { NegativeCase } from './logout';
  *   after a done erasure: a 'verification' entry saying whether the uid still resolves.
  * No secret, no token, no personal data beyond the uid and the reference.
  */
-export type AuditStage = 'attempted' | Outcome | 'verification';
+export type AuditStage = 'attempted' | Outcome | 'verification' | 'summary';
 
-/** Which request of an act an entry is about (an act may log out first, then erase). */
-export type AuditOperation = ErasureAction | 'logout';
+/** Which request of an act an entry is about (an act may log out first, then erase); 'batch': a batch job's summary. */
+export type AuditOperation = ErasureAction | 'logout' | 'batch';
+
+/**
+ * Written once each time a batch job's run ends (action 'batch', outcome 'summary', uid ''):
+ * its items' own entries carry the jobId; this says what the run came to.
+ */
+export interface BatchAuditSummary {
+  operation: ErasureAction;
+  total: number;
+  done: number;
+  doneBeforeInterruption: number;
+  notFound: number;
+  failed: number;
+  unfinished: number;
+  /** finished: every item has its outcome; cancelled: by the operator; stopped: by an error (both resumable). */
+  ended: 'finished' | 'cancelled' | 'stopped';
+}
 
 /** After a done erasure: does the old uid still resolve? */
 export const VERIFICATION_RESULTS = ['verified', 'not-verified', 'could-not-check'] as const;
@@ -51,6 +67,8 @@ export interface AuditRecord {
   errorCode?: ErrorCode;
   /** On 'verification' entries. */
   verification?: VerificationResult;
+  /** On a batch job's 'summary' entry. */
+  batch?: BatchAuditSummary;
 }
 
 /**

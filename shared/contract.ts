@@ -73,8 +73,8 @@ export const auditFilterSchema = z
   .object({
     since: calendarDay.optional(),
     until: calendarDay.optional(),
-    operation: z.enum([...ERASURE_ACTIONS, 'logout']).optional(),
-    outcome: z.enum(['attempted', ...OUTCOMES, 'verification']).optional(),
+    operation: z.enum([...ERASURE_ACTIONS, 'logout', 'batch']).optional(),
+    outcome: z.enum(['attempted', ...OUTCOMES, 'verification', 'summary']).optional(),
     profileId: z.string().max(200).optional(),
     uid: z.string().max(500).optional(),
     reference: z.string().max(200).optional(),

@@ -37,7 +37,8 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
     const counts = state ? countsOf(state.counts) : { done: 0, doneBeforeInterruption: 0, notFound: 0, failed: 0, unfinished: plan.total };
     const finished = runBatch({
       journal,
-      gate: gate.openBatch({ jobId: plan.jobId, action: plan.action, logoutFirst: plan.logoutFirst }),
+      action: plan.action,
+      gate: gate.openBatch({ jobId: plan.jobId, action: plan.action, logoutFirst: plan.logoutFirst, ...(plan.reference ? { reference: plan.reference } : {}) }),
       items: unfinishedItems(plan, state),
       counts,
       concurrency: Math.min(MAX_BATCH_CONCURRENCY, Math.max(1, concurrency)),

@@ -73,6 +73,7 @@ describe('runBatch', () => {
   function run(journal: Journal, gate: BatchGate, uids: string[], extra: Partial<RunBatchOptions> = {}) {
     return runBatch({
       journal,
+      action: 'delete',
       gate,
       items: itemsOf(uids),
       counts: { done: 0, doneBeforeInterruption: 0, notFound: 0, failed: 0, unfinished: uids.length },

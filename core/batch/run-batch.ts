@@ -1,5 +1,6 @@
 import { PrivacyDeskError, isPrivacyDeskError, type ErrorCode } from '../../shared/errors';
 import type { BatchCounts, BatchProgress, BatchRunResult } from '../../shared/batch';
+import type { ErasureAction } from '../../shared/users';
 import type { BatchAttempt, BatchGate, BatchSendResult } from '../erasure-gate';
 import { retryDelayMs } from '../retry';
 import type { BatchRunControl } from './batch-types';
@@ -17,6 +18,8 @@ export interface RunItem {
 
 export interface RunBatchOptions {
   journal: Journal;
+  /** The job's operation, for the summary the audit trail gets at the end of the run. */
+  action: ErasureAction;
   gate: BatchGate;
   /** The unfinished items, in order. */
   items: AsyncIterable<RunItem>;
@@ -209,8 +212,9 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
   report(true);
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, sender));
   await source.return?.(undefined);
+  const ended = fatal !== null ? 'stopped' : counts.unfinished === 0 ? 'finished' : 'cancelled';
   try {
-    await gate.flush();
+    await gate.flush({ operation: options.action, total, ...counts, ended });
   } catch (error) {
     halt(error);
   }

@@ -6,6 +6,7 @@ import { createSessionCredentialStore } from '../../core/credential-store';
 import { createDesk, type Desk } from '../../core/desk';
 import type { BatchProgress } from '../../shared/batch';
 import { inspectUid } from '../../sandbox/test-support';
+import { pdfText } from '../support/pdf-text';
 import { useSandbox } from './helpers';
 
 describe('desk.batch against the sandbox', () => {
@@ -51,6 +52,12 @@ describe('desk.batch against the sandbox', () => {
     expect(ofJob.filter((entry) => entry.action === 'delete' && entry.outcome === 'attempted')).toHaveLength(22);
     expect(ofJob.filter((entry) => entry.action === 'delete' && entry.outcome === 'done')).toHaveLength(20);
     expect(ofJob.filter((entry) => entry.action === 'logout' && entry.outcome === 'attempted')).toHaveLength(22);
+    // The run's summary, once, and in the reference's receipt.
+    expect(ofJob.filter((entry) => entry.action === 'batch')).toEqual([
+      expect.objectContaining({ outcome: 'summary', uid: '', batch: { operation: 'delete', total: 22, done: 20, doneBeforeInterruption: 0, notFound: 2, failed: 0, unfinished: 0, ended: 'finished' } }),
+    ]);
+    const receipt = await pdfText((await desk.receipt({ reference: 'REQ-77' }, { locale: 'en' })).content);
+    expect(receipt.text).toContain('22 items: 20 done, 2 not found, 0 failed, 0 unfinished (finished)');
 
     const rows = [];
     for await (const row of desk.batch.results(run.batchId)) rows.push(row);
@@ -96,5 +103,10 @@ describe('desk.batch against the sandbox', () => {
     // Only the unfinished ones were sent (plus token requests, which are not API requests).
     expect(sandbox.current.stats().apiRequests - requestsBefore).toBe(30 - doneFirst);
     await expect(desk.batch.resume(run.batchId, { concurrency: 4 })).rejects.toMatchObject({ message: expect.stringContaining('is finished') });
+    const summaries = (await desk.readAudit()).entries.filter((entry) => entry.action === 'batch').map((entry) => entry.batch);
+    expect(summaries).toEqual([
+      expect.objectContaining({ ended: 'cancelled', done: doneFirst, unfinished: 30 - doneFirst }),
+      expect.objectContaining({ ended: 'finished', done: 30, unfinished: 0 }),
+    ]);
   });
 });

@@ -11,7 +11,7 @@ import type { ActOutcome, AuditActRow, AuditRow, CorruptRow } from './group-acts
 export const AUDIT_ROW_HEIGHT = 60;
 
 // A mark beside each word so the outcome never rests on colour alone.
-const OUTCOME_MARK: Record<ActOutcome, string> = { attempted: '…', done: '✓', refused: '✗', 'not-sent': '○', unknown: '⚠', unrecorded: '⚠' };
+const OUTCOME_MARK: Record<ActOutcome, string> = { attempted: '…', done: '✓', refused: '✗', 'not-sent': '○', unknown: '⚠', unrecorded: '⚠', summary: '∑' };
 const ROW_TONE: Partial<Record<ActOutcome, string>> = { attempted: 'is-attempted', unknown: 'is-unknown', unrecorded: 'is-unknown' };
 
 const COLUMNS = ['time', 'operation', 'uid', 'reference', 'outcome', 'status', 'requestId', 'profile', 'via', 'actions'] as const;
@@ -146,6 +146,11 @@ function ActDetail({ row }: { row: AuditActRow }) {
     .join(' · ');
   const stepsInWords = row.steps.map((step) => `${t(`audit.actions.${step.operation}`)}: ${t(`audit.outcomes.${step.outcome}`)}`).join(' · ');
   const errorCode = row.entry.errorCode;
+  const batch = row.entry.batch;
+  if (batch) {
+    const counts = { ...batch, done: batch.done + batch.doneBeforeInterruption, operation: t(`audit.actions.${batch.operation}`), ended: t(`audit.batchEnded.${batch.ended}`) };
+    return <span className="audit-grid__detail small block">{t('audit.batchSummary', counts)}</span>;
+  }
   if (!steps && !row.verification && !errorCode) return null;
   return (
     <span className="audit-grid__detail small block" title={[stepsInWords, errorCode].filter(Boolean).join(' · ')}>

@@ -11,7 +11,7 @@ export type LinedAuditEntry = AuditEntry & { line: number };
  * full disk: the operator must check the user); 'attempted' only for old
  * entries without an actId, shown as they are.
  */
-export type ActOutcome = Outcome | 'unrecorded' | 'attempted';
+export type ActOutcome = Outcome | 'unrecorded' | 'attempted' | 'summary';
 
 /** One request of an act (an act may log out first, then erase). */
 export interface ActStep {
