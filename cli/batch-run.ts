@@ -1,9 +1,9 @@
 import type { BatchRun, BatchRunControl, DeskBatch } from '../core/batch/batch-types';
+import { writeResultsFile } from '../core/batch/results';
 import type { BatchCounts, BatchProgress, BatchResultRow } from '../shared/batch';
 import { toErrorInfo } from '../shared/errors';
 import { createBatchProgress, type BatchProgressView } from './batch-progress';
 import { quoted, type Say } from './batch-report';
-import { writeResultsCsv } from './batch-results-file';
 import { allSettledWell, doneCount, plural } from './batch-words';
 import type { CliContext } from './context';
 import { EXIT_FAILED, EXIT_OK, reportFailure } from './exit-codes';
@@ -94,7 +94,7 @@ function unknownCounts(total: number): BatchCounts {
 
 async function resultsFileOrWarning(context: CliContext, options: FollowOptions, batchId: string): Promise<string | null> {
   try {
-    return await writeResultsCsv(options.batch, options.dataDir, batchId);
+    return await writeResultsFile(options.dataDir, batchId, 'csv');
   } catch (error) {
     const info = toErrorInfo(error);
     context.out.note(`Warning: the results file could not be written (${info.code}: ${info.message}); "privacy-desk batch results ${batchId}" prints them.`);

@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BatchRun, DeskBatch } from '../../core/batch/batch-types';
+import { createJob } from '../../core/batch/journal';
 import { progressLine } from '../../cli/batch-progress';
 import { followRun } from '../../cli/batch-run';
 import type { CliContext } from '../../cli/context';
@@ -30,39 +31,38 @@ describe('a run stopped by an error (journal or audit cannot be written)', () =>
   const folders: string[] = [];
   afterEach(() => folders.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-  function stoppedBy(error: PrivacyDeskError) {
+  /** A real job of 10 never-started items (so its results file can be written); its run ends with `error`. */
+  async function stoppedBy(error: PrivacyDeskError) {
     const dataDir = mkdtempSync(join(tmpdir(), 'privacy-desk-batch-run-'));
     folders.push(dataDir);
-    mkdirSync(join(dataDir, 'batches', JOB), { recursive: true });
+    const journal = await createJob(dataDir, { action: 'delete', profileId: 'temporary', profileName: 'test', baseUrl: 'http://127.0.0.1:9', logoutFirst: false, total: 10, source: 'test.txt' });
+    await journal.appendItems(Array.from({ length: 10 }, (_, i) => ({ line: i + 1, uid: `user-${i}` })));
+    await journal.finishItems();
+    await journal.close();
     let stdout = '';
     let stderr = '';
     const io = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) }, stdin: Readable.from([]), env: {} };
     const context: CliContext = { io, out: createOutput(io) };
-    const job = { batchId: JOB, total: 10, counts: COUNTS, state: 'unfinished' } as BatchJobSummary;
-    const batch = {
-      list: async () => [job],
-      // eslint-disable-next-line require-yield -- a job with no failed rows
-      results: async function* () {
-        return;
-      },
-      exportResults: async () => ({ fileName: 'results.csv', mimeType: 'text/csv', content: 'line,uid\n', rows: 0 }),
-    } as unknown as DeskBatch;
-    const run: BatchRun = { batchId: JOB, total: 10, finished: Promise.reject(error) };
-    const code = followRun(context, { batch, dataDir, json: true, resumeCommand: (id) => `privacy-desk batch resume ${id}` }, async () => run);
-    return { code, output: () => ({ stdout, stderr }) };
+    const job = { batchId: journal.jobId, total: 10, counts: COUNTS, state: 'unfinished' } as BatchJobSummary;
+    // Only what followRun asks of desk.batch once a run is under way.
+    const batch = { list: async () => [job] } as unknown as DeskBatch;
+    const run: BatchRun = { batchId: journal.jobId, total: 10, finished: Promise.reject(error) };
+    const code = await followRun(context, { batch, dataDir, json: true, resumeCommand: (id) => `privacy-desk batch resume ${id}` }, async () => run);
+    return { code, jobId: journal.jobId, stdout, stderr };
   }
 
-  it('an outcome the audit trail could not record: exit 4, the error in the JSON, and how to resume', async () => {
-    const { code, output } = stoppedBy(new PrivacyDeskError({ code: 'AUDIT_WRITE_FAILED', outcome: 'done', message: 'The audit trail could not be written (disk full).' }));
-    expect(await code).toBe(4);
-    const { stdout, stderr } = output();
-    expect(JSON.parse(stdout)).toMatchObject({ batchId: JOB, state: 'stopped', total: 10, counts: COUNTS, resultsFile: expect.stringMatching(/results\.csv$/), error: { code: 'AUDIT_WRITE_FAILED', outcome: 'done' } });
+  it('an outcome the audit trail could not record: exit 4, the error in the JSON, the results file, and how to resume', async () => {
+    const { code, jobId, stdout, stderr } = await stoppedBy(new PrivacyDeskError({ code: 'AUDIT_WRITE_FAILED', outcome: 'done', message: 'The audit trail could not be written (disk full).' }));
+    expect(code).toBe(4);
+    const summary = JSON.parse(stdout) as { resultsFile: string };
+    expect(summary).toMatchObject({ batchId: jobId, state: 'stopped', total: 10, counts: COUNTS, error: { code: 'AUDIT_WRITE_FAILED', outcome: 'done' } });
+    expect(readFileSync(summary.resultsFile, 'utf8').trim().split('\n')).toHaveLength(11);
     expect(stderr).toMatch(/The run stopped:\nAUDIT_WRITE_FAILED: The audit trail could not be written \(disk full\)\./);
-    expect(stderr).toContain(`4 items not finished: run privacy-desk batch resume ${JOB} to finish them`);
+    expect(stderr).toContain(`4 items not finished: run privacy-desk batch resume ${jobId} to finish them`);
   });
 
   it('an error whose outcome is unknown: exit 3', async () => {
-    const { code } = stoppedBy(new PrivacyDeskError({ code: 'SERVER_ERROR', outcome: 'unknown', message: 'The service failed.' }));
-    expect(await code).toBe(3);
+    const { code } = await stoppedBy(new PrivacyDeskError({ code: 'SERVER_ERROR', outcome: 'unknown', message: 'The service failed.' }));
+    expect(code).toBe(3);
   });
 });
