@@ -66,3 +66,33 @@ describe('a run stopped by an error (journal or audit cannot be written)', () =>
     expect(code).toBe(3);
   });
 });
+
+describe('the end of a run with failed items', () => {
+  it('exit 1; names the first failed items with their line and reason, and where to see them all', async () => {
+    let stdout = '';
+    let stderr = '';
+    const io = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) }, stdin: Readable.from([]), env: {} };
+    const context: CliContext = { io, out: createOutput(io) };
+    const counts: BatchCounts = { done: 1, doneBeforeInterruption: 0, notFound: 0, failed: 2, unfinished: 0 };
+    const batch = {
+      results: async function* () {
+        yield { line: 2, uid: 'ok', outcome: 'done' };
+        yield { line: 3, uid: 'evil\u202egnp', outcome: 'failed', reason: 'The service kept answering 503 (5 attempts).' };
+        yield { line: 4, uid: 'other', outcome: 'failed', reason: 'Refused by the service (403).' };
+      },
+    } as unknown as DeskBatch;
+    const dataDir = mkdtempSync(join(tmpdir(), 'privacy-desk-batch-run-'));
+    try {
+      const run: BatchRun = { batchId: JOB, total: 3, finished: Promise.resolve({ batchId: JOB, total: 3, counts, state: 'finished' }) };
+      const code = await followRun(context, { batch, dataDir, json: false, resumeCommand: (id) => `privacy-desk batch resume ${id}` }, async () => run);
+      expect(code).toBe(1);
+      expect(stdout).toContain(`Batch ${JOB}: finished.\n  done:          1\n  not found:     0 (already erased, or never existed)\n  failed:        2\n`);
+      expect(stdout).toContain('Failed items:\n  line 3: “evil\\u202egnp” — The service kept answering 503 (5 attempts).\n  line 4: “other” — Refused by the service (403).\n');
+      expect(stdout).toContain(`Every failed item and its reason: privacy-desk batch results ${JOB} (outcome "failed").`);
+      // No job on disk here: the results file is a warning, not a failure of the run.
+      expect(stderr).toMatch(/Warning: the results file could not be written/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
