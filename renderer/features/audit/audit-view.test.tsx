@@ -87,6 +87,20 @@ describe('audit trail', () => {
     expect(row).toMatchObject({ kind: 'act', outcome: 'done', steps: [{ operation: 'anonymize', outcome: 'done' }], verification: 'could-not-check' });
   });
 
+  it('shows a batch job\'s summary as one row with its counts and how the run ended', async () => {
+    const summary = entry('06:00', '', 'summary', {
+      actId: 's6',
+      action: 'batch',
+      via: 'batch',
+      jobId: '20261121-100600-abcdef',
+      reference: 'REQ-250',
+      batch: { operation: 'delete', total: 250, done: 240, doneBeforeInterruption: 2, notFound: 5, failed: 3, unfinished: 0, ended: 'finished' },
+    });
+    const { bodyRows } = await openAudit({ auditEntries: [...ENTRIES, summary] });
+    const first = bodyRows()[0]!.textContent ?? '';
+    expect(first).toMatch(/Batch job.*REQ-250.*∑ Summary.*Delete 250: 242 done, 5 not found, 3 failed, 0 unfinished \(finished\)/);
+  });
+
   it('marks a deliberate test as a test, and an act without a recorded outcome as a warning with a sign', async () => {
     const { bodyRows } = await openAudit({ auditEntries: ENTRIES });
     const [dave, , bob] = bodyRows();
