@@ -31,7 +31,7 @@ export function sayPreview(say: Say, preview: BatchPreview): void {
 
 function sayInvalidLines(say: Say, invalid: BatchInvalidLine[], invalidCount: number): void {
   const shown = invalid.slice(0, INVALID_LINES_SHOWN);
-  for (const line of shown) say(`    line ${line.line}: ${line.reason}${line.excerpt ? ` — ${quoted(line.excerpt)}` : ''}`);
+  for (const line of shown) say(`    line ${line.line}: ${visibleText(line.reason)}${line.excerpt ? ` — ${quoted(line.excerpt)}` : ''}`);
   if (invalidCount > shown.length) say(`    and ${invalidCount - shown.length} more`);
 }
 

@@ -6,6 +6,7 @@ import { createBatchProgress, type BatchProgressView } from './batch-progress';
 import { quoted, type Say } from './batch-report';
 import { allSettledWell, doneCount, plural } from './batch-words';
 import type { CliContext } from './context';
+import { visibleText } from './visible-text';
 import { EXIT_FAILED, EXIT_OK, reportFailure } from './exit-codes';
 
 /** Failed items named at the end (all of them are in the results). */
@@ -120,7 +121,7 @@ async function saySummary(say: Say, summary: BatchRunSummary, options: FollowOpt
   if (counts.failed === 0) return;
   const failed = await firstFailed(options.batch, summary.batchId);
   say(`Failed items${counts.failed > failed.length ? ` (the first ${failed.length})` : ''}:`);
-  for (const row of failed) say(`  line ${row.line}: ${quoted(row.uid)} — ${row.reason ?? 'no reason recorded'}`);
+  for (const row of failed) say(`  line ${row.line}: ${quoted(row.uid)} — ${row.reason !== undefined ? visibleText(row.reason) : 'no reason recorded'}`);
   say(`Every failed item and its reason: privacy-desk batch results ${summary.batchId} (outcome "failed").`);
 }
 
