@@ -8,6 +8,7 @@ import { ErrorPanel } from './components/error-panel';
 import { Notices } from './components/notices';
 import { useUnrecordedOutcomeNotices } from './components/unrecorded-outcome';
 import { AuditView } from './features/audit/audit-view';
+import { BatchView } from './features/batch/batch-view';
 import { ErasureDialog } from './features/erasure/erasure-dialog';
 import { LogoutView } from './features/logout/logout-view';
 import { FirstRun } from './features/profiles/first-run';
@@ -18,7 +19,7 @@ import { useUiStore, VIEWS, type View } from './state/ui-store';
 import { useActiveProfile, useAppInfo, useProfiles } from './state/use-profiles';
 import type { ProfileView } from '../shared/contract';
 
-const TAB_LABEL = { users: 'nav.users', logout: 'nav.logout', audit: 'nav.audit', profiles: 'nav.profiles' } as const;
+const TAB_LABEL = { users: 'nav.users', batch: 'nav.batch', logout: 'nav.logout', audit: 'nav.audit', profiles: 'nav.profiles' } as const;
 
 export function App() {
   const { t, i18n } = useTranslation();
@@ -84,6 +85,13 @@ export function App() {
           <ErrorBoundary what={t('viewError.views.users')}>
             <NeedsProfile profile={profile} noProfiles={noProfiles}>
               {(active) => <UsersView profile={active} />}
+            </NeedsProfile>
+          </ErrorBoundary>
+        </Tabs.Content>
+        <Tabs.Content value="batch" className="tab-panel">
+          <ErrorBoundary what={t('viewError.views.batch')}>
+            <NeedsProfile profile={profile} noProfiles={noProfiles}>
+              {(active) => <BatchView profile={active} />}
             </NeedsProfile>
           </ErrorBoundary>
         </Tabs.Content>

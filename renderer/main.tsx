@@ -14,6 +14,7 @@ import './styles/dialogs.css';
 import './styles/features.css';
 import './styles/find-person.css';
 import './styles/audit.css';
+import './styles/batch.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element.');

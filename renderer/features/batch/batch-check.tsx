@@ -1,0 +1,67 @@
+import { useTranslation } from 'react-i18next';
+import { ErrorPanel } from '../../components/error-panel';
+import { formatNumber } from '../../i18n/format';
+import { useBatchCheck } from './use-batch-check';
+
+/** Optional: which uids of the list exist on the service (a read-only walk of the users list, with progress and Cancel). */
+export function BatchCheck({ draftId, profileId, items }: { draftId: string; profileId: string; items: number }) {
+  const { t, i18n } = useTranslation();
+  const n = (value: number) => formatNumber(value, i18n.language);
+  const { state, check, cancel } = useBatchCheck(draftId, profileId);
+
+  return (
+    <div className="batch-check">
+      {state.phase === 'checking' ? (
+        <div className="batch-check__progress" role="status">
+          <span>
+            {state.progress
+              ? state.progress.totalPages !== undefined
+                ? t('batch.check.progressOf', { page: state.progress.page, total: state.progress.totalPages, users: n(state.progress.collected) })
+                : t('batch.check.progress', { page: state.progress.page, users: n(state.progress.collected) })
+              : t('batch.check.starting')}
+          </span>
+          {state.progress?.totalPages ? <progress max={state.progress.totalPages} value={state.progress.page} /> : null}
+          <button type="button" className="button button--small" onClick={() => void cancel()} disabled={state.cancelling}>
+            {state.cancelling ? t('batch.check.cancelling') : t('common.cancel')}
+          </button>
+        </div>
+      ) : (
+        <div className="batch-check__start">
+          <button type="button" className="button button--small" onClick={() => void check()}>
+            {state.phase === 'done' ? t('batch.check.again') : t('batch.check.button')}
+          </button>
+          <span className="muted small">{t('batch.check.hint')}</span>
+        </div>
+      )}
+      {state.phase === 'cancelled' && (
+        <p className="muted" role="status">
+          {t('batch.check.cancelled')}
+        </p>
+      )}
+      {state.phase === 'failed' && <ErrorPanel title={t('batch.check.failed')} error={state.error} />}
+      {state.phase === 'done' && (
+        <div className="batch-check__result" role="status">
+          <p>
+            {state.result.missing === 0
+              ? t('batch.check.allExist', { count: items, formatted: n(items) })
+              : t('batch.check.someMissing', { existing: n(state.result.existing), total: n(items), missing: n(state.result.missing) })}{' '}
+            <span className="muted small">{t('batch.check.walked', { users: n(state.result.users) })}</span>
+          </p>
+          {state.result.missingSample.length > 0 && (
+            <div className="batch-check__missing">
+              <h4 className="batch-ends__label">{t('batch.check.missingHeading')}</h4>
+              <ul className="batch-ends__list">
+                {state.result.missingSample.map((uid, index) => (
+                  <li key={`${index}:${uid}`} className="uid-text mono">
+                    {uid}
+                  </li>
+                ))}
+              </ul>
+              <p className="muted small">{t('batch.check.missingHint')}</p>
+            </div>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

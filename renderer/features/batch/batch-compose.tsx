@@ -1,0 +1,80 @@
+import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AppInfo, ProfileView } from '../../../shared/contract';
+import { useBridge, useOptionalBridgeEvents } from '../../bridge/bridge-context';
+import { CardSection } from '../../components/card-section';
+import { ErrorPanel } from '../../components/error-panel';
+import { environmentOf } from '../../state/use-profiles';
+import { useBatchDraft } from './batch-draft-store';
+import { BatchConfirm } from './batch-confirm';
+import { BatchInput } from './batch-input';
+import { BatchPreviewPanel } from './batch-preview-panel';
+import { useBatchRun } from './batch-run-store';
+import { useBatchPreview } from './use-batch-preview';
+import { PrivacyDeskError } from '../../../shared/errors';
+
+/** A new batch on one screen: the list, its preview, the typed confirmation and Start. */
+export function BatchCompose({ profile, appInfo }: { profile: ProfileView; appInfo?: AppInfo }) {
+  const { t } = useTranslation();
+  const bridge = useBridge();
+  const events = useOptionalBridgeEvents();
+  const draft = useBatchDraft();
+  const run = useBatchRun((s) => s.run);
+  const startRun = useBatchRun((s) => s.start);
+  const immediate = useRef(false);
+  const { preview, pending, error } = useBatchPreview({
+    text: draft.file ? draft.file.text : draft.pasted,
+    sourceName: draft.file?.name ?? 'pasted list',
+    uidColumn: draft.uidColumn,
+    referenceColumn: draft.referenceColumn,
+    hasHeader: draft.hasHeader,
+    immediate,
+  });
+  const environment = environmentOf(profile, appInfo);
+  const count = preview?.items ?? 0;
+
+  const start = () => {
+    if (!preview) return;
+    if (!events) {
+      useBatchRun.setState({ run: { phase: 'failed', error: new PrivacyDeskError({ code: 'INTERNAL', message: 'This window cannot follow long work (no event channel): reload it.' }) } });
+      return;
+    }
+    const reference = draft.reference.trim();
+    void startRun(bridge, events, () =>
+      bridge['batch.start']({
+        draftId: preview.draftId,
+        profileId: profile.id,
+        action: draft.action,
+        logoutFirst: draft.logoutFirst,
+        concurrency: 4,
+        confirmation: draft.typed,
+        ...(reference ? { reference } : {}),
+      }),
+    );
+  };
+
+  return (
+    <div className="batch-compose">
+      <BatchInput preview={preview} immediate={immediate} />
+      <BatchPreviewPanel preview={preview} pending={pending} error={error} action={draft.action} profile={profile} environment={environment} />
+      <CardSection title={t('batch.confirm.heading')} hint={t('batch.confirm.intro')} className={`batch-card batch-confirm-card ${environment === 'live' ? 'batch-confirm-card--live' : ''}`}>
+        {preview && count > 0 ? (
+          <BatchConfirm
+            action={draft.action}
+            count={count}
+            typed={draft.typed}
+            onTyped={(typed) => draft.set({ typed })}
+            onStart={start}
+            starting={run.phase === 'starting'}
+            blocked={pending ? t('batch.confirm.waitPreview') : undefined}
+            startLabel={t('batch.confirm.start')}
+          >
+            {run.phase === 'failed' && <ErrorPanel title={t('batch.confirm.startFailed')} error={run.error} />}
+          </BatchConfirm>
+        ) : (
+          <p className="muted">{t('batch.confirm.needList')}</p>
+        )}
+      </CardSection>
+    </div>
+  );
+}

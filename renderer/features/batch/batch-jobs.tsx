@@ -1,0 +1,125 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { BatchJobSummary } from '../../../shared/batch';
+import { useBridge } from '../../bridge/bridge-context';
+import { ErrorPanel } from '../../components/error-panel';
+import { formatDateTime, formatNumber } from '../../i18n/format';
+import { batchKeys } from './batch-keys';
+import { useExportResults } from './batch-results';
+
+export function useBatchJobs() {
+  const bridge = useBridge();
+  return useQuery({ queryKey: batchKeys.jobs, queryFn: async () => (await bridge['batch.list']({})).jobs });
+}
+
+interface OffersProps {
+  jobs: BatchJobSummary[];
+  onResume: (job: BatchJobSummary) => void;
+  onFollow: (job: BatchJobSummary) => void;
+  /** A run is followed here now: no other can start. */
+  busy: boolean;
+}
+
+/** On opening the screen: every unfinished job is offered for resuming; a job running in this app can be followed. */
+export function ResumeOffers({ jobs, onResume, onFollow, busy }: OffersProps) {
+  const { t, i18n } = useTranslation();
+  const n = (value: number) => formatNumber(value, i18n.language);
+  const offered = jobs.filter((job) => job.state !== 'finished');
+  if (offered.length === 0) return null;
+  return (
+    <ul className="batch-offers" aria-label={t('batch.jobs.offersLabel')}>
+      {offered.map((job) => (
+        <li key={job.batchId} className={`batch-offer batch-offer--${job.state}`}>
+          <span aria-hidden="true" className="batch-offer__mark">{job.state === 'running' ? '▶' : '⚠'}</span>
+          <span className="batch-offer__text">
+            <strong>{t('batch.jobs.offer', { time: formatDateTime(job.createdAt, i18n.language), unfinished: n(job.counts.unfinished), total: n(job.total) })}</strong>
+            <span className="muted small block">
+              {t(`batch.operations.${job.action}`)} · {job.profileName} · {job.source}
+              {job.state === 'running' ? ` · ${t('batch.jobs.states.running')}` : ''}
+            </span>
+          </span>
+          {job.state === 'unfinished' ? (
+            <button type="button" className="button button--primary button--small" onClick={() => onResume(job)} disabled={busy}>
+              {t('batch.jobs.resume')}
+            </button>
+          ) : (
+            <button type="button" className="button button--small" onClick={() => onFollow(job)} disabled={busy}>
+              {t('batch.jobs.follow')}
+            </button>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Every batch on this computer, newest first, with its counts and its results. */
+export function PastJobs({ jobs, onShow }: { jobs: BatchJobSummary[]; onShow: (job: BatchJobSummary) => void }) {
+  const { t, i18n } = useTranslation();
+  const exportResults = useExportResults();
+  const n = (value: number) => formatNumber(value, i18n.language);
+  return (
+    <section className="batch-jobs" aria-labelledby="batch-jobs-title">
+      <h3 id="batch-jobs-title" className="batch-jobs__title">{t('batch.jobs.heading')}</h3>
+      {jobs.length === 0 ? (
+        <p className="empty-inline">{t('batch.jobs.empty')}</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="table batch-jobs__table" aria-labelledby="batch-jobs-title">
+            <thead>
+              <tr>
+                <th scope="col">{t('batch.jobs.columns.created')}</th>
+                <th scope="col">{t('batch.jobs.columns.operation')}</th>
+                <th scope="col">{t('batch.jobs.columns.profile')}</th>
+                <th scope="col" className="numeric">{t('batch.jobs.columns.total')}</th>
+                <th scope="col">{t('batch.jobs.columns.counts')}</th>
+                <th scope="col">{t('batch.jobs.columns.state')}</th>
+                <th scope="col"><span className="visually-hidden">{t('batch.jobs.columns.actions')}</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {jobs.map((job) => (
+                <tr key={job.batchId}>
+                  <td>
+                    {formatDateTime(job.createdAt, i18n.language)}
+                    <span className="muted small block mono">{job.batchId}</span>
+                  </td>
+                  <td>
+                    {t(`batch.operations.${job.action}`)}
+                    {job.reference && <span className="muted small block">{job.reference}</span>}
+                  </td>
+                  <td>
+                    {job.profileName}
+                    <span className="muted small block">{job.baseUrl}</span>
+                  </td>
+                  <td className="numeric">{n(job.total)}</td>
+                  <td className="small">
+                    {t('batch.jobs.counts', { done: n(job.counts.done + job.counts.doneBeforeInterruption), notFound: n(job.counts.notFound), failed: n(job.counts.failed), unfinished: n(job.counts.unfinished) })}
+                  </td>
+                  <td>
+                    <span className={`tag batch-job-state--${job.state}`}>{t(`batch.jobs.states.${job.state}`)}</span>
+                  </td>
+                  <td className="batch-jobs__actions">
+                    <button type="button" className="button button--small" onClick={() => onShow(job)} aria-label={t('batch.jobs.showFor', { time: formatDateTime(job.createdAt, i18n.language) })}>
+                      {t('batch.jobs.show')}
+                    </button>
+                    <button type="button" className="button button--small" onClick={() => exportResults.mutate(job.batchId)} disabled={exportResults.isPending} aria-label={t('batch.jobs.exportFor', { time: formatDateTime(job.createdAt, i18n.language) })}>
+                      {t('batch.jobs.export')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {exportResults.isError && <ErrorPanel title={t('batch.results.exportFailed')} error={exportResults.error} />}
+    </section>
+  );
+}
+
+/** Rendered while the list loads or when it fails: the rest of the screen works without it. */
+export function JobsError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const { t } = useTranslation();
+  return <ErrorPanel title={t('batch.jobs.loadFailed')} error={error} onRetry={onRetry} />;
+}

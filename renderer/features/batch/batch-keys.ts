@@ -1,0 +1,7 @@
+/** The batch screen's server-state keys. */
+export const batchKeys = {
+  all: ['batch'] as const,
+  jobs: ['batch', 'jobs'] as const,
+  job: (batchId: string) => ['batch', 'job', batchId] as const,
+  results: (batchId: string) => ['batch', 'results', batchId] as const,
+};

@@ -1,0 +1,118 @@
+import { useTranslation } from 'react-i18next';
+import { MAX_PREVIEW_INVALID, type BatchPreview } from '../../../shared/batch';
+import type { ProfileView } from '../../../shared/contract';
+import type { ErasureAction } from '../../../shared/users';
+import { CardSection } from '../../components/card-section';
+import { ErrorPanel } from '../../components/error-panel';
+import { formatNumber } from '../../i18n/format';
+import type { Environment } from '../../state/use-profiles';
+import { ErasureFacts } from '../erasure/erasure-facts';
+import { BatchCheck } from './batch-check';
+
+interface PreviewPanelProps {
+  preview: BatchPreview | null;
+  pending: boolean;
+  error: unknown;
+  action: ErasureAction;
+  profile: ProfileView;
+  environment: Environment;
+}
+
+/** Step 2: where, what is erased and kept (the single act's words), and what the list holds — before anything is sent. */
+export function BatchPreviewPanel({ preview, pending, error, action, profile, environment }: PreviewPanelProps) {
+  const { t, i18n } = useTranslation();
+  const n = (value: number) => formatNumber(value, i18n.language);
+  return (
+    <CardSection title={t('batch.preview.heading')} hint={t('batch.preview.hint')} className="batch-card batch-preview">
+      <ErasureFacts action={action} profile={profile} environment={environment} />
+      {error ? (
+        <ErrorPanel title={t('batch.preview.failed')} error={error} />
+      ) : !preview ? (
+        <p className="empty-inline" role="status">
+          {pending ? t('batch.preview.reading') : t('batch.preview.empty')}
+        </p>
+      ) : (
+        <div className="batch-preview__body" aria-busy={pending}>
+          <p className="batch-preview__summary" role="status">
+            <strong>{t(action === 'anonymize' ? 'batch.preview.toAnonymize' : 'batch.preview.toDelete', { count: preview.items, formatted: n(preview.items) })}</strong>
+            {pending && <span className="muted"> · {t('batch.preview.reading')}</span>}
+          </p>
+          <dl className="facts batch-preview__facts">
+            <div>
+              <dt>{t('batch.preview.source')}</dt>
+              <dd>
+                {preview.sourceName} <span className="muted">({t(`batch.preview.kinds.${preview.kind}`)})</span>
+              </dd>
+            </div>
+            <div>
+              <dt>{t('batch.preview.valid')}</dt>
+              <dd className="numeric">{n(preview.items)}</dd>
+            </div>
+            <div>
+              <dt>{t('batch.preview.duplicates')}</dt>
+              <dd className="numeric">{n(preview.duplicates)}</dd>
+            </div>
+            <div>
+              <dt>{t('batch.preview.invalid')}</dt>
+              <dd className="numeric">{n(preview.invalidCount)}</dd>
+            </div>
+            {preview.withReference > 0 && (
+              <div>
+                <dt>{t('batch.preview.withReference')}</dt>
+                <dd className="numeric">{n(preview.withReference)}</dd>
+              </div>
+            )}
+          </dl>
+          {preview.items === 0 && <p className="callout callout--warning">{t('batch.preview.nothingValid')}</p>}
+          {preview.items > 0 && <UidEnds preview={preview} />}
+          {preview.invalidCount > 0 && <InvalidLines preview={preview} />}
+          {preview.items > 0 && <BatchCheck draftId={preview.draftId} profileId={profile.id} items={preview.items} />}
+        </div>
+      )}
+    </CardSection>
+  );
+}
+
+/** The first and last uids, exactly as they will be sent (text only; long ones wrap). */
+function UidEnds({ preview }: { preview: BatchPreview }) {
+  const { t } = useTranslation();
+  // A short list: the ends overlap, so it is shown once.
+  const whole = preview.items <= preview.firstUids.length + preview.lastUids.length;
+  const list = (uids: string[], label: string) => (
+    <div className="batch-ends__group">
+      <h4 className="batch-ends__label">{label}</h4>
+      <ol className="batch-ends__list">
+        {uids.map((uid, index) => (
+          <li key={`${index}:${uid}`} className="uid-text mono">
+            {uid}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+  const all = whole ? [...preview.firstUids, ...preview.lastUids.filter((uid) => !preview.firstUids.includes(uid))] : [];
+  return <div className="batch-ends">{whole ? list(all, t('batch.preview.allUids')) : (<>{list(preview.firstUids, t('batch.preview.firstUids'))}{list(preview.lastUids, t('batch.preview.lastUids'))}</>)}</div>;
+}
+
+function InvalidLines({ preview }: { preview: BatchPreview }) {
+  const { t } = useTranslation();
+  const more = preview.invalidCount - preview.invalid.length;
+  return (
+    <section className="batch-invalid" aria-label={t('batch.preview.invalidHeading')}>
+      <h4 className="batch-invalid__heading">
+        <span aria-hidden="true">⚠ </span>
+        {t('batch.preview.invalidHeading')}
+      </h4>
+      <ul className="batch-invalid__list" tabIndex={0} aria-label={t('batch.preview.invalidHeading')}>
+        {preview.invalid.slice(0, MAX_PREVIEW_INVALID).map((line) => (
+          <li key={line.line}>
+            <span className="batch-invalid__line">{t('batch.preview.line', { line: line.line })}</span>
+            <span className="batch-invalid__reason">{line.reason}</span>
+            {line.excerpt && <code className="batch-invalid__excerpt">{line.excerpt}</code>}
+          </li>
+        ))}
+      </ul>
+      {more > 0 && <p className="muted small">{t('batch.preview.invalidMore', { count: more })}</p>}
+    </section>
+  );
+}

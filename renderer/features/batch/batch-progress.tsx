@@ -1,0 +1,105 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { BatchProgress } from '../../../shared/batch';
+import { useBridge } from '../../bridge/bridge-context';
+import { CardSection } from '../../components/card-section';
+import { ErrorPanel } from '../../components/error-panel';
+import { formatNumber } from '../../i18n/format';
+import { useBatchRun } from './batch-run-store';
+import { formatDuration } from './format-duration';
+
+/** Step 4: the run as it goes — counts, rate, time left, its state — with Pause / Resume and Cancel. */
+export function BatchProgressPanel() {
+  const { t, i18n } = useTranslation();
+  const bridge = useBridge();
+  const run = useBatchRun((s) => s.run);
+  const setPaused = useBatchRun((s) => s.setPaused);
+  const cancel = useBatchRun((s) => s.cancel);
+  const [controlError, setControlError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  if (run.phase !== 'running') return null;
+  const progress = run.progress;
+  const n = (value: number) => formatNumber(value, i18n.language);
+
+  const control = async (action: () => Promise<void>) => {
+    setBusy(true);
+    setControlError(null);
+    try {
+      await action();
+    } catch (error) {
+      setControlError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const stopping = run.cancelling || progress?.state === 'stopping';
+  // The store follows the core's reports and the answers to Pause / Resume, whichever came last.
+  const paused = run.paused;
+  return (
+    <CardSection title={t('batch.progress.heading')} hint={t('batch.progress.batchId', { id: run.batchId })} className="batch-card batch-progress">
+      {progress ? <ProgressFigures progress={progress} /> : <p className="muted" role="status">{t('batch.progress.starting')}</p>}
+      <p className={`batch-state batch-state--${stopping ? 'stopping' : (progress?.state ?? 'running')}`} role="status" aria-live="polite">
+        <span aria-hidden="true" className="batch-state__mark">{stopping ? '■' : paused ? '❚❚' : progress?.state === 'waiting' ? '⏳' : '▶'}</span>
+        {stopping
+          ? t('batch.progress.states.stopping')
+          : progress?.state === 'waiting'
+            ? t('batch.progress.states.waiting', { seconds: n(Math.ceil(progress.waitSeconds ?? 0)) })
+            : paused
+              ? t('batch.progress.states.paused')
+              : t('batch.progress.states.running')}
+      </p>
+      {controlError ? <ErrorPanel title={t('batch.progress.controlFailed')} error={controlError} /> : null}
+      <div className="batch-progress__actions">
+        {paused ? (
+          <button type="button" className="button button--primary" disabled={busy || stopping || !run.jobId} onClick={() => void control(() => setPaused(bridge, false))}>
+            {t('batch.progress.resume')}
+          </button>
+        ) : (
+          <button type="button" className="button" disabled={busy || stopping || !run.jobId} onClick={() => void control(() => setPaused(bridge, true))}>
+            {t('batch.progress.pause')}
+          </button>
+        )}
+        <button type="button" className="button button--danger-ghost" disabled={busy || stopping || !run.jobId} onClick={() => void control(() => cancel(bridge))} aria-describedby="batch-cancel-hint">
+          {stopping ? t('batch.progress.stopping') : t('batch.progress.cancel')}
+        </button>
+        <span id="batch-cancel-hint" className="muted small">
+          {t('batch.progress.cancelHint')}
+        </span>
+      </div>
+    </CardSection>
+  );
+}
+
+function ProgressFigures({ progress }: { progress: BatchProgress }) {
+  const { t, i18n } = useTranslation();
+  const n = (value: number) => formatNumber(value, i18n.language);
+  const { counts, total } = progress;
+  const finished = total - counts.unfinished;
+  const rate = formatNumber(Math.round(progress.ratePerSecond * 10) / 10, i18n.language);
+  return (
+    <>
+      <div className="batch-bar">
+        <progress className="batch-bar__bar" max={Math.max(total, 1)} value={finished} aria-label={t('batch.progress.barLabel')} />
+        <span className="batch-bar__text">{t('batch.progress.finishedOf', { finished: n(finished), total: n(total) })}</span>
+      </div>
+      <dl className="batch-figures">
+        <Figure label={t('batch.progress.done')} value={n(counts.done + counts.doneBeforeInterruption)} tone="done" />
+        <Figure label={t('batch.progress.notFound')} value={n(counts.notFound)} tone="not-found" />
+        <Figure label={t('batch.progress.failed')} value={n(counts.failed)} tone={counts.failed > 0 ? 'failed' : undefined} />
+        <Figure label={t('batch.progress.remaining')} value={n(counts.unfinished)} />
+        <Figure label={t('batch.progress.rate')} value={t('batch.progress.rateValue', { rate })} />
+        <Figure label={t('batch.progress.timeLeft')} value={progress.secondsLeft === undefined ? t('batch.progress.estimating') : formatDuration(progress.secondsLeft, t)} />
+      </dl>
+    </>
+  );
+}
+
+function Figure({ label, value, tone }: { label: string; value: string; tone?: string }) {
+  return (
+    <div className={`batch-figure ${tone ? `batch-figure--${tone}` : ''}`}>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}

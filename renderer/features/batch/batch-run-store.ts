@@ -1,0 +1,134 @@
+import { create } from 'zustand';
+import type { BatchProgress, BatchRunResult } from '../../../shared/batch';
+import type { BridgeClient } from '../../../shared/contract';
+import type { ErrorInfo } from '../../../shared/errors';
+import type { JobFinished, JobProgress } from '../../../shared/jobs';
+import type { BridgeEventClient } from '../../bridge/bridge-event-client';
+import { followJob, type FollowedJob } from '../../bridge/jobs';
+
+/** How a batch run stands in this window. */
+export type BatchRunState =
+  | { phase: 'idle' }
+  | { phase: 'starting' }
+  | { phase: 'running'; jobId: string | null; batchId: string; progress?: BatchProgress; paused: boolean; cancelling: boolean }
+  /** completed: result.state says finished or cancelled; cancelled/failed: the job stopped before reporting counts. */
+  | { phase: 'ended'; batchId: string; result?: BatchRunResult; error?: ErrorInfo }
+  | { phase: 'failed'; error: unknown };
+
+type BatchRunFinished = Extract<JobFinished, { kind: 'batch.run' }>;
+
+interface BatchRunStore {
+  run: BatchRunState;
+  /** Starts (batch.start / batch.resume) and follows the run; the follow outlives the screen (switching tabs). */
+  start(bridge: BridgeClient, events: BridgeEventClient, call: () => Promise<{ jobId: string; batchId: string }>): Promise<void>;
+  /** Follows a run this window did not start (it was started before a reload): its events name the batch. */
+  attach(events: BridgeEventClient, batchId: string): void;
+  setPaused(bridge: BridgeClient, paused: boolean): Promise<void>;
+  cancel(bridge: BridgeClient): Promise<void>;
+  /** Back to a new batch. */
+  dismiss(): void;
+}
+
+// The follow lives outside React: a run keeps being followed while the operator looks at another view.
+let followed: FollowedJob | null = null;
+let detachAttached: (() => void) | null = null;
+
+function stopFollowing() {
+  followed?.detach();
+  followed = null;
+  detachAttached?.();
+  detachAttached = null;
+}
+
+function endedState(batchId: string, finished: BatchRunFinished): BatchRunState {
+  if (finished.status === 'completed') return { phase: 'ended', batchId: finished.result.batchId, result: finished.result };
+  if (finished.status === 'failed') return { phase: 'ended', batchId: finished.batchId ?? batchId, error: finished.error };
+  return { phase: 'ended', batchId: finished.batchId ?? batchId };
+}
+
+export const useBatchRun = create<BatchRunStore>()((set, get) => {
+  const onProgress = (batchId: string) => (progress: JobProgress) => {
+    if (progress.kind !== 'batch.run' || progress.batchId !== batchId) return;
+    const run = get().run;
+    if (run.phase !== 'running' || run.batchId !== batchId) return;
+    // The core's word on the state wins over the last button pressed.
+    const paused = progress.state === 'paused' ? true : progress.state === 'running' ? false : run.paused;
+    set({ run: { ...run, jobId: run.jobId ?? progress.jobId, progress, paused } });
+  };
+
+  return {
+    run: { phase: 'idle' },
+
+    async start(bridge, events, call) {
+      stopFollowing();
+      set({ run: { phase: 'starting' } });
+      let batchId = '';
+      try {
+        const job = await followJob(
+          bridge,
+          events,
+          async () => {
+            const started = await call();
+            batchId = started.batchId;
+            // Progress may arrive before followJob answers: be in the running phase first.
+            set({ run: { phase: 'running', jobId: started.jobId, batchId, paused: false, cancelling: false } });
+            return started;
+          },
+          { onProgress: (progress) => onProgress(batchId)(progress) },
+        );
+        followed = job;
+        const finished = await job.finished;
+        if (followed === job) followed = null;
+        if (finished.kind !== 'batch.run') return;
+        const run = get().run;
+        if (run.phase === 'running' && run.batchId === batchId) set({ run: endedState(batchId, finished) });
+      } catch (error) {
+        set({ run: { phase: 'failed', error } });
+      }
+    },
+
+    attach(events, batchId) {
+      stopFollowing();
+      set({ run: { phase: 'running', jobId: null, batchId, paused: false, cancelling: false } });
+      const stopProgress = events.subscribe('job.progress', (payload) => onProgress(batchId)(payload));
+      const stopFinished = events.subscribe('job.finished', (payload) => {
+        const run = get().run;
+        if (payload.kind !== 'batch.run' || run.phase !== 'running' || run.batchId !== batchId) return;
+        const named = payload.status === 'completed' ? payload.result.batchId : payload.batchId;
+        if (named !== batchId && payload.jobId !== run.jobId) return;
+        stopFollowing();
+        set({ run: endedState(batchId, payload) });
+      });
+      detachAttached = () => {
+        stopProgress();
+        stopFinished();
+      };
+    },
+
+    async setPaused(bridge, paused) {
+      const run = get().run;
+      if (run.phase !== 'running' || !run.jobId) return;
+      const answer = await bridge['batch.setPaused']({ jobId: run.jobId, paused });
+      const now = get().run;
+      if (now.phase === 'running' && now.batchId === run.batchId) set({ run: { ...now, paused: answer.paused } });
+    },
+
+    async cancel(bridge) {
+      const run = get().run;
+      if (run.phase !== 'running' || !run.jobId) return;
+      set({ run: { ...run, cancelling: true } });
+      await bridge['jobs.cancel']({ jobId: run.jobId });
+    },
+
+    dismiss() {
+      stopFollowing();
+      set({ run: { phase: 'idle' } });
+    },
+  };
+});
+
+/** For tests: forget every run (the store is a module singleton). */
+export function resetBatchRun() {
+  stopFollowing();
+  useBatchRun.setState({ run: { phase: 'idle' } });
+}

@@ -1,0 +1,228 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { BatchJobSummary, BatchProgress } from '../../../shared/batch';
+import { FAKE_FAILURE_REASON } from '../../test/fake-batch';
+import { LIVE_PROFILE } from '../../test/fake-bridge';
+import type { FakeBridgeOptions } from '../../test/fake-bridge';
+import { renderApp } from '../../test/render-app';
+import { useUiStore } from '../../state/ui-store';
+import { useBatchDraft } from './batch-draft-store';
+import { resetBatchRun } from './batch-run-store';
+
+const UIDS = Array.from({ length: 20 }, (_, index) => `support-${index + 1}`);
+
+beforeEach(() => {
+  resetBatchRun();
+  useBatchDraft.getState().clear();
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+async function openBatch(options: FakeBridgeOptions = {}) {
+  const app = renderApp(options);
+  await screen.findByRole('tablist', { name: 'Main' });
+  act(() => useUiStore.getState().setView('batch'));
+  await screen.findByRole('heading', { name: 'Batch erasure', level: 2 });
+  return app;
+}
+
+function paste(text: string) {
+  const box = screen.getByLabelText('uids to erase');
+  fireEvent.paste(box);
+  fireEvent.change(box, { target: { value: text } });
+}
+
+/** Paste, wait for the preview, type the phrase, click Start: the support agent's whole path. */
+async function startBatch(fake: Awaited<ReturnType<typeof openBatch>>['fake'], uids = UIDS, phrase = `ANONYMISE ${uids.length}`) {
+  paste(uids.join('\n'));
+  await screen.findByText(`Anonymise ${uids.length} users`);
+  fireEvent.change(screen.getByLabelText(`Type ANONYMISE ${uids.length} to confirm`), { target: { value: phrase } });
+  fireEvent.click(screen.getByRole('button', { name: 'Start' }));
+  await waitFor(() => expect(fake.callsOf('batch.start')).toHaveLength(1));
+  const jobId = `job-${fake.calls.findIndex((call) => call.method === 'batch.start') + 1}`;
+  const batchId = (await fake.bridge['batch.list']({})).jobs[0]!.batchId;
+  return { jobId, batchId };
+}
+
+const progress = (batchId: string, more: Partial<BatchProgress> = {}): BatchProgress => ({
+  batchId,
+  total: 20,
+  counts: { done: 6, doneBeforeInterruption: 1, notFound: 2, failed: 1, unfinished: 10 },
+  inFlight: 4,
+  ratePerSecond: 2.5,
+  secondsLeft: 4,
+  state: 'running',
+  ...more,
+});
+
+describe('the Batch screen', () => {
+  it('previews a pasted list at once: counts, duplicates, invalid lines with their numbers, first and last uids', async () => {
+    const { fake } = await openBatch();
+    paste(['alice', 'bob', 'alice', '', 'carol', '.', 'dave', ' erin', 'frank', 'grace'].join('\n'));
+    expect(await screen.findByText('Anonymise 7 users')).toBeTruthy();
+    expect(fake.callsOf('batch.preview')).toHaveLength(1);
+    expect(fake.callsOf('batch.preview')[0]).toMatchObject({ sourceName: 'pasted list', kind: 'auto' });
+    const facts = screen.getByText('Duplicates removed').closest('dl')!;
+    expect(within(facts).getByText('Duplicates removed').nextSibling!.textContent).toBe('1');
+    expect(within(facts).getByText('Invalid lines').nextSibling!.textContent).toBe('1');
+    const invalid = screen.getByRole('region', { name: 'Invalid lines (left out)' });
+    expect(within(invalid).getByText('Line 6')).toBeTruthy();
+    expect(within(invalid).getByText('.')).toBeTruthy();
+    // First and last uids, exact: the leading space of " erin" is kept.
+    const ends = (label: string) => [...screen.getByText(label).nextElementSibling!.querySelectorAll('li')].map((li) => li.textContent);
+    expect(ends('First uids')).toEqual(['alice', 'bob', 'carol']);
+    expect(ends('Last uids')).toEqual([' erin', 'frank', 'grace']);
+    // The single act's words: where, what is erased and kept, that it cannot be undone.
+    expect(screen.getByText('Sandbox on 127.0.0.1:4600')).toBeTruthy();
+    expect(screen.getByText('This CANNOT BE UNDONE.')).toBeTruthy();
+    expect(fake.callsOf('batch.start')).toHaveLength(0);
+  });
+
+  it('offers the columns of a CSV file and previews again with the picked uid and reference columns', async () => {
+    const { fake } = await openBatch();
+    const file = new File(['email,user id,ticket\na@example.org,u-1,T-1\nb@example.org,u-2,T-2\n'], 'requests.csv', { type: 'text/csv' });
+    fireEvent.change(screen.getByLabelText('Open file…'), { target: { files: [file] } });
+    expect(await screen.findByText(/^File requests\.csv \(\d+ B\)$/)).toBeTruthy();
+    await waitFor(() => expect(fake.callsOf('batch.preview')).toHaveLength(1));
+    expect(fake.callsOf('batch.preview')[0]).toMatchObject({ sourceName: 'requests.csv' });
+    fireEvent.change(await screen.findByLabelText('uid column'), { target: { value: 'user id' } });
+    fireEvent.change(screen.getByLabelText('Reference column (optional)'), { target: { value: 'ticket' } });
+    await waitFor(() => expect(fake.callsOf('batch.preview').at(-1)).toMatchObject({ uidColumn: 'user id', referenceColumn: 'ticket', hasHeader: true }));
+    expect(await screen.findByText('Anonymise 2 users')).toBeTruthy();
+    expect(screen.getByText('u-1')).toBeTruthy();
+  });
+
+  it('keeps Start disabled until the typed phrase names the operation and the count, then starts with one click', async () => {
+    const { fake } = await openBatch();
+    paste(UIDS.join('\n'));
+    await screen.findByText('Anonymise 20 users');
+    fireEvent.click(screen.getByLabelText('Delete'));
+    const field = await screen.findByLabelText('Type DELETE 20 to confirm');
+    const start = () => screen.getByRole('button', { name: 'Start' }) as HTMLButtonElement;
+    expect(start().disabled).toBe(true);
+    for (const wrong of ['DELETE', 'DELETE 19', 'ANONYMISE 20', 'delete 20']) {
+      fireEvent.change(field, { target: { value: wrong } });
+      expect(start().disabled).toBe(true);
+    }
+    fireEvent.click(start());
+    fireEvent.change(field, { target: { value: ' DELETE 20 ' } });
+    expect(start().disabled).toBe(false);
+    expect(screen.getByText('✓ Matches')).toBeTruthy();
+    expect(fake.callsOf('batch.start')).toHaveLength(0);
+    fireEvent.change(screen.getByLabelText('Reference for the whole batch (optional)'), { target: { value: 'REQ-77' } });
+    fireEvent.click(start());
+    await waitFor(() => expect(fake.callsOf('batch.start')).toHaveLength(1));
+    expect(fake.callsOf('batch.start')[0]).toMatchObject({ action: 'delete', confirmation: ' DELETE 20 ', reference: 'REQ-77', logoutFirst: true, profileId: 'sandbox' });
+    expect(await screen.findByRole('heading', { name: 'Progress' })).toBeTruthy();
+  });
+
+  it('shows the run’s progress: counts, rate, time left, bar and the service’s slow-down', async () => {
+    const { fake } = await openBatch();
+    const { jobId, batchId } = await startBatch(fake);
+    act(() => fake.emitEvent('job.progress', { jobId, kind: 'batch.run', ...progress(batchId) }));
+    expect(await screen.findByText('10 of 20 finished')).toBeTruthy();
+    const figure = (label: string) => screen.getByText(label, { selector: 'dt' }).nextSibling!.textContent;
+    expect(figure('Done')).toBe('7');
+    expect(figure('Not found')).toBe('2');
+    expect(figure('Failed')).toBe('1');
+    expect(figure('Remaining')).toBe('10');
+    expect(figure('Rate')).toBe('2.5 per second');
+    expect(figure('Time left')).toBe('4 s');
+    expect((screen.getByRole('progressbar', { name: 'Items finished' }) as HTMLProgressElement).value).toBe(10);
+    act(() => fake.emitEvent('job.progress', { jobId, kind: 'batch.run', ...progress(batchId, { state: 'waiting', waitSeconds: 30, secondsLeft: 125 }) }));
+    expect(await screen.findByText('Waiting 30 s: the service asked to slow down.')).toBeTruthy();
+    expect(figure('Time left')).toBe('2 min 05 s');
+  });
+
+  it('pauses, resumes and cancels through the bridge; a cancelled run can be resumed', async () => {
+    const { fake } = await openBatch();
+    const { jobId, batchId } = await startBatch(fake);
+    act(() => fake.emitEvent('job.progress', { jobId, kind: 'batch.run', ...progress(batchId) }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Pause' }));
+    await waitFor(() => expect(fake.callsOf('batch.setPaused')).toEqual([{ jobId, paused: true }]));
+    act(() => fake.emitEvent('job.progress', { jobId, kind: 'batch.run', ...progress(batchId, { state: 'paused' }) }));
+    expect(await screen.findByText('Paused: nothing new is sent until you resume.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Resume' }));
+    await waitFor(() => expect(fake.callsOf('batch.setPaused')).toEqual([{ jobId, paused: true }, { jobId, paused: false }]));
+    expect(await screen.findByRole('button', { name: 'Pause' })).toBeTruthy();
+
+    expect(screen.getByText('Cancel: the items in flight finish, nothing more is sent; you can resume later.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel batch' }));
+    await waitFor(() => expect(fake.callsOf('jobs.cancel')).toEqual([{ jobId }]));
+    // The fake stops the run with its counts (nothing done yet): the job is left unfinished, resumable.
+    expect(await screen.findByText('Batch stopped: 20 of 20 items unfinished')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Resume' }));
+    fireEvent.change(await screen.findByLabelText('Type ANONYMISE 20 to confirm'), { target: { value: 'ANONYMISE 20' } });
+    fireEvent.click(screen.getAllByRole('button', { name: 'Resume' }).at(-1)!);
+    await waitFor(() => expect(fake.callsOf('batch.resume')).toEqual([{ batchId, concurrency: 4 }]));
+  });
+
+  it('shows the results when the run finishes, failed ones first on demand, and exports them as CSV', async () => {
+    const createObjectURL = vi.fn((blob: Blob) => (void blob, 'blob:fake'));
+    URL.createObjectURL = createObjectURL;
+    URL.revokeObjectURL = vi.fn();
+    const clicks: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push(this);
+    });
+    const { fake } = await openBatch();
+    const { jobId, batchId } = await startBatch(fake);
+    const counts = { done: 16, doneBeforeInterruption: 1, notFound: 2, failed: 1, unfinished: 0 };
+    act(() => fake.emitEvent('job.finished', { jobId, kind: 'batch.run', status: 'completed', result: { batchId, total: 20, counts, state: 'finished' } }));
+    expect(await screen.findByText('Batch finished: all 20 items have their outcome')).toBeTruthy();
+    const summary = screen.getByRole('list', { name: 'Items by outcome' });
+    expect(within(summary).getByText('Not found (already erased or never existed)').parentElement!.textContent).toMatch(/^2/);
+    const table = await screen.findByRole('table', { name: `Results of batch ${batchId}` });
+    expect(within(table).getAllByRole('row')).toHaveLength(21);
+    fireEvent.click(screen.getByLabelText('Failed only (1)'));
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(2));
+    expect(within(table).getByText(FAKE_FAILURE_REASON)).toBeTruthy();
+    expect(within(table).getByText('support-20')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Export results (CSV)' }));
+    await waitFor(() => expect(clicks).toHaveLength(1));
+    expect(fake.callsOf('batch.results').at(-1)).toEqual({ batchId, format: 'csv' });
+    expect(clicks[0]!.download).toBe(`batch-${batchId}.csv`);
+    const blob = createObjectURL.mock.calls[0]![0];
+    const lines = (await blob.text()).split('\n');
+    expect(lines).toHaveLength(21);
+    expect(lines[1]).toMatch(/^1,support-1,,done,200/);
+    expect(await screen.findByText(`Results saved as batch-${batchId}.csv (20 rows).`)).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'New batch' }));
+    expect(((await screen.findByLabelText('uids to erase')) as HTMLTextAreaElement).value).toBe('');
+  });
+
+  it('offers an unfinished job on opening and resumes it after the phrase for the unfinished count', async () => {
+    const unfinished: BatchJobSummary = {
+      batchId: '20261121-093000-abcdef',
+      action: 'delete',
+      profileId: LIVE_PROFILE.id,
+      profileName: LIVE_PROFILE.name,
+      baseUrl: LIVE_PROFILE.baseUrl,
+      logoutFirst: false,
+      source: 'closures.csv',
+      createdAt: '2026-11-21T09:30:00.000Z',
+      total: 250,
+      state: 'unfinished',
+      counts: { done: 120, doneBeforeInterruption: 0, notFound: 10, failed: 0, unfinished: 120 },
+    };
+    const { fake } = await openBatch({ profiles: [LIVE_PROFILE], batchJobs: [unfinished] });
+    const offers = await screen.findByRole('list', { name: 'Batches to resume' });
+    expect(within(offers).getByText(/^Batch from .*: 120 of 250 unfinished$/)).toBeTruthy();
+    fireEvent.click(within(offers).getByRole('button', { name: 'Resume' }));
+    // The job's own profile, marked live as everywhere else.
+    expect(await screen.findByText('LIVE DATA: this changes a real user on debate.example.org.')).toBeTruthy();
+    const field = screen.getByLabelText('Type DELETE 120 to confirm');
+    const resume = () => screen.getAllByRole('button', { name: 'Resume' }).at(-1) as HTMLButtonElement;
+    fireEvent.change(field, { target: { value: 'DELETE 250' } });
+    expect(resume().disabled).toBe(true);
+    fireEvent.change(field, { target: { value: 'DELETE 120' } });
+    expect(resume().disabled).toBe(false);
+    fireEvent.click(resume());
+    await waitFor(() => expect(fake.callsOf('batch.resume')).toEqual([{ batchId: unfinished.batchId, concurrency: 4 }]));
+    expect(await screen.findByRole('heading', { name: 'Progress' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,68 @@
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import type { BatchPreview } from '../../../shared/batch';
+import { useBridge } from '../../bridge/bridge-context';
+
+/** Typing waits this long for a pause; a paste, an opened file or a column pick previews at once. */
+export const PREVIEW_DEBOUNCE_MS = 350;
+
+export interface PreviewRequest {
+  text: string;
+  sourceName: string;
+  uidColumn: string;
+  referenceColumn: string;
+  hasHeader: boolean;
+  /** Set just before a change that should skip the debounce (a paste, a file, a column pick); cleared once the preview is asked. */
+  immediate: RefObject<boolean>;
+}
+
+export interface PreviewState {
+  preview: BatchPreview | null;
+  /** The shown preview is not the current text's yet (waiting or asking). */
+  pending: boolean;
+  error: unknown;
+}
+
+/**
+ * Reads the list as the operator pastes, types or opens a file (batch.preview: validated and spooled,
+ * nothing sent). Only the newest answer counts: an older request that answers late is dropped.
+ */
+export function useBatchPreview({ text, sourceName, uidColumn, referenceColumn, hasHeader, immediate }: PreviewRequest): PreviewState {
+  const bridge = useBridge();
+  const [state, setState] = useState<PreviewState>({ preview: null, pending: false, error: null });
+  const sequence = useRef(0);
+
+  useEffect(() => {
+    const mine = ++sequence.current;
+    if (text.trim() === '') {
+      setState({ preview: null, pending: false, error: null });
+      return;
+    }
+    setState((previous) => ({ ...previous, pending: true }));
+    const ask = async () => {
+      try {
+        const preview = await bridge['batch.preview']({
+          text,
+          kind: 'auto',
+          sourceName,
+          // A picked column is a header name: the first row is the header.
+          ...(uidColumn ? { uidColumn } : {}),
+          ...(referenceColumn ? { referenceColumn } : {}),
+          ...(hasHeader || uidColumn || referenceColumn ? { hasHeader: true } : {}),
+        });
+        if (mine === sequence.current) setState({ preview, pending: false, error: null });
+      } catch (error) {
+        if (mine === sequence.current) setState({ preview: null, pending: false, error });
+      }
+    };
+    const timer = setTimeout(
+      () => {
+        immediate.current = false;
+        void ask();
+      },
+      immediate.current ? 0 : PREVIEW_DEBOUNCE_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [bridge, text, sourceName, uidColumn, referenceColumn, hasHeader, immediate]);
+
+  return state;
+}
