@@ -37,7 +37,7 @@ export function createFakeBatch(guard: (method: keyof BridgeClient, input: unkno
   const methods: BatchMethods = {
     'batch.preview': async (input) => {
       guard('batch.preview', input);
-      const preview = parse(input.text, input.sourceName ?? 'pasted list', input.uidColumn, input.referenceColumn);
+      const preview = parse(input.text, input.sourceName ?? 'pasted list', input.uidColumn, input.referenceColumn, input.hasHeader);
       drafts.set(preview.draftId, { items: preview.allItems, sourceName: preview.sourceName });
       const { allItems, ...answer } = preview;
       void allItems;
@@ -159,7 +159,9 @@ const csvCell = (value: string | number) => {
   return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
 
-function parse(text: string, sourceName: string, uidColumn?: string | number, referenceColumn?: string | number): BatchPreview & { allItems: DraftItem[] } {
+const UID_COLUMN_NAMES = new Set(['uid', 'user id', 'userid', 'user_id', 'user uid']);
+
+function parse(text: string, sourceName: string, uidColumn?: string | number, referenceColumn?: string | number, hasHeader?: boolean): BatchPreview & { allItems: DraftItem[] } {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const first = lines[0] ?? '';
   const kind: BatchPreview['kind'] = first.includes('\t') ? 'tsv' : first.includes(',') ? 'csv' : 'list';
@@ -171,8 +173,8 @@ function parse(text: string, sourceName: string, uidColumn?: string | number, re
   if (kind !== 'list') {
     const header = first.split(separator);
     const pick = (column: string | number | undefined) => (typeof column === 'number' ? column : column === undefined ? -1 : header.indexOf(column));
-    const named = header.findIndex((cell) => cell.trim().toLowerCase() === 'uid');
-    if (uidColumn !== undefined || referenceColumn !== undefined || named >= 0) {
+    const named = header.findIndex((cell) => UID_COLUMN_NAMES.has(cell.trim().toLowerCase()));
+    if (hasHeader ?? (typeof uidColumn === 'string' || typeof referenceColumn === 'string' || named >= 0)) {
       columns = header;
       start = 1;
       uidIndex = uidColumn !== undefined ? pick(uidColumn) : Math.max(0, named);
