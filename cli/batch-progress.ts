@@ -5,44 +5,61 @@ import type { CliOutputStream } from './io';
 
 export interface BatchProgressView {
   update(progress: BatchProgress): void;
+  /** Prints a message on its own line (the bar is ended, the message written, the bar drawn again below it). */
+  interject(write: () => void): void;
   /** Leaves the last state on screen and moves to the next line. */
   stop(): void;
 }
 
-const BAR_WIDTH = 20;
+const MAX_BAR_WIDTH = 30;
+/** Below this, the bar is left out and the words keep the room. */
+const MIN_BAR_WIDTH = 10;
 
-/** The line under the bar: what a waiting operator wants to know, in words. */
-export function progressLine(progress: BatchProgress): string {
+/** The progress in words, the bar in front when the line has room for it (`columns`: the terminal's width). */
+export function progressLine(progress: BatchProgress, columns = 80): string {
   const { counts, total } = progress;
   const finished = total - counts.unfinished;
-  const filled = total === 0 ? BAR_WIDTH : Math.round((finished / total) * BAR_WIDTH);
-  const percent = total === 0 ? 100 : Math.floor((finished / total) * 100);
+  const fraction = total === 0 ? 1 : finished / total;
+  // A state other than running comes first: a narrow terminal cuts the end of the line.
+  const state =
+    progress.state === 'waiting'
+      ? `waiting ${Math.ceil(progress.waitSeconds ?? 0)} s (the service asked to slow down)`
+      : progress.state === 'paused'
+        ? 'paused'
+        : progress.state === 'stopping'
+          ? `stopping (${progress.inFlight} in flight)`
+          : undefined;
   const parts = [
-    `${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)} ${percent}%`,
+    `${Math.floor(fraction * 100)}%`,
+    state,
     `done ${doneCount(counts)}`,
     `failed ${counts.failed}`,
     `not found ${counts.notFound}`,
     `remaining ${counts.unfinished}`,
     `${progress.ratePerSecond.toFixed(1)}/s`,
+    state === undefined && progress.secondsLeft !== undefined ? `${formatSeconds(progress.secondsLeft)} left` : undefined,
   ];
-  if (progress.state === 'waiting') parts.push(`waiting ${Math.ceil(progress.waitSeconds ?? 0)} s (the service asked to slow down)`);
-  else if (progress.state === 'paused') parts.push('paused');
-  else if (progress.state === 'stopping') parts.push(`stopping: ${progress.inFlight} in flight finish, nothing more is sent`);
-  else if (progress.secondsLeft !== undefined) parts.push(`${formatSeconds(progress.secondsLeft)} left`);
-  return parts.join(' | ');
+  const words = parts.filter((part) => part !== undefined).join(' | ');
+  // One column is kept free: a line that fills the last column wraps on some terminals.
+  const barWidth = Math.min(MAX_BAR_WIDTH, columns - words.length - 2);
+  if (barWidth < MIN_BAR_WIDTH) return words;
+  const filled = Math.round(fraction * barWidth);
+  return `${'█'.repeat(filled)}${'░'.repeat(barWidth - filled)} ${words}`;
 }
 
 /**
  * A progress bar on stderr when it is a terminal (cli-progress redraws one line); nothing when
  * piped, so a script's stderr holds only messages and the summary tells the rest.
  */
-export function createBatchProgress(stderr: CliOutputStream, total: number): BatchProgressView {
-  if (stderr.isTTY !== true) return { update: () => undefined, stop: () => undefined };
-  let last: BatchProgress | undefined;
+export function createBatchProgress(stderr: CliOutputStream, first: BatchProgress): BatchProgressView {
+  const { total } = first;
+  if (stderr.isTTY !== true) return { update: () => undefined, interject: (write) => write(), stop: () => undefined };
+  let last = first;
+  const value = () => total - last.counts.unfinished;
   const bar = new SingleBar({
-    // The stream cli-progress writes to: only write, isTTY and columns are used through readline's cursor helpers.
+    // cli-progress only writes to the stream (and reads isTTY and columns); readline's cursor helpers write escape codes to it.
     stream: stderr as unknown as NodeJS.WritableStream,
-    format: () => (last ? progressLine(last) : 'starting…'),
+    format: () => progressLine(last, stderr.columns ?? 80),
     // Ctrl-C is the run's own business (cancel), never the bar's: no process handlers of its own.
     gracefulExit: false,
     hideCursor: null,
@@ -50,14 +67,23 @@ export function createBatchProgress(stderr: CliOutputStream, total: number): Bat
     linewrap: true,
     fps: 5,
   });
-  bar.start(total, 0);
+  let active = true;
+  bar.start(total, value());
   return {
     update(progress) {
       last = progress;
-      bar.update(total - progress.counts.unfinished);
+      if (active) bar.update(value());
+    },
+    interject(write) {
+      // cli-progress puts the cursor back where the bar started when it stops: stop it before anything
+      // else is written, and start a new one below, or the message would be drawn over.
+      if (active) bar.stop();
+      write();
+      if (active) bar.start(total, value());
     },
     stop() {
-      bar.stop();
+      if (active) bar.stop();
+      active = false;
     },
   };
 }

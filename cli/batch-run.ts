@@ -39,10 +39,17 @@ export interface BatchRunSummary {
 export async function followRun(context: CliContext, options: FollowOptions, begin: (control: BatchRunControl) => Promise<BatchRun>): Promise<number> {
   const { io, out } = context;
   const cancel = new AbortController();
+  // The bar appears once the run is announced (progress may come before start() returns).
   let view: BatchProgressView | undefined;
+  let announced = false;
+  let pending: BatchProgress | undefined;
   const onProgress = (progress: BatchProgress) => {
-    view ??= createBatchProgress(io.stderr, progress.total);
-    view.update(progress);
+    if (!announced) {
+      pending = progress;
+      return;
+    }
+    if (view) view.update(progress);
+    else view = createBatchProgress(io.stderr, progress);
   };
   let stopListening = () => {};
   stopListening =
@@ -50,7 +57,9 @@ export async function followRun(context: CliContext, options: FollowOptions, beg
       // Once: the next Ctrl-C ends the process (the items in flight are then re-checked on resume).
       stopListening();
       cancel.abort();
-      out.note('\nCancelling: the items in flight finish, nothing more is sent. Ctrl-C again to stop at once (those items are then re-checked on resume).');
+      const say = () => out.note('Cancelling: the items in flight finish, nothing more is sent. Ctrl-C again to stop at once (those items are then re-checked on resume).');
+      if (view) view.interject(say);
+      else say();
     }) ?? stopListening;
 
   let run: BatchRun;
@@ -61,6 +70,8 @@ export async function followRun(context: CliContext, options: FollowOptions, beg
     throw error;
   }
   out.note(`Batch ${run.batchId}: ${plural(run.total, 'item')} to go.${io.onInterrupt ? ' Ctrl-C cancels (the items in flight finish).' : ''}`);
+  announced = true;
+  if (pending) onProgress(pending);
 
   let summary: BatchRunSummary;
   let stoppedBy: unknown;

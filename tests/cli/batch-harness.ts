@@ -30,7 +30,8 @@ export async function runBatchCli(f: CliFixture, args: string[], options: BatchR
         stderr += text;
         if (!interrupted && listener && options.interruptWhen?.test(stderr)) {
           interrupted = true;
-          listener();
+          // A signal arrives between turns of the event loop, never in the middle of a write.
+          setImmediate(listener);
         }
       },
       ...(options.tty ? { isTTY: true, columns: 160 } : {}),

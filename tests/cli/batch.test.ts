@@ -199,6 +199,16 @@ describe('privacy-desk batch anonymize|delete (in-process CLI against the sandbo
     expect(f.sandbox.stats().apiRequests).toBe(before);
   });
 
+  it('Ctrl-C on a terminal: the bar ends, the message gets its own line, the bar goes on below it until the run stops', async () => {
+    const six = take(6);
+    const { code, stdout, stderr, interrupted } = await runBatchCli(f, ['batch', 'delete', uidFile(six), '--yes', 'DELETE 6', '--concurrency', '1'], { tty: true, interruptWhen: /\d+% \| done/ });
+    expect(interrupted).toBe(true);
+    expect(code).toBe(1);
+    // cli-progress puts the cursor back where its bar started (ESC 8) and ends the line before the message.
+    expect(stderr).toMatch(/\u001b8\nCancelling: the items in flight finish, nothing more is sent\./);
+    expect(stdout).toContain('cancelled (Ctrl-C)');
+  });
+
   async function listJobs(): Promise<Array<{ batchId: string; total: number; state: string }>> {
     const { code, stdout } = await f.cli(['batch', 'list', '--json'], { connection: false });
     expect(code).toBe(0);
