@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// `npm run bench [-- --runs N] [--find-runs N]`: how fast the built CLI starts, next to a bare `node -e 0`,
-// then how long `users find` takes to walk and search 100,000 users (issue 10).
+// `npm run bench [-- --runs N] [--find-runs N] [--batch-items N] [--batch-rate-items N]`: how fast the built CLI
+// starts, next to a bare `node -e 0`, then how long `users find` takes to walk and search 100,000 users
+// (issue 10), then the peak memory and the speed of a batch erasure of 100,000 uids (issue 8,
+// scripts/bench-batch.mjs; --batch-items 0 and --batch-rate-items 0 skip its parts).
 // Every command runs N times (default 15), round-robin so the machine's load falls on all of them
 // alike; the table gives each one's median and its ratio to bare Node, measured in this same run.
 // Not a test: timings depend on the machine, so nothing here passes or fails. The figures go to
@@ -12,9 +14,17 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { benchBatch } from './bench-batch.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' }, 'find-runs': { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '15' },
+    'find-runs': { type: 'string', default: '3' },
+    'batch-items': { type: 'string', default: '100000' },
+    'batch-rate-items': { type: 'string', default: '2000' },
+  },
+});
 const runs = Number(values.runs);
 const GOAL_RATIO = 3;
 
@@ -56,6 +66,17 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true });
   }
   await benchFindPerson();
+  await benchBatchErasure();
+}
+
+/** Batch erasure (issue 8): peak RSS on 100,000 uids, and items per second by concurrency (scripts/bench-batch.mjs). */
+async function benchBatchErasure() {
+  const items = Number(values['batch-items']);
+  const rateItems = Number(values['batch-rate-items']);
+  for (const [name, value] of [['--batch-items', items], ['--batch-rate-items', rateItems]]) {
+    if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number of 0 or more (got "${values[name.slice(2)]}").`);
+  }
+  await benchBatch({ items, rateItems });
 }
 
 const FIND_USERS = 100_000;
