@@ -68,7 +68,8 @@ export function sayConfirmation(say: Say, facts: ConfirmationFacts): void {
   say(facts.resumeOf ? `About to resume batch ${facts.resumeOf.batchId} — irreversible:` : 'About to run this batch — irreversible:');
   say(`  environment:  ${visibleText(facts.profileName)} — ${visibleText(facts.baseUrl)} (${marking})`);
   say(`  operation:    ${words.name}: ${words.what}`);
-  say(`  sessions:     ${facts.logoutFirst ? 'each user’s sessions are ended first (a logout, then the erasure)' : 'not ended first (add --logout-first to log each user out before the erasure)'}`);
+  const notEnded = facts.resumeOf ? 'not ended first (as confirmed when the job started)' : 'not ended first (add --logout-first to log each user out before the erasure)';
+  say(`  sessions:     ${facts.logoutFirst ? 'each user’s sessions are ended first (a logout, then the erasure)' : notEnded}`);
   say(`  reference:    ${referenceWords(facts)}`);
   if (facts.resumeOf) {
     const { counts, total } = facts.resumeOf;
@@ -84,6 +85,8 @@ export function sayConfirmation(say: Say, facts: ConfirmationFacts): void {
 }
 
 function referenceWords(facts: ConfirmationFacts): string {
+  // A job keeps what it was started with: each item's own reference, else the batch's.
+  if (facts.resumeOf) return facts.reference !== undefined ? `${quoted(facts.reference)} for the items without their own` : 'as recorded with each item (no reference for the whole batch)';
   const own = facts.withReference > 0 ? `${facts.withReference} items carry their own` : '';
   if (facts.reference === undefined) return own ? `${own}; the others none` : 'none (add --reference to keep a ticket number in the audit trail)';
   return own ? `${quoted(facts.reference)} for the items without their own (${own})` : quoted(facts.reference);

@@ -54,7 +54,8 @@ export function withBatchJobCommands(batch: Command, context: CliContext): Comma
       .option('--json', 'print only a JSON summary on stdout: { batchId, state, total, counts, resultsFile }')
       .addHelpText('after', `
 A job run with --base-url and --app needs them (and the keys in the environment)
-again; a job run with a saved profile uses that profile.
+again; a job run with a saved profile uses that profile. With no unfinished job
+it says so and exits 0.
 ${BATCH_EXIT_CODES_HELP}`),
   ).action(async (jobId: string | undefined, opts: ConnectionOptions & { concurrency: string; yes?: string; json?: boolean }) => {
     const concurrency = parseWholeNumber(opts.concurrency, '--concurrency', { max: MAX_BATCH_CONCURRENCY });

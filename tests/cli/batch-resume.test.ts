@@ -41,6 +41,10 @@ describe('privacy-desk batch resume (a journal left by a crash)', () => {
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/give --yes "DELETE 3"\. Nothing was sent\./);
     expect(wrong.stdout).toMatch(/so far: +5 items: 2 done, 0 not found, 0 failed, 3 unfinished/);
+    expect(wrong.stdout).toMatch(/sessions: +not ended first \(as confirmed when the job started\)/);
+    // The preview names the unfinished items, not the ones already done.
+    expect(wrong.stdout).toContain(`first:        ${uids.slice(2).map((uid) => `“${uid}”`).join(', ')}\n`);
+    expect(wrong.stdout).not.toContain('last:');
 
     const { code, stdout, stderr } = await runBatchCli(f, ['batch', 'resume', journal.jobId, '--yes', 'DELETE 3']);
     expect(stderr).not.toMatch(/^[A-Z_]+: /m);
