@@ -86,6 +86,12 @@ describe('privacy-desk batch anonymize|delete (in-process CLI against the sandbo
     expect(stdout).toContain(`first:        ${five.slice(0, 3).map((uid) => `“${uid}”`).join(', ')}\n`);
     expect(stdout).toContain(`last:         ${five.slice(3).map((uid) => `“${uid}”`).join(', ')}\n`);
     expect(f.sandbox.stats()).toEqual(before);
+
+    const json = await f.cli(['batch', 'delete', uidFile([...five, five[0]!, '..']), '--dry-run', '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ dryRun: true, format: 'list', items: 5, duplicates: 1, invalidCount: 1, invalid: [{ line: 7 }], confirmation: 'DELETE 5' });
+    expect(json.stderr).toContain('Dry run: nothing was sent.');
+    expect(f.sandbox.stats()).toEqual(before);
   });
 
   it('--json prints one JSON document on stdout with the job id, counts and results file; the rest goes to stderr', async () => {
