@@ -18,6 +18,8 @@ export interface FollowOptions {
   json: boolean;
   /** The command that finishes the job, e.g. `privacy-desk batch resume 20261122-…` (with the connection options it needs). */
   resumeCommand: (batchId: string) => string;
+  /** Items this run sends (a resume: the unfinished ones); default the job's total. */
+  toSend?: number;
 }
 
 /** What --json prints at the end, and nothing else. */
@@ -69,7 +71,7 @@ export async function followRun(context: CliContext, options: FollowOptions, beg
     stopListening();
     throw error;
   }
-  out.note(`Batch ${run.batchId}: ${plural(run.total, 'item')} to go.${io.onInterrupt ? ' Ctrl-C cancels (the items in flight finish).' : ''}`);
+  out.note(`Batch ${run.batchId}: ${plural(options.toSend ?? run.total, 'item')} to go.${io.onInterrupt ? ' Ctrl-C cancels (the items in flight finish).' : ''}`);
   announced = true;
   if (pending) onProgress(pending);
 

@@ -48,6 +48,7 @@ describe('privacy-desk batch resume (a journal left by a crash)', () => {
 
     const { code, stdout, stderr } = await runBatchCli(f, ['batch', 'resume', journal.jobId, '--yes', 'DELETE 3']);
     expect(stderr).not.toMatch(/^[A-Z_]+: /m);
+    expect(stderr).toContain(`Batch ${journal.jobId}: 3 items to go.`);
     expect(code).toBe(0);
     expect(stdout).toMatch(/done: +5\n/);
     // Recorded done: not sent again (in the sandbox they were never erased, which shows nothing was sent).
