@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { test, expect, uniqueName } from './fixtures';
+import { test, expect, uniqueName, type BridgeCaller } from './fixtures';
 import { expectNoSeriousAxeViolations, holdPageClock, runCountdown, saveScreenshot } from './support';
 
 /**
@@ -100,6 +100,31 @@ function screens(sandboxUrl: string): Screen[] {
       close: closeDialog,
     },
     {
+      // The preview and the confirmation filled in: 20 uids, a duplicate and an invalid line.
+      name: 'batch-preview',
+      open: async (page) => {
+        await page.getByRole('tab', { name: 'Batch' }).click();
+        const uids = Array.from({ length: 20 }, (_, index) => `request-${String(index + 1).padStart(3, '0')}@client.example`);
+        await page.getByLabel('uids to erase').fill([...uids.slice(0, 10), uids[3], '..', ...uids.slice(10)].join('\n'));
+        await expect(page.getByText('Anonymise 20 users')).toBeVisible();
+        await page.getByLabel('Type ANONYMISE 20 to confirm').fill('ANONYMISE 20');
+        await expect(page.getByRole('button', { name: 'Start' })).toBeEnabled();
+      },
+      close: async (page) => {
+        await page.getByLabel('Type ANONYMISE 20 to confirm').fill('');
+        await page.getByLabel('uids to erase').fill('');
+      },
+    },
+    {
+      // A finished job's results (the job was run through the bridge before the screens).
+      name: 'batch-results',
+      open: async (page) => {
+        await page.getByRole('button', { name: /^Results of the batch from / }).first().click();
+        await expect(page.getByRole('table', { name: /^Results of batch / }).locator('tbody tr')).toHaveCount(5);
+      },
+      close: async (page) => page.getByRole('button', { name: 'Close', exact: true }).click(),
+    },
+    {
       name: 'users-fr',
       open: async (page) => {
         await page.getByLabel('Language').selectOption('fr');
@@ -151,6 +176,20 @@ const LIVE_SCREENS: Screen[] = [
     },
   },
   {
+    // The batch preview on a live profile: the same live marking as the erasure dialog (nothing is sent).
+    name: 'live-batch',
+    open: async (page) => {
+      await page.getByRole('tab', { name: 'Batch' }).click();
+      await page.getByLabel('uids to erase').fill('request-001@client.example\nrequest-002@client.example');
+      await expect(page.getByText('LIVE DATA: this changes a real user on debate.example.com.')).toBeVisible();
+      await expect(page.getByText('Anonymise 2 users')).toBeVisible();
+    },
+    close: async (page) => {
+      await page.getByLabel('uids to erase').fill('');
+      await page.getByRole('tab', { name: 'Users' }).click();
+    },
+  },
+  {
     name: 'live-erasure-dialog',
     dialog: true,
     open: async (page) => {
@@ -167,6 +206,23 @@ const LIVE_SCREENS: Screen[] = [
   },
 ];
 
+/** Anonymises five plain seeded uids as a batch through the bridge and waits until the job is finished. */
+async function finishedBatch(bridge: BridgeCaller, profileId: string): Promise<void> {
+  const listed = await bridge('users.list', { profileId, page: 1, perPage: 60 });
+  if (!listed.ok) throw new Error(listed.error.message);
+  const uids = listed.value.users.slice(30).map((user) => user.uid).filter((uid): uid is string => uid !== null && /^[\w.@-]{1,60}$/.test(uid)).slice(0, 5);
+  const preview = await bridge('batch.preview', { text: uids.join('\n'), sourceName: 'requests.txt' });
+  if (!preview.ok) throw new Error(preview.error.message);
+  const started = await bridge('batch.start', { draftId: preview.value.draftId, profileId, action: 'anonymize', reference: 'REQ-2026-118', confirmation: `ANONYMISE ${uids.length}` });
+  if (!started.ok) throw new Error(started.error.message);
+  await expect
+    .poll(async () => {
+      const job = await bridge('batch.get', { batchId: started.value.batchId });
+      return job.ok ? job.value.job?.state : undefined;
+    })
+    .toBe('finished');
+}
+
 const SIZES = [
   { width: 1360, height: 850 },
   { width: 1024, height: 700 },
@@ -180,6 +236,7 @@ for (const size of SIZES) {
       await app.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
       // One logout and one audit entry so the tester and the trail show real content.
       await bridge('logout.send', { profileId: profile.id, uid: 'alice@example.org', options: {} });
+      await finishedBatch(bridge, profile.id);
       const problems: string[] = [];
       const shoot = async (screen: Screen) => {
         await screen.open(app);

@@ -596,6 +596,7 @@ export const en = {
       toDelete_one: 'Delete {{formatted}} user',
       toDelete_other: 'Delete {{formatted}} users',
       source: 'Source',
+      pasted: 'pasted list',
       kinds: { list: 'list', csv: 'CSV', tsv: 'TSV' },
       valid: 'Valid uids',
       duplicates: 'Duplicates removed',

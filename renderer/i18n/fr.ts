@@ -589,6 +589,7 @@ export const fr: Messages = {
       toDelete_one: 'Supprimer {{formatted}} utilisateur',
       toDelete_other: 'Supprimer {{formatted}} utilisateurs',
       source: 'Source',
+      pasted: 'liste collée',
       kinds: { list: 'liste', csv: 'CSV', tsv: 'TSV' },
       valid: 'uid valides',
       duplicates: 'Doublons retirés',

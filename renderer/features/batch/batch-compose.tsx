@@ -8,7 +8,7 @@ import { environmentOf } from '../../state/use-profiles';
 import { useBatchDraft } from './batch-draft-store';
 import { BatchConfirm } from './batch-confirm';
 import { BatchInput } from './batch-input';
-import { BatchPreviewPanel } from './batch-preview-panel';
+import { BatchPreviewPanel, PASTED_LIST } from './batch-preview-panel';
 import { useBatchRun } from './batch-run-store';
 import { useBatchPreview } from './use-batch-preview';
 import { PrivacyDeskError } from '../../../shared/errors';
@@ -24,7 +24,7 @@ export function BatchCompose({ profile, appInfo }: { profile: ProfileView; appIn
   const immediate = useRef(false);
   const { preview, pending, error } = useBatchPreview({
     text: draft.file ? draft.file.text : draft.pasted,
-    sourceName: draft.file?.name ?? 'pasted list',
+    sourceName: draft.file?.name ?? PASTED_LIST,
     uidColumn: draft.uidColumn,
     referenceColumn: draft.referenceColumn,
     hasHeader: draft.hasHeader,

@@ -9,6 +9,8 @@ import type { Environment } from '../../state/use-profiles';
 import { ErasureFacts } from '../erasure/erasure-facts';
 import { BatchCheck } from './batch-check';
 
+export const PASTED_LIST = 'pasted list';
+
 interface PreviewPanelProps {
   preview: BatchPreview | null;
   pending: boolean;
@@ -41,7 +43,9 @@ export function BatchPreviewPanel({ preview, pending, error, action, profile, en
             <div>
               <dt>{t('batch.preview.source')}</dt>
               <dd>
-                {preview.sourceName} <span className="muted">({t(`batch.preview.kinds.${preview.kind}`)})</span>
+                {/* The core names a paste "pasted list": said in the window's language. */}
+                {preview.sourceName === PASTED_LIST ? t('batch.preview.pasted') : preview.sourceName}
+                {preview.kind !== 'list' && <span className="muted"> ({t(`batch.preview.kinds.${preview.kind}`)})</span>}
               </dd>
             </div>
             <div>
