@@ -47,6 +47,7 @@ test('20 uids: one paste, the typed phrase, one click; progress, pause and resum
   // Paused with items left: the run waits for the operator.
   await expect(progress.getByText(/^\d+ of 20 finished$/)).toBeVisible();
   expect(Number((await progress.getByText(/^\d+ of 20 finished$/).textContent())!.split(' ')[0])).toBeLessThan(20);
+  await saveScreenshot(app, testInfo, 'batch-paused', 'light');
   await progress.getByRole('button', { name: 'Resume' }).click();
   await expect(progress.getByRole('button', { name: 'Pause' })).toBeVisible();
   await setLatency(sandbox.url, 0);

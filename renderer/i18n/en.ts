@@ -645,6 +645,8 @@ export const en = {
       heading: 'Progress',
       batchId: 'Batch {{id}}',
       starting: 'Starting…',
+      waitingForEvents: 'Waiting for this batch’s progress. If another program (the CLI) runs it, its progress shows there; this window shows the results once it ends.',
+      stopFollowing: 'Stop following',
       barLabel: 'Items finished',
       finishedOf: '{{finished}} of {{total}} finished',
       done: 'Done',

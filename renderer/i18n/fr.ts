@@ -638,6 +638,8 @@ export const fr: Messages = {
       heading: 'Avancement',
       batchId: 'Lot {{id}}',
       starting: 'Démarrage…',
+      waitingForEvents: 'En attente de l’avancement de ce lot. Si un autre programme (la CLI) l’exécute, son avancement s’affiche là-bas ; cette fenêtre montre les résultats une fois terminé.',
+      stopFollowing: 'Ne plus suivre',
       barLabel: 'Éléments terminés',
       finishedOf: '{{finished}} sur {{total}} terminés',
       done: 'Faits',

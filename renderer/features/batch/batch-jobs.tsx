@@ -53,8 +53,8 @@ export function ResumeOffers({ jobs, onResume, onFollow, busy }: OffersProps) {
   );
 }
 
-/** Every batch on this computer, newest first, with its counts and its results. */
-export function PastJobs({ jobs, onShow }: { jobs: BatchJobSummary[]; onShow: (job: BatchJobSummary) => void }) {
+/** Every batch on this computer, newest first, with its counts and its results (shown when no run is on screen). */
+export function PastJobs({ jobs, onShow, busy }: { jobs: BatchJobSummary[]; onShow: (job: BatchJobSummary) => void; busy: boolean }) {
   const { t, i18n } = useTranslation();
   const exportResults = useExportResults();
   const n = (value: number) => formatNumber(value, i18n.language);
@@ -100,7 +100,7 @@ export function PastJobs({ jobs, onShow }: { jobs: BatchJobSummary[]; onShow: (j
                     <span className={`tag batch-job-state--${job.state}`}>{t(`batch.jobs.states.${job.state}`)}</span>
                   </td>
                   <td className="batch-jobs__actions">
-                    <button type="button" className="button button--small" onClick={() => onShow(job)} aria-label={t('batch.jobs.showFor', { time: formatDateTime(job.createdAt, i18n.language) })}>
+                    <button type="button" className="button button--small" onClick={() => onShow(job)} disabled={busy || job.state === 'running'} aria-label={t('batch.jobs.showFor', { time: formatDateTime(job.createdAt, i18n.language) })}>
                       {t('batch.jobs.show')}
                     </button>
                     <button type="button" className="button button--small" onClick={() => exportResults.mutate(job.batchId)} disabled={exportResults.isPending} aria-label={t('batch.jobs.exportFor', { time: formatDateTime(job.createdAt, i18n.language) })}>

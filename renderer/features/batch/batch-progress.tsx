@@ -1,10 +1,12 @@
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BatchProgress } from '../../../shared/batch';
 import { useBridge } from '../../bridge/bridge-context';
 import { CardSection } from '../../components/card-section';
 import { ErrorPanel } from '../../components/error-panel';
 import { formatNumber } from '../../i18n/format';
+import { batchKeys } from './batch-keys';
 import { useBatchRun } from './batch-run-store';
 import { formatDuration } from './format-duration';
 
@@ -15,8 +17,21 @@ export function BatchProgressPanel() {
   const run = useBatchRun((s) => s.run);
   const setPaused = useBatchRun((s) => s.setPaused);
   const cancel = useBatchRun((s) => s.cancel);
+  const dismiss = useBatchRun((s) => s.dismiss);
   const [controlError, setControlError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const followedBatch = run.phase === 'running' && !run.jobId && !run.progress ? run.batchId : null;
+  // A job followed without events (another process may run it): its state in the data folder says when it ends.
+  const job = useQuery({
+    queryKey: batchKeys.job(followedBatch ?? ''),
+    queryFn: async () => (await bridge['batch.get']({ batchId: followedBatch! })).job,
+    enabled: followedBatch !== null,
+    refetchInterval: 2000,
+  });
+  const endedState = job.data?.state;
+  useEffect(() => {
+    if (followedBatch && endedState && endedState !== 'running') useBatchRun.getState().ended(followedBatch);
+  }, [followedBatch, endedState]);
   if (run.phase !== 'running') return null;
   const progress = run.progress;
   const n = (value: number) => formatNumber(value, i18n.language);
@@ -38,7 +53,19 @@ export function BatchProgressPanel() {
   const paused = run.paused;
   return (
     <CardSection title={t('batch.progress.heading')} hint={t('batch.progress.batchId', { id: run.batchId })} className="batch-card batch-progress">
-      {progress ? <ProgressFigures progress={progress} /> : <p className="muted" role="status">{t('batch.progress.starting')}</p>}
+      {progress ? (
+        <ProgressFigures progress={progress} />
+      ) : run.jobId ? (
+        <p className="muted" role="status">{t('batch.progress.starting')}</p>
+      ) : (
+        // Followed from a job listed as running: its events come only if this app runs it (not the CLI).
+        <div className="batch-progress__waiting" role="status">
+          <p className="muted">{t('batch.progress.waitingForEvents')}</p>
+          <button type="button" className="button button--small" onClick={dismiss}>
+            {t('batch.progress.stopFollowing')}
+          </button>
+        </div>
+      )}
       <p className={`batch-state batch-state--${stopping ? 'stopping' : (progress?.state ?? 'running')}`} role="status" aria-live="polite">
         <span aria-hidden="true" className="batch-state__mark">{stopping ? '■' : paused ? '❚❚' : progress?.state === 'waiting' ? '⏳' : '▶'}</span>
         {stopping

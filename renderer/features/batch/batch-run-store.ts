@@ -23,6 +23,8 @@ interface BatchRunStore {
   start(bridge: BridgeClient, events: BridgeEventClient, call: () => Promise<{ jobId: string; batchId: string }>): Promise<void>;
   /** Follows a run this window did not start (it was started before a reload): its events name the batch. */
   attach(events: BridgeEventClient, batchId: string): void;
+  /** A followed job that another process ran has ended (seen in batch.get): show its results. */
+  ended(batchId: string): void;
   setPaused(bridge: BridgeClient, paused: boolean): Promise<void>;
   cancel(bridge: BridgeClient): Promise<void>;
   /** Back to a new batch. */
@@ -103,6 +105,13 @@ export const useBatchRun = create<BatchRunStore>()((set, get) => {
         stopProgress();
         stopFinished();
       };
+    },
+
+    ended(batchId) {
+      const run = get().run;
+      if (run.phase !== 'running' || run.batchId !== batchId) return;
+      stopFollowing();
+      set({ run: { phase: 'ended', batchId } });
     },
 
     async setPaused(bridge, paused) {

@@ -195,6 +195,34 @@ describe('the Batch screen', () => {
     expect(((await screen.findByLabelText('uids to erase')) as HTMLTextAreaElement).value).toBe('');
   });
 
+  it('follows a job that runs in the app since before a reload, from its events', async () => {
+    const running: BatchJobSummary = {
+      batchId: '20261122-110000-0a0b0c',
+      action: 'anonymize',
+      profileId: 'sandbox',
+      profileName: 'Sandbox',
+      baseUrl: 'http://127.0.0.1:4600',
+      logoutFirst: true,
+      source: 'pasted list',
+      createdAt: '2026-11-22T11:00:00.000Z',
+      total: 20,
+      state: 'running',
+      counts: { done: 3, doneBeforeInterruption: 0, notFound: 0, failed: 0, unfinished: 17 },
+    };
+    const { fake } = await openBatch({ batchJobs: [running] });
+    const offers = await screen.findByRole('list', { name: 'Batches to resume' });
+    fireEvent.click(within(offers).getByRole('button', { name: 'Follow' }));
+    expect(await screen.findByText(/^Waiting for this batch’s progress/)).toBeTruthy();
+    act(() => fake.emitEvent('job.progress', { jobId: 'job-77', kind: 'batch.run', ...progress(running.batchId) }));
+    expect(await screen.findByText('10 of 20 finished')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Pause' }));
+    await waitFor(() => expect(fake.callsOf('batch.setPaused')).toEqual([{ jobId: 'job-77', paused: true }]));
+    act(() => fake.emitEvent('job.finished', { jobId: 'job-77', kind: 'batch.run', status: 'completed', result: { batchId: running.batchId, total: 20, counts: { done: 20, doneBeforeInterruption: 0, notFound: 0, failed: 0, unfinished: 0 }, state: 'finished' } }));
+    // The run ended: its results panel replaces the progress.
+    expect(await screen.findByRole('button', { name: 'Export results (CSV)' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Progress' })).toBeNull();
+  });
+
   it('offers an unfinished job on opening and resumes it after the phrase for the unfinished count', async () => {
     const unfinished: BatchJobSummary = {
       batchId: '20261121-093000-abcdef',

@@ -107,7 +107,7 @@ export function BatchView({ profile }: { profile: ProfileView }) {
         />
       )}
       {main}
-      {jobs.data && <PastJobs jobs={jobs.data} onShow={(job) => (busy ? undefined : setShowing(job))} />}
+      {jobs.data && <PastJobs jobs={jobs.data} busy={busy} onShow={setShowing} />}
     </ViewSection>
   );
 }
