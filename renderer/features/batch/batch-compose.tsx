@@ -31,6 +31,8 @@ export function BatchCompose({ profile, appInfo }: { profile: ProfileView; appIn
     immediate,
   });
   const environment = environmentOf(profile, appInfo);
+  // A phrase typed while another profile was active confirms nothing here.
+  const typed = draft.typedFor === profile.id ? draft.typed : '';
   const count = preview?.items ?? 0;
 
   const start = () => {
@@ -47,7 +49,7 @@ export function BatchCompose({ profile, appInfo }: { profile: ProfileView; appIn
         action: draft.action,
         logoutFirst: draft.logoutFirst,
         concurrency: 4,
-        confirmation: draft.typed,
+        confirmation: typed,
         ...(reference ? { reference } : {}),
       }),
     );
@@ -62,8 +64,8 @@ export function BatchCompose({ profile, appInfo }: { profile: ProfileView; appIn
           <BatchConfirm
             action={draft.action}
             count={count}
-            typed={draft.typed}
-            onTyped={(typed) => draft.set({ typed })}
+            typed={typed}
+            onTyped={(text) => draft.set({ typed: text, typedFor: profile.id })}
             onStart={start}
             starting={run.phase === 'starting'}
             blocked={pending ? t('batch.confirm.waitPreview') : undefined}

@@ -21,12 +21,14 @@ interface BatchDraftState {
   action: ErasureAction;
   logoutFirst: boolean;
   typed: string;
+  /** The profile the phrase was typed for: another profile needs it typed again. */
+  typedFor: string;
   set(patch: Partial<Omit<BatchDraftState, 'set' | 'clear'>>): void;
   /** A new batch: everything back to its default. */
   clear(): void;
 }
 
-const EMPTY = { pasted: '', file: null, uidColumn: '', referenceColumn: '', hasHeader: false, reference: '', action: 'anonymize' as ErasureAction, logoutFirst: true, typed: '' };
+const EMPTY = { pasted: '', file: null, uidColumn: '', referenceColumn: '', hasHeader: false, reference: '', action: 'anonymize' as ErasureAction, logoutFirst: true, typed: '', typedFor: '' };
 
 /** What the operator is composing: kept while they look at another view. Nothing here is persisted. */
 export const useBatchDraft = create<BatchDraftState>()((set) => ({

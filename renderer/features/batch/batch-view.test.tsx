@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BatchJobSummary, BatchProgress } from '../../../shared/batch';
 import { FAKE_FAILURE_REASON } from '../../test/fake-batch';
-import { LIVE_PROFILE } from '../../test/fake-bridge';
+import { LIVE_PROFILE, LOCAL_PROFILE } from '../../test/fake-bridge';
 import type { FakeBridgeOptions } from '../../test/fake-bridge';
 import { renderApp } from '../../test/render-app';
 import { useUiStore } from '../../state/ui-store';
@@ -116,6 +116,20 @@ describe('the Batch screen', () => {
     await waitFor(() => expect(fake.callsOf('batch.start')).toHaveLength(1));
     expect(fake.callsOf('batch.start')[0]).toMatchObject({ action: 'delete', confirmation: ' DELETE 20 ', reference: 'REQ-77', logoutFirst: true, profileId: 'sandbox' });
     expect(await screen.findByRole('heading', { name: 'Progress' })).toBeTruthy();
+  });
+
+  it('asks for the phrase again when another profile becomes active (a live one, here)', async () => {
+    await openBatch({ profiles: [LOCAL_PROFILE, LIVE_PROFILE], activeId: LOCAL_PROFILE.id });
+    paste(UIDS.join('\n'));
+    await screen.findByText('Anonymise 20 users');
+    fireEvent.change(screen.getByLabelText('Type ANONYMISE 20 to confirm'), { target: { value: 'ANONYMISE 20' } });
+    expect((screen.getByRole('button', { name: 'Start' }) as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.change(screen.getByLabelText('Active profile'), { target: { value: LIVE_PROFILE.id } });
+    const dialog = await screen.findByRole('dialog', { name: 'Switch to a live profile?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Switch to live data' }));
+    expect(await screen.findByText('LIVE DATA: this changes a real user on debate.example.org.')).toBeTruthy();
+    expect((screen.getByLabelText('Type ANONYMISE 20 to confirm') as HTMLInputElement).value).toBe('');
+    expect((screen.getByRole('button', { name: 'Start' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('shows the run’s progress: counts, rate, time left, bar and the service’s slow-down', async () => {
