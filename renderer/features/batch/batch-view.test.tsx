@@ -132,6 +132,23 @@ describe('the Batch screen', () => {
     expect((screen.getByRole('button', { name: 'Start' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it('checks the list against the service on request, with progress and the first missing uids', async () => {
+    const { fake } = await openBatch();
+    paste(UIDS.join('\n'));
+    await screen.findByText('Anonymise 20 users');
+    fireEvent.click(screen.getByRole('button', { name: 'Check against the service' }));
+    await waitFor(() => expect(fake.callsOf('batch.check')).toHaveLength(1));
+    expect(fake.callsOf('batch.check')[0]).toMatchObject({ profileId: 'sandbox' });
+    const jobId = `job-${fake.calls.findIndex((call) => call.method === 'batch.check') + 1}`;
+    act(() => fake.emitEvent('job.progress', { jobId, kind: 'batch.check', page: 1, totalPages: 3, collected: 100 }));
+    expect(await screen.findByText('Reading the users list: page 1 of 3, 100 users so far…')).toBeTruthy();
+    act(() => fake.emitEvent('job.finished', { jobId, kind: 'batch.check', status: 'completed', result: { users: 250, existing: 18, missing: 2, missingSample: ['support-7', 'support-19'] } }));
+    expect(await screen.findByText(/^18 of 20 uids exist on the service; 2 do not\./)).toBeTruthy();
+    const missing = screen.getByText('Not on the service (first ones)').nextElementSibling!;
+    expect([...missing.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['support-7', 'support-19']);
+    expect(fake.callsOf('batch.start')).toHaveLength(0);
+  });
+
   it('shows the run’s progress: counts, rate, time left, bar and the service’s slow-down', async () => {
     const { fake } = await openBatch();
     const { jobId, batchId } = await startBatch(fake);
