@@ -167,6 +167,20 @@ describe('the Batch screen', () => {
     expect(figure('Time left')).toBe('2 min 05 s');
   });
 
+  it('keeps following the run while the operator looks at another view', async () => {
+    const { fake } = await openBatch();
+    const { jobId, batchId } = await startBatch(fake);
+    act(() => useUiStore.getState().setView('audit'));
+    await screen.findByRole('heading', { name: 'Audit trail', level: 2 });
+    act(() => fake.emitEvent('job.progress', { jobId, kind: 'batch.run', ...progress(batchId) }));
+    act(() => useUiStore.getState().setView('batch'));
+    expect(await screen.findByText('10 of 20 finished')).toBeTruthy();
+    act(() => useUiStore.getState().setView('users'));
+    act(() => fake.emitEvent('job.finished', { jobId, kind: 'batch.run', status: 'completed', result: { batchId, total: 20, counts: { done: 20, doneBeforeInterruption: 0, notFound: 0, failed: 0, unfinished: 0 }, state: 'finished' } }));
+    act(() => useUiStore.getState().setView('batch'));
+    expect(await screen.findByText('Batch finished: all 20 items have their outcome')).toBeTruthy();
+  });
+
   it('pauses, resumes and cancels through the bridge; a cancelled run can be resumed', async () => {
     const { fake } = await openBatch();
     const { jobId, batchId } = await startBatch(fake);
