@@ -36,6 +36,8 @@ export interface BatchJobOrder {
 export interface BatchOrder {
   uid: string;
   reference?: string;
+  /** The same id for every attempt at one item in a run: its retries are steps of one act. Default: a new one. */
+  actId?: string;
 }
 
 /** How one attempt of a batch item ended; never thrown, so the runner decides what comes next. */
@@ -205,7 +207,7 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
           const checked: BatchOrder = { uid: order.uid };
           const reference = checkReference(order.reference);
           if (reference) checked.reference = reference;
-          const actId = randomUUID();
+          const actId = order.actId ?? randomUUID();
           const eraseBase = batchEntry(job.action, checked, actId);
           return job.logoutFirst ? { order: checked, logoutBase: batchEntry('logout', checked, actId), eraseBase } : { order: checked, eraseBase };
         });

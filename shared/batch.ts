@@ -67,8 +67,12 @@ export interface BatchPreview {
   invalid: BatchInvalidLine[];
   invalidCount: number;
   duplicates: number;
-  /** The header row, when there is one. */
+  /** The header row, when there is one (a list's skipped "uid" / "User ID" line too). */
   columns?: string[];
+  /** The column the uids were read from (CSV and TSV): 0-based index, and its header name. */
+  uidColumn?: { index: number; name?: string };
+  /** Valid uids that begin or end with spaces: kept exactly, as everywhere, but worth a look (the first lines named). */
+  edgeSpaces: { count: number; lines: number[] };
   firstUids: string[];
   lastUids: string[];
   sourceName: string;

@@ -4,7 +4,7 @@ import type { Profile } from '../../shared/profile';
 import type { UserRecord } from '../../shared/users';
 import type { GatedConnection } from '../erasure-gate';
 import type { BatchRun, BatchRunControl, DeskBatch, WalkControl } from './batch-types';
-import { createDraft, readDraft, readDraftItems, removeDraft } from './drafts';
+import { createDraft, readDraft, readDraftItems, readMissing, recordMissing, removeDraft } from './drafts';
 import type { BatchItem, StoredPlan } from './job-files';
 import { createJob, resumeJob, type Journal } from './journal';
 import { listJobs, readItems, readJobState, type ItemState, type JobState, type JobSummary } from './job-state';
@@ -56,7 +56,13 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
       const itemState: ItemState = state ? state.stateOf(item.index) : 'never-started';
       if (!UNFINISHED.has(itemState)) continue;
       const reference = item.reference ?? plan.reference;
-      yield { item: item.index, uid: item.uid, ...(reference ? { reference } : {}), recheck: itemState === 'in-flight' || itemState === 'retry-unknown' };
+      yield {
+        item: item.index,
+        uid: item.uid,
+        ...(reference ? { reference } : {}),
+        recheck: itemState === 'in-flight' || itemState === 'retry-unknown',
+        ...(item.missingAtCheck ? { missingAtCheck: true } : {}),
+      };
     }
   }
 
@@ -69,16 +75,13 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
       const known = new Set<string>();
       for (const user of users) if (user.uid) known.add(user.uid);
       let existing = 0;
-      let missing = 0;
-      const missingSample: string[] = [];
+      const missing: string[] = [];
       for await (const item of readDraftItems(dataDir, draftId)) {
         if (known.has(item.uid)) existing += 1;
-        else {
-          missing += 1;
-          if (missingSample.length < MISSING_SAMPLE) missingSample.push(item.uid);
-        }
+        else missing.push(item.uid);
       }
-      return { users: users.length, existing, missing, missingSample };
+      recordMissing(dataDir, draftId, missing);
+      return { users: users.length, existing, missing: missing.length, missingSample: missing.slice(0, MISSING_SAMPLE) };
     },
 
     async start(request, control = {}) {
@@ -91,8 +94,8 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
         });
       }
       const profile = await deps.getProfile(request.profileId);
-      // Credentials are checked before the job exists: a job that cannot run is not left behind.
-      await deps.connectionFor(profile.id);
+      // Credentials are checked (a token is had) before the job exists: a job that cannot run is not left behind.
+      await (await deps.connectionFor(profile.id)).client.checkToken('authentication');
       const reference = request.reference?.trim();
       if (reference && reference.length > 200) throw invalidInput('The reference is longer than 200 characters. Enter only the ticket or request number. Nothing was sent.');
       const journal = await createJob(dataDir, {
@@ -106,9 +109,10 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
         source: draft.sourceName,
       });
       try {
+        const missingAtCheck = readMissing(dataDir, request.draftId);
         let chunk: BatchItem[] = [];
         for await (const item of readDraftItems(dataDir, request.draftId)) {
-          chunk.push(item);
+          chunk.push(missingAtCheck.has(item.uid) ? { ...item, missingAtCheck: true } : item);
           if (chunk.length >= APPEND_EVERY) {
             await journal.appendItems(chunk);
             chunk = [];

@@ -25,7 +25,7 @@ export function draftsDir(dataDir: string): string {
 function draftPaths(dataDir: string, draftId: string) {
   if (!/^[0-9a-f]{32}$/.test(draftId)) throw draftMissing(draftId);
   const dir = draftsDir(dataDir);
-  return { dir, items: join(dir, `${draftId}.jsonl`), preview: join(dir, `${draftId}.json`) };
+  return { dir, items: join(dir, `${draftId}.jsonl`), preview: join(dir, `${draftId}.json`), missing: join(dir, `${draftId}.missing.jsonl`) };
 }
 
 export async function createDraft(dataDir: string, request: BatchPreviewRequest, now: () => number = Date.now): Promise<BatchPreview> {
@@ -71,12 +71,14 @@ export async function createDraft(dataDir: string, request: BatchPreviewRequest,
       invalid: summary.invalid.slice(0, request.listInvalid ?? MAX_PREVIEW_INVALID),
       invalidCount: summary.invalidCount,
       duplicates: summary.duplicates,
+      edgeSpaces: summary.edgeSpaces,
       firstUids,
       // The last ones, without repeating those already shown first.
       lastUids: lastUids.slice(Math.max(0, PREVIEW_ENDS - Math.max(0, summary.items - PREVIEW_ENDS))),
       sourceName: request.sourceName,
     };
     if (summary.columns) preview.columns = summary.columns;
+    if (summary.uidColumn) preview.uidColumn = summary.uidColumn;
     writeFileAtomic(paths.preview, paths.dir, JSON.stringify(preview));
     return preview;
   } catch (error) {
@@ -102,6 +104,22 @@ export function removeDraft(dataDir: string, draftId: string): void {
   const paths = draftPaths(dataDir, draftId);
   rmSync(paths.preview, { force: true });
   rmSync(paths.items, { force: true });
+  rmSync(paths.missing, { force: true });
+}
+
+/**
+ * What a check against the service found missing, kept with the draft: an item missing at the check
+ * is "not found" whatever happens later (a 404 after a failed attempt is then not taken for "done").
+ */
+export function recordMissing(dataDir: string, draftId: string, missing: readonly string[]): void {
+  const paths = draftPaths(dataDir, draftId);
+  writeFileAtomic(paths.missing, paths.dir, missing.map((uid) => `${JSON.stringify(uid)}\n`).join(''));
+}
+
+export function readMissing(dataDir: string, draftId: string): Set<string> {
+  const { missing } = draftPaths(dataDir, draftId);
+  if (!existsSync(missing)) return new Set();
+  return new Set(readFileSync(missing, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as string));
 }
 
 function forgetOldDrafts(dataDir: string, nowMs: number): void {

@@ -29,6 +29,8 @@ export interface BatchItem {
   line: number;
   uid: string;
   reference?: string;
+  /** The check against the service before the confirmation did not find this uid. */
+  missingAtCheck?: true;
 }
 
 export const FINAL_OUTCOMES = ['done', 'not-found', 'done-before-interruption', 'failed'] as const;

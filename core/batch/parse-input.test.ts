@@ -62,7 +62,7 @@ describe('parseBatchInput: plain lists', () => {
     expect(summary.invalidCount).toBe(3);
     expect(summary.invalid).toEqual([
       { line: 2, reason: uidProblemMessage({ code: 'dot-segment', uid: '..' }), excerpt: '..' },
-      { line: 3, reason: uidProblemMessage({ code: 'invalid-unicode' }), excerpt: 'cut \uFFFD here' },
+      { line: 3, reason: uidProblemMessage({ code: 'invalid-unicode' }), excerpt: 'cut \\ud83d here' },
       { line: 4, reason: uidProblemMessage(uidProblem(tooLong)!), excerpt: `${'x'.repeat(80)}…` },
     ]);
     expect(summary.invalid[1]?.reason).toContain('broken character');
@@ -88,7 +88,7 @@ describe('parseBatchInput: CSV and TSV', () => {
       { line: 7, uid: 'plain' },
     ]);
     // The uid with a line break inside its quoted cell is refused as a single act would refuse it.
-    expect(summary.invalid).toEqual([{ line: 3, reason: uidProblemMessage({ code: 'control-character' }), excerpt: 'two\uFFFD\uFFFDlines' }]);
+    expect(summary.invalid).toEqual([{ line: 3, reason: uidProblemMessage({ code: 'control-character' }), excerpt: 'two\\u000d\\u000alines' }]);
   });
 
   it('picks a uid column by its header name', async () => {
@@ -125,6 +125,33 @@ describe('parseBatchInput: CSV and TSV', () => {
     expect(byIndex.message).toContain('"uid", "ticket"');
   });
 
+  it('reads a CSV by a picked column even when no header is named like a uid, and refuses a misspelt one', async () => {
+    const csv = 'E-mail,Account,Ticket\r\nann@example.org,user-61,R-61\r\n';
+    const { items, summary } = await parse(csv, { kind: 'auto', uidColumn: 'Account', referenceColumn: 'Ticket' });
+    expect(summary).toMatchObject({ kind: 'csv', uidColumn: { index: 1, name: 'Account' } });
+    expect(items).toEqual([{ line: 2, uid: 'user-61', reference: 'R-61' }]);
+    const misspelt = await refusal(csv, { kind: 'auto', uidColumn: 'Acount' });
+    expect(misspelt.message).toContain('no column named "Acount"');
+    expect(misspelt.message).toContain('"E-mail", "Account", "Ticket"');
+  });
+
+  it('refuses a column picked for a plain list instead of ignoring it', async () => {
+    expect((await refusal('alice\nbob\n', { kind: 'auto', referenceColumn: 1 })).message).toContain('read as a list');
+    expect((await refusal('alice\nbob\n', { kind: 'auto', uidColumn: 'Account' })).message).toContain('no uid column "Account"');
+  });
+
+  it('skips the header of a one-column export ("User ID") instead of erasing a user of that name', async () => {
+    const { uids, summary } = await parse('User ID\r\nuser-80\r\nuser-81\r\n');
+    expect(summary).toMatchObject({ kind: 'list', columns: ['User ID'], items: 2 });
+    expect(uids).toEqual(['user-80', 'user-81']);
+  });
+
+  it('says which uids begin or end with spaces (kept exactly, as for a single act)', async () => {
+    const { uids, summary } = await parse('alice\nbob   \n carol\ndave\n');
+    expect(uids).toEqual(['alice', 'bob   ', ' carol', 'dave']);
+    expect(summary.edgeSpaces).toEqual({ count: 2, lines: [2, 3] });
+  });
+
   it('treats an empty cell in the uid column as an invalid line', async () => {
     const { uids, summary } = await parse('uid,ticket\n,T-1\nalice\n', { kind: 'csv' });
     expect(uids).toEqual(['alice']);
@@ -140,6 +167,8 @@ describe('guessKind', () => {
     expect(guessKind('account,ref\nalice,1', 'account')).toBe('csv');
     expect(guessKind('Dupont, Jean\nalice')).toBe('list');
     expect(guessKind('uid\nalice')).toBe('list');
+    expect(guessKind('E-mail,Account\nann,user-1', 'Acount')).toBe('csv');
+    expect(guessKind('E-mail,Account\nann,user-1')).toBe('list');
   });
 });
 

@@ -42,9 +42,16 @@ export interface BatchInputSummary {
   invalidCount: number;
   /** Exact-uid repeats dropped (the first occurrence is kept). */
   duplicates: number;
-  /** The header row, when there is one. */
+  /** The header row, when there is one (for a list: a first line like "uid" or "User ID", skipped). */
   columns?: string[];
+  /** The column the uids were read from (CSV and TSV): its 0-based index, and its name when there is a header. */
+  uidColumn?: { index: number; name?: string };
+  /** Valid uids that begin or end with white space (kept exactly, as everywhere: said so the operator can look). */
+  edgeSpaces: { count: number; lines: number[] };
 }
+
+/** How many lines with edge spaces a summary names. */
+export const MAX_LISTED_EDGE_SPACES = 20;
 
 export const MAX_LISTED_INVALID = 1000;
 /** How much text 'auto' looks at, and papaparse's first chunk (from which it guesses the line ending). */
@@ -65,8 +72,8 @@ export async function parseBatchInput(
   onItem: (item: BatchInputItem) => void | Promise<void>,
 ): Promise<BatchInputSummary> {
   const { sample, all } = await peekText(textChunks(source)[Symbol.asyncIterator](), SAMPLE_SIZE);
-  const kind = options.kind === 'auto' ? guessKind(sample, options.uidColumn) : options.kind;
-  const summary: BatchInputSummary = { kind, items: 0, invalid: [], invalidCount: 0, duplicates: 0 };
+  const kind = options.kind === 'auto' ? guessKind(sample, options.uidColumn ?? options.referenceColumn) : options.kind;
+  const summary: BatchInputSummary = { kind, items: 0, invalid: [], invalidCount: 0, duplicates: 0, edgeSpaces: { count: 0, lines: [] } };
   const seen = new Set<string>();
 
   const accept = async (line: number, uid: string, reference: string | undefined): Promise<void> => {
@@ -81,14 +88,31 @@ export async function parseBatchInput(
     } else {
       seen.add(uid);
       summary.items += 1;
+      if (uid !== uid.trim()) {
+        summary.edgeSpaces.count += 1;
+        if (summary.edgeSpaces.lines.length < MAX_LISTED_EDGE_SPACES) summary.edgeSpaces.lines.push(line);
+      }
       await onItem(reference ? { line, uid, reference } : { line, uid });
     }
   };
 
   if (kind === 'list') {
+    let first = true;
     for await (const { line, text } of numberedLines(all)) {
-      if (text.length > 0) await accept(line, text, undefined);
+      if (text.length === 0) continue;
+      if (first) {
+        first = false;
+        // A one-column spreadsheet export: its header ("uid", "User ID"…) is not a uid to erase.
+        const isHeader = options.hasHeader ?? (UID_COLUMN_NAMES.has(text.trim().toLowerCase()) || text === options.uidColumn);
+        checkListColumns(options, isHeader ? text : undefined);
+        if (isHeader) {
+          summary.columns = [text];
+          continue;
+        }
+      }
+      await accept(line, text, undefined);
     }
+    if (first) checkListColumns(options, undefined);
     return summary;
   }
 
@@ -99,6 +123,7 @@ export async function parseBatchInput(
       const hasHeader = options.hasHeader ?? (typeof options.uidColumn === 'string' || typeof options.referenceColumn === 'string' || uidColumnIndex(row.cells) !== -1);
       if (hasHeader) summary.columns = row.cells;
       picked = pickColumns(row.cells, hasHeader, options);
+      summary.uidColumn = hasHeader ? { index: picked.uid, name: row.cells[picked.uid] ?? '' } : { index: picked.uid };
       if (hasHeader) continue;
     }
     const reference = picked.reference === undefined ? undefined : row.cells[picked.reference];
@@ -109,17 +134,30 @@ export async function parseBatchInput(
 
 /**
  * The documented, conservative rule for 'auto' (uids may hold commas, spaces, '#', '%'):
- * a tab in the sample → TSV (a uid can never hold a tab); a comma in the first line AND that
- * line names the uid column (the picked name, or one like "uid") → CSV; anything else → a list.
+ * a tab in the sample → TSV (a uid can never hold a tab); a comma in the first line AND either
+ * a column was picked (by name or number) or that line names a uid column (like "uid") → CSV;
+ * anything else → a list.
  */
-export function guessKind(sample: string, uidColumn?: string | number): BatchInputKind {
+export function guessKind(sample: string, pickedColumn?: string | number): BatchInputKind {
   if (sample.includes('\t')) return 'tsv';
   const newline = sample.indexOf('\n');
   const firstLine = newline === -1 ? sample : sample.slice(0, newline);
   if (!firstLine.includes(',')) return 'list';
+  if (pickedColumn !== undefined) return 'csv';
   const names = firstLine.split(',').map((cell) => cell.trim().replace(/^"(.*)"$/, '$1'));
-  const namesUid = typeof uidColumn === 'string' ? names.includes(uidColumn) : uidColumnIndex(names) !== -1;
-  return namesUid ? 'csv' : 'list';
+  return uidColumnIndex(names) !== -1 ? 'csv' : 'list';
+}
+
+/** A list has one column: a column picked by another name or number would be silently ignored, so it is refused. */
+function checkListColumns(options: BatchInputOptions, header: string | undefined): void {
+  const fits = (wanted: string | number | undefined) => wanted === undefined || wanted === 0 || (header !== undefined && wanted === header);
+  for (const [role, wanted] of [['uid', options.uidColumn], ['reference', options.referenceColumn]] as const) {
+    if (role === 'reference' ? wanted === undefined : fits(wanted)) continue;
+    throw invalidInput(
+      `The input was read as a list (one uid a line, no columns), so there is no ${role} column "${String(wanted)}" to pick. ` +
+        'For a CSV or TSV file, check its separator and header row; for a list, pick no column. Nothing was sent.',
+    );
+  }
 }
 
 function pickColumns(firstRow: string[], hasHeader: boolean, options: BatchInputOptions): { uid: number; reference?: number } {
@@ -158,10 +196,10 @@ function isEmptyRow(row: CsvRow): boolean {
   return row.cells.length === 1 && row.cells[0] === '';
 }
 
-/** A short, printable start of a value for a report (never the whole of a pasted blob). */
+/** A short, printable start of a value for a report (never the whole of a pasted blob); control characters and broken halves as \\u escapes. */
 function excerptOf(value: string): string {
-  // eslint-disable-next-line no-control-regex -- replacing control characters is the point
-  const printable = value.replace(/[\u0000-\u001f\u007f-\u009f]|\p{Cs}/gu, '\uFFFD');
+  // eslint-disable-next-line no-control-regex -- escaping control characters is the point
+  const printable = value.replace(/[\u0000-\u001f\u007f-\u009f]|\p{Cs}/gu, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const codePoints = Array.from(printable);
   return codePoints.length > EXCERPT_LENGTH ? `${codePoints.slice(0, EXCERPT_LENGTH).join('')}…` : printable;
 }

@@ -13,6 +13,7 @@ import { runBatch, type RunBatchOptions, type RunItem } from './run-batch';
 /** A gate whose answers the test scripts per uid; it counts what was admitted and sent. */
 function scriptedGate(answer: (uid: string, attempt: number) => BatchSendResult | Promise<BatchSendResult>) {
   const sent: string[] = [];
+  const actIds = new Map<string, Set<string | undefined>>();
   const admittedGroups: number[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
@@ -20,6 +21,7 @@ function scriptedGate(answer: (uid: string, attempt: number) => BatchSendResult 
   const gate: BatchGate = {
     async admit(orders: readonly BatchOrder[]) {
       admittedGroups.push(orders.length);
+      for (const order of orders) actIds.set(order.uid, (actIds.get(order.uid) ?? new Set()).add(order.actId));
       return orders.map((order) => ({
         async send() {
           sent.push(order.uid);
@@ -38,7 +40,7 @@ function scriptedGate(answer: (uid: string, attempt: number) => BatchSendResult 
     },
     async flush() {},
   };
-  return { gate, sent, admittedGroups, maxInFlight: () => maxInFlight };
+  return { gate, sent, actIds, admittedGroups, maxInFlight: () => maxInFlight };
 }
 
 const done = (): BatchSendResult => ({ outcome: 'done', status: 200 });
@@ -114,16 +116,46 @@ describe('runBatch', () => {
     const result = await run(await job(list), scripted.gate, list);
     expect(result.counts).toEqual({ done: 0, doneBeforeInterruption: 1, notFound: 1, failed: 0, unfinished: 0 });
     expect(scripted.sent.filter((uid) => uid === 'flaky')).toHaveLength(2);
+    // Both attempts are steps of one act in the audit trail.
+    expect(scripted.actIds.get('flaky')?.size).toBe(1);
   });
 
-  it('retries not-sent and unknown items with backoff, then fails them with the reason once the budget is spent', async () => {
-    const list = ['never-answers'];
-    const scripted = scriptedGate(() => failure('NETWORK', 'not-sent'));
+  it('a uid the check did not find stays "not found" even when its 404 came after an unknown attempt', async () => {
+    const list = ['typo'];
+    const scripted = scriptedGate((_uid, attempt) => (attempt === 1 ? failure('SERVER_ERROR', 'unknown', { status: 502 }) : failure('NOT_FOUND', 'refused', { status: 404 })));
+    const result = await run(await job(list), scripted.gate, list, { items: (async function* () { yield { item: 0, uid: 'typo', recheck: false, missingAtCheck: true }; })() });
+    expect(result.counts).toMatchObject({ notFound: 1, doneBeforeInterruption: 0 });
+  });
+
+  it('retries unknown items with backoff, then fails them with the reason once the budget is spent', async () => {
+    const list = ['always-502'];
+    const scripted = scriptedGate(() => failure('SERVER_ERROR', 'unknown', { status: 502 }));
     const journal = await job(list);
     const result = await run(journal, scripted.gate, list, { maxAttempts: 3 });
     expect(result.counts).toMatchObject({ failed: 1, unfinished: 0 });
     expect(scripted.sent).toHaveLength(3);
     expect(waits.filter((ms) => ms >= 250)).toHaveLength(2); // a backoff between attempts
+    const rows = (await readJobState(dataDir, journal.jobId)).counts;
+    expect(rows.failed).toBe(1);
+  });
+
+  it('stops the run, resumable, when the service answers nothing at all for 30 s, instead of failing every item', async () => {
+    const list = uids(50);
+    const scripted = scriptedGate(() => failure('NETWORK', 'not-sent'));
+    const journal = await job(list);
+    await expect(run(journal, scripted.gate, list)).rejects.toMatchObject({ code: 'NETWORK', message: expect.stringMatching(/answered nothing for 3\d s/) });
+    const state = await readJobState(dataDir, journal.jobId);
+    expect(state.counts.failed).toBe(0);
+    expect(state.unfinished).toBe(50);
+    expect(scripted.sent.length).toBeLessThan(50);
+  });
+
+  it('fails at once an item refused before sending for a reason no retry changes', async () => {
+    const list = ['bad'];
+    const scripted = scriptedGate(() => failure('INVALID_INPUT', 'not-sent'));
+    const result = await run(await job(list), scripted.gate, list);
+    expect(result.counts.failed).toBe(1);
+    expect(scripted.sent).toHaveLength(1);
   });
 
   it('a refusal (4xx) fails the item at once, without a retry', async () => {

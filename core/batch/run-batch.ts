@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { PrivacyDeskError, isPrivacyDeskError, type ErrorCode } from '../../shared/errors';
 import type { BatchCounts, BatchProgress, BatchRunResult } from '../../shared/batch';
 import type { ErasureAction } from '../../shared/users';
@@ -14,6 +15,8 @@ export interface RunItem {
   reference?: string;
   /** An earlier attempt may have reached the service: a 404 now means "done before the interruption". */
   recheck: boolean;
+  /** The check before the confirmation did not find this uid: a 404 means "not found", however many attempts it took. */
+  missingAtCheck?: boolean;
 }
 
 export interface RunBatchOptions {
@@ -30,7 +33,7 @@ export interface RunBatchOptions {
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
-  /** Attempts per item whose outcome was not-sent or unknown, then it is failed with the last reason. Default 5. */
+  /** Attempts per item whose outcome was unknown (or not-sent: twice as many), then it is failed with the last reason. Default 5. */
   maxAttempts?: number;
   /** 429 answers one item may meet before it is failed. Default 100. */
   maxRateLimited?: number;
@@ -43,6 +46,14 @@ const STOPS_THE_RUN: ReadonlySet<ErrorCode> = new Set([
 ]);
 
 const PROGRESS_EVERY_MS = 250;
+/**
+ * A not-sent attempt reached nothing (connection refused, no token could be had): retrying it is always
+ * safe. When the service has answered nothing at all for this long, it is out of reach: the run stops
+ * (resumable) instead of spending every item's retries on it.
+ */
+const UNREACHABLE_AFTER_MS = 30_000;
+/** Not-sent failures that can pass (the network, the token endpoint); any other not-sent fails the item at once. */
+const PASSING_NOT_SENT: ReadonlySet<ErrorCode> = new Set(['NETWORK', 'TIMEOUT', 'SERVER_ERROR', 'UNEXPECTED_RESPONSE', 'INTERNAL']);
 const RATE_WINDOW_MS = 10_000;
 
 /**
@@ -67,6 +78,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
   const signal = control.signal ? AbortSignal.any([control.signal, stop.signal]) : stop.signal;
   let fatal: unknown = null;
   let inFlight = 0;
+  let lastAnswerAt = now();
   const finishedAt: number[] = [];
   const startedAt = now();
   let lastProgressAt = -Infinity;
@@ -97,11 +109,11 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
   }
 
   // Group commit: items asking to start while a write is on its way start together in the next write.
-  let waiting: { run: RunItem; resolve: (attempt: BatchAttempt) => void; reject: (error: unknown) => void }[] = [];
+  let waiting: { run: RunItem; actId: string; resolve: (attempt: BatchAttempt) => void; reject: (error: unknown) => void }[] = [];
   let writing = false;
-  const admit = (run: RunItem) =>
+  const admit = (run: RunItem, actId: string) =>
     new Promise<BatchAttempt>((resolve, reject) => {
-      waiting.push({ run, resolve, reject });
+      waiting.push({ run, actId, resolve, reject });
       if (!writing) void writeGroups();
     });
   async function writeGroups() {
@@ -118,7 +130,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
         continue;
       }
       try {
-        const attempts = await gate.admit(group.map(({ run }) => (run.reference ? { uid: run.uid, reference: run.reference } : { uid: run.uid })));
+        const attempts = await gate.admit(group.map(({ run, actId }) => (run.reference ? { uid: run.uid, reference: run.reference, actId } : { uid: run.uid, actId })));
         group.forEach(({ resolve }, index) => resolve(attempts[index] as BatchAttempt));
       } catch (error) {
         // Started in the journal but never sent: say so, so a resume sends them afresh.
@@ -147,14 +159,16 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
 
   async function processItem(run: RunItem) {
     let mayHaveReached = run.recheck;
+    const actId = randomUUID();
     let attempts = 0;
+    let notSentAttempts = 0;
     let rateLimited = 0;
     for (;;) {
       await control.pause?.whileRunning(signal);
       if (signal.aborted) return;
       await pacer.turn(signal);
       if (signal.aborted) return;
-      const attempt = await admit(run);
+      const attempt = await admit(run, actId);
       inFlight += 1;
       report();
       let result: BatchSendResult;
@@ -164,13 +178,14 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
         inFlight -= 1;
       }
       const error = result.error;
+      if (result.status !== undefined || result.outcome !== 'not-sent') lastAnswerAt = now();
       if (!error || result.outcome === 'done') {
         pacer.answered();
         return record(run, 'done', result);
       }
       if (error.code === 'NOT_FOUND') {
         pacer.answered();
-        return record(run, mayHaveReached ? 'done-before-interruption' : 'not-found', result);
+        return record(run, mayHaveReached && !run.missingAtCheck ? 'done-before-interruption' : 'not-found', result);
       }
       if (error.code === 'RATE_LIMITED') {
         pacer.rateLimited(error.retryAfterSeconds);
@@ -185,14 +200,25 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
         return halt(error);
       }
       if (error.outcome === 'refused' || error.outcome === 'done') return record(run, 'failed', result, error.message);
-      if (error.outcome === 'unknown') mayHaveReached = true;
-      attempts += 1;
-      if (attempts >= maxAttempts) {
-        const maybe = mayHaveReached ? ' An attempt may have reached the service: check the user before acting again.' : '';
+      if (error.outcome === 'not-sent') {
+        if (!PASSING_NOT_SENT.has(error.code)) return record(run, 'failed', result, error.message);
+        if (now() - lastAnswerAt >= UNREACHABLE_AFTER_MS) {
+          await record(run, mayHaveReached ? 'unknown-retry' : 'not-sent-retry', result, error.message);
+          const silentFor = Math.round((now() - lastAnswerAt) / 1000);
+          return halt(new PrivacyDeskError({ code: error.code, outcome: 'not-sent', message: `the service has answered nothing for ${silentFor} s (${error.message})` }, { cause: error }));
+        }
+        notSentAttempts += 1;
+      } else {
+        mayHaveReached = true;
+        attempts += 1;
+      }
+      if (attempts >= maxAttempts || notSentAttempts >= maxAttempts * 2) {
+        attempts += notSentAttempts;
+        const maybe = mayHaveReached && !/check the user/i.test(error.message) ? ' An attempt may have reached the service: check the user before acting again.' : '';
         return record(run, 'failed', result, `Tried ${attempts} times; the last attempt: ${error.message}${maybe}`);
       }
       await record(run, error.outcome === 'unknown' ? 'unknown-retry' : 'not-sent-retry', result, error.message);
-      await sleep(retryDelayMs(attempts - 1, undefined, options.random), signal);
+      await sleep(retryDelayMs(attempts + notSentAttempts - 1, undefined, options.random), signal);
     }
   }
 

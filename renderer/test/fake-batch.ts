@@ -212,6 +212,7 @@ function parse(text: string, sourceName: string, uidColumn?: string | number, re
     kind,
     items: items.length,
     withReference: items.filter((item) => item.reference).length,
+    edgeSpaces: { count: items.filter((item) => item.uid !== item.uid.trim()).length, lines: items.filter((item) => item.uid !== item.uid.trim()).slice(0, 20).map((item) => item.line) },
     invalid,
     invalidCount,
     duplicates,

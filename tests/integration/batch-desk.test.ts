@@ -7,6 +7,7 @@ import { createDesk, type Desk } from '../../core/desk';
 import type { BatchProgress } from '../../shared/batch';
 import { inspectUid } from '../../sandbox/test-support';
 import { pdfText } from '../support/pdf-text';
+import { readItems } from '../../core/batch/job-state';
 import { useSandbox } from './helpers';
 
 describe('desk.batch against the sandbox', () => {
@@ -59,12 +60,26 @@ describe('desk.batch against the sandbox', () => {
     const receipt = await pdfText((await desk.receipt({ reference: 'REQ-77' }, { locale: 'en' })).content);
     expect(receipt.text).toContain('22 items: 20 done, 2 not found, 0 failed, 0 unfinished (finished)');
 
+    // What the check found missing travels with the job: a 404 for these is "not found" whatever came before.
+    const marked = [];
+    for await (const item of readItems(dataDir, run.batchId)) if (item.missingAtCheck) marked.push(item.uid);
+    expect(marked).toEqual(['never-existed-1', 'never-existed-2']);
+
     const rows = [];
     for await (const row of desk.batch.results(run.batchId)) rows.push(row);
     expect(rows.map((row) => row.outcome).sort()).toEqual([...Array(20).fill('done'), 'not-found', 'not-found'].sort());
     expect((await desk.batch.list())[0]).toMatchObject({ batchId: run.batchId, state: 'finished', counts: { done: 20, notFound: 2 } });
     // A draft is used once.
     await expect(desk.batch.start({ ...start, confirmation: 'DELETE 22' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
+  it('refuses wrong credentials before the job exists: nothing sent, no job left behind', async () => {
+    desk.useTemporaryConnection({ name: 'Sandbox', baseUrl: sandbox.current.url, applicationName: sandbox.current.credentials.applicationName, credentials: { ...sandbox.current.credentials, apiSecret: 'wrong-secret' } });
+    const preview = await desk.batch.preview({ source: 'alice\nbob', sourceName: 'pasted list' });
+    const before = sandbox.current.stats().apiRequests;
+    await expect(desk.batch.start({ draftId: preview.draftId, profileId: 'temporary', action: 'delete', logoutFirst: false, concurrency: 4, confirmation: 'DELETE 2' })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    expect(sandbox.current.stats().apiRequests).toBe(before);
+    expect(await desk.batch.list()).toEqual([]);
   });
 
   it('a cancelled run sends nothing more and resumes with only the unfinished items', async () => {
