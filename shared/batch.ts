@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { profileIdSchema } from './profile';
 import { ERASURE_ACTIONS, type ErasureAction } from './users';
+import type { UidProblem } from './uid';
 
 /**
  * Batch erasure (issue 8), as the console and the CLI see it:
@@ -52,6 +53,8 @@ export const batchPreviewInputSchema = z.object({
 
 export interface BatchInvalidLine {
   line: number;
+  /** The uid rule it breaks (shared/uid.ts): the window words it in its language; `reason` is the core's English. */
+  problem: UidProblem;
   reason: string;
   excerpt: string;
 }

@@ -61,9 +61,9 @@ describe('parseBatchInput: plain lists', () => {
     expect(uids).toEqual(['alice', 'bob']);
     expect(summary.invalidCount).toBe(3);
     expect(summary.invalid).toEqual([
-      { line: 2, reason: uidProblemMessage({ code: 'dot-segment', uid: '..' }), excerpt: '..' },
-      { line: 3, reason: uidProblemMessage({ code: 'invalid-unicode' }), excerpt: 'cut \\ud83d here' },
-      { line: 4, reason: uidProblemMessage(uidProblem(tooLong)!), excerpt: `${'x'.repeat(80)}…` },
+      { line: 2, problem: { code: 'dot-segment', uid: '..' }, reason: uidProblemMessage({ code: 'dot-segment', uid: '..' }), excerpt: '..' },
+      { line: 3, problem: { code: 'invalid-unicode' }, reason: uidProblemMessage({ code: 'invalid-unicode' }), excerpt: 'cut \\ud83d here' },
+      { line: 4, problem: uidProblem(tooLong), reason: uidProblemMessage(uidProblem(tooLong)!), excerpt: `${'x'.repeat(80)}…` },
     ]);
     expect(summary.invalid[1]?.reason).toContain('broken character');
   });
@@ -88,7 +88,7 @@ describe('parseBatchInput: CSV and TSV', () => {
       { line: 7, uid: 'plain' },
     ]);
     // The uid with a line break inside its quoted cell is refused as a single act would refuse it.
-    expect(summary.invalid).toEqual([{ line: 3, reason: uidProblemMessage({ code: 'control-character' }), excerpt: 'two\\u000d\\u000alines' }]);
+    expect(summary.invalid).toEqual([{ line: 3, problem: { code: 'control-character' }, reason: uidProblemMessage({ code: 'control-character' }), excerpt: 'two\\u000d\\u000alines' }]);
   });
 
   it('picks a uid column by its header name', async () => {
@@ -155,7 +155,7 @@ describe('parseBatchInput: CSV and TSV', () => {
   it('treats an empty cell in the uid column as an invalid line', async () => {
     const { uids, summary } = await parse('uid,ticket\n,T-1\nalice\n', { kind: 'csv' });
     expect(uids).toEqual(['alice']);
-    expect(summary.invalid).toEqual([{ line: 2, reason: uidProblemMessage({ code: 'empty' }), excerpt: '' }]);
+    expect(summary.invalid).toEqual([{ line: 2, problem: { code: 'empty' }, reason: uidProblemMessage({ code: 'empty' }), excerpt: '' }]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { invalidInput } from '../../shared/errors';
-import { uidProblem } from '../../shared/uid';
+import { uidProblem, type UidProblem } from '../../shared/uid';
 import { uidProblemMessage } from '../input-problems';
 import { csvRows, type CsvRow } from './csv-rows';
 import { numberedLines, peekText, textChunks, type BatchInputSource } from './text-chunks';
@@ -26,6 +26,8 @@ export interface BatchInputItem {
 
 export interface InvalidLine {
   line: number;
+  /** The single-act rule it breaks (shared/uid.ts), for a window to word in its language. */
+  problem: UidProblem;
   /** English words from core/input-problems.ts, as for a single act. */
   reason: string;
   /** The start of the value, printable (control characters and broken halves shown as U+FFFD). */
@@ -81,7 +83,7 @@ export async function parseBatchInput(
     if (problem) {
       summary.invalidCount += 1;
       if (summary.invalid.length < MAX_LISTED_INVALID) {
-        summary.invalid.push({ line, reason: uidProblemMessage(problem), excerpt: excerptOf(uid) });
+        summary.invalid.push({ line, problem, reason: uidProblemMessage(problem), excerpt: excerptOf(uid) });
       }
     } else if (seen.has(uid)) {
       summary.duplicates += 1;

@@ -194,7 +194,7 @@ function parse(text: string, sourceName: string, uidColumn?: string | number, re
     const problem = uidProblem(uid);
     if (problem) {
       invalidCount += 1;
-      invalid.push({ line: index + 1, reason: `The uid is ${problem.code}.`, excerpt: uid.slice(0, 80) });
+      invalid.push({ line: index + 1, problem, reason: `The uid is ${problem.code}.`, excerpt: uid.slice(0, 80) });
       return;
     }
     if (seen.has(uid)) {
