@@ -11,5 +11,16 @@ const onInterrupt = (listener: () => void) => {
   };
 };
 
+// A reader that stops early (`privacy-desk batch list | head -3`) closes the pipe: the rest of the
+// output is not wanted, so the process ends quietly (exit 0) instead of dying on an unhandled EPIPE.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+// A closed stderr leaves nowhere to say anything: the command goes on with stdout.
+process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
+
 // Set the code instead of exiting at once, so piped stdout is flushed completely.
 process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, onInterrupt });

@@ -75,4 +75,20 @@ describe('privacy-desk batch as a child process', () => {
       f.sandbox.setFaults({ latencyMs: 0 });
     }
   }, 60_000);
+
+  it('a reader that stops early (| head) ends the process quietly: exit 0, no EPIPE stack trace', async () => {
+    for (const args of [['batch', 'list'], ['audit', 'list']]) {
+      const { code, stderr } = await new Promise<{ code: number; stderr: string }>((resolve, reject) => {
+        const child = spawn(process.execPath, ['bin/privacy-desk.js', ...args], { cwd: REPO_ROOT, env: batchEnv(f), stdio: ['ignore', 'pipe', 'pipe'] });
+        // The reading end is closed before the CLI writes anything: its first write meets EPIPE.
+        child.stdout.destroy();
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code: code ?? -1, stderr }));
+      });
+      expect(stderr).not.toMatch(/EPIPE|Unhandled|at .*main\.js/);
+      expect(code).toBe(0);
+    }
+  }, 60_000);
 });
