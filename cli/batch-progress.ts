@@ -7,7 +7,7 @@ export interface BatchProgressView {
   update(progress: BatchProgress): void;
   /** Prints a message on its own line (the bar is ended, the message written, the bar drawn again below it). */
   interject(write: () => void): void;
-  /** Leaves the last state on screen and moves to the next line. */
+  /** Clears the bar's line (the summary that follows tells the counts). */
   stop(): void;
 }
 
@@ -20,31 +20,49 @@ export function progressLine(progress: BatchProgress, columns = 80): string {
   const { counts, total } = progress;
   const finished = total - counts.unfinished;
   const fraction = total === 0 ? 1 : finished / total;
-  // A state other than running comes first: a narrow terminal cuts the end of the line.
-  const state =
-    progress.state === 'waiting'
-      ? `waiting ${Math.ceil(progress.waitSeconds ?? 0)} s (the service asked to slow down)`
-      : progress.state === 'paused'
-        ? 'paused'
-        : progress.state === 'stopping'
-          ? `stopping (${progress.inFlight} in flight)`
-          : undefined;
-  const parts = [
-    `${Math.floor(fraction * 100)}%`,
-    state,
-    `done ${doneCount(counts)}`,
-    `failed ${counts.failed}`,
-    `not found ${counts.notFound}`,
-    `remaining ${counts.unfinished}`,
-    `${progress.ratePerSecond.toFixed(1)}/s`,
-    state === undefined && progress.secondsLeft !== undefined ? `${formatSeconds(progress.secondsLeft)} left` : undefined,
-  ];
-  const words = parts.filter((part) => part !== undefined).join(' | ');
   // One column is kept free: a line that fills the last column wraps on some terminals.
-  const barWidth = Math.min(MAX_BAR_WIDTH, columns - words.length - 2);
+  const room = columns - 1;
+  const words = fittedWords(progress, fraction, room);
+  const barWidth = Math.min(MAX_BAR_WIDTH, room - words.length - 1);
   if (barWidth < MIN_BAR_WIDTH) return words;
   const filled = Math.round(fraction * barWidth);
   return `${'█'.repeat(filled)}${'░'.repeat(barWidth - filled)} ${words}`;
+}
+
+/**
+ * The longest wording that fits `room`: the state in full, then shorter, then without the rate,
+ * then without "not found" (done, failed and remaining always stay; a terminal cuts what is left).
+ */
+function fittedWords(progress: BatchProgress, fraction: number, room: number): string {
+  const { counts } = progress;
+  const wait = Math.ceil(progress.waitSeconds ?? 0);
+  // A state other than running comes first, right after the percentage.
+  const states: Array<string | undefined> =
+    progress.state === 'waiting'
+      ? [`waiting ${wait} s (the service asked to slow down)`, `waiting ${wait} s (slow down)`]
+      : progress.state === 'paused'
+        ? ['paused']
+        : progress.state === 'stopping'
+          ? [`stopping (${progress.inFlight} in flight)`]
+          : [undefined];
+  const rate = `${progress.ratePerSecond.toFixed(1)}/s`;
+  const left = progress.state === 'running' && progress.secondsLeft !== undefined ? `${formatSeconds(progress.secondsLeft)} left` : undefined;
+  const compose = (state: string | undefined, { notFound = true, speed = true } = {}) =>
+    [
+      `${Math.floor(fraction * 100)}%`,
+      state,
+      `done ${doneCount(counts)}`,
+      `failed ${counts.failed}`,
+      notFound ? `not found ${counts.notFound}` : undefined,
+      `remaining ${counts.unfinished}`,
+      speed ? rate : undefined,
+      speed ? left : undefined,
+    ]
+      .filter((part) => part !== undefined)
+      .join(' | ');
+  const shortest = states[states.length - 1];
+  const candidates = [...states.map((state) => compose(state)), compose(shortest, { speed: false }), compose(shortest, { speed: false, notFound: false })];
+  return candidates.find((line) => line.length <= room) ?? candidates[candidates.length - 1] ?? '';
 }
 
 /**
@@ -63,6 +81,8 @@ export function createBatchProgress(stderr: CliOutputStream, first: BatchProgres
     // Ctrl-C is the run's own business (cancel), never the bar's: no process handlers of its own.
     gracefulExit: false,
     hideCursor: null,
+    // The bar's line is cleared when it stops: what follows (a message, the summary) starts on a clean line.
+    clearOnComplete: true,
     // Cut to the terminal's width rather than wrap (a wrapped line cannot be redrawn in place).
     linewrap: true,
     fps: 5,

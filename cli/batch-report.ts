@@ -24,9 +24,28 @@ export function sayPreview(say: Say, preview: BatchPreview): void {
   const columns = preview.columns?.length ? `, columns ${preview.columns.map(quoted).join(', ')}` : '';
   say(`Read ${visibleText(preview.sourceName)} (${KIND_NAMES[preview.kind]}${columns}):`);
   say(`  valid uids:          ${preview.items}${preview.withReference > 0 ? ` (${preview.withReference} with their own reference)` : ''}`);
+  if (preview.uidColumn && preview.kind !== 'list') say(`  uids read from:      ${uidColumnWords(preview.uidColumn)}`);
   say(`  duplicates removed:  ${preview.duplicates}`);
   say(`  invalid lines:       ${preview.invalidCount}${preview.invalidCount > 0 ? ' (left out: nothing is sent for them)' : ''}`);
   sayInvalidLines(say, preview.invalid, preview.invalidCount);
+  sayEdgeSpaces(say, preview.edgeSpaces);
+}
+
+function uidColumnWords(column: NonNullable<BatchPreview['uidColumn']>): string {
+  return column.name !== undefined && column.name !== '' ? `column ${quoted(column.name)} (index ${column.index})` : `column index ${column.index} (no header)`;
+}
+
+/** Spaces at either end of a uid are kept (uids are exact), but are often a copy-paste slip: said plainly. */
+function sayEdgeSpaces(say: Say, edgeSpaces: BatchPreview['edgeSpaces']): void {
+  if (edgeSpaces.count === 0) return;
+  const lines = `${edgeSpaces.lines.join(', ')}${edgeSpaces.count > edgeSpaces.lines.length ? ', …' : ''}`;
+  const subject = edgeSpaces.count === 1 ? '1 uid begins or ends with spaces and is' : `${edgeSpaces.count} uids begin or end with spaces and are`;
+  say(`  ${subject} kept exactly (${edgeSpaces.lines.length === 1 && edgeSpaces.count === 1 ? 'line' : 'lines'} ${lines}): check they match the request.`);
+}
+
+/** Without --check: what the look-up would have added (one line). */
+export function sayCheckHint(say: Say): void {
+  say('Not looked up (add --check): --check shows which uids exist, and keeps a missing uid whose first attempt got no answer from counting as "done before an interruption".');
 }
 
 function sayInvalidLines(say: Say, invalid: BatchInvalidLine[], invalidCount: number): void {
@@ -87,7 +106,10 @@ export function sayConfirmation(say: Say, facts: ConfirmationFacts): void {
 function referenceWords(facts: ConfirmationFacts): string {
   // A job keeps what it was started with: each item's own reference, else the batch's.
   if (facts.resumeOf) return facts.reference !== undefined ? `${quoted(facts.reference)} for the items without their own` : 'as recorded with each item (no reference for the whole batch)';
-  const own = facts.withReference > 0 ? `${facts.withReference} items carry their own` : '';
+  if (facts.withReference > 0 && facts.withReference >= facts.count) {
+    return `each item carries its own (from the reference column)${facts.reference !== undefined ? `; ${quoted(facts.reference)} is not needed` : ''}`;
+  }
+  const own = facts.withReference > 0 ? `${plural(facts.withReference, 'item carries', 'items carry')} their own` : '';
   if (facts.reference === undefined) return own ? `${own}; the others none` : 'none (add --reference to keep a ticket number in the audit trail)';
   return own ? `${quoted(facts.reference)} for the items without their own (${own})` : quoted(facts.reference);
 }

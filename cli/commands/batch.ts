@@ -5,7 +5,7 @@ import { invalidInput } from '../../shared/errors';
 import type { ErasureAction } from '../../shared/users';
 import { obtainConfirmation } from '../batch-confirm';
 import { openBatchInput, parseColumn } from '../batch-input';
-import { INVALID_LINES_SHOWN, sayCheck, sayConfirmation, sayPreview, type Say } from '../batch-report';
+import { INVALID_LINES_SHOWN, sayCheck, sayCheckHint, sayConfirmation, sayPreview, type Say } from '../batch-report';
 import { followRun } from '../batch-run';
 import { BATCH_EXIT_CODES_HELP, BATCH_INPUT_HELP, resumeCommand } from '../batch-help';
 import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
@@ -79,6 +79,7 @@ async function runBatch(context: CliContext, action: ErasureAction, file: string
   // 2. Optionally, which uids the service knows (read-only).
   const check = opts.check ? await checkOnService(desk, io, preview, profileId) : undefined;
   if (check) sayCheck(say, check, preview.items);
+  else sayCheckHint(say);
 
   // 3. What is about to happen, where.
   noteLiveData(out, profile.baseUrl);
@@ -131,7 +132,8 @@ async function checkOnService(desk: Desk, io: CliIo, preview: BatchPreview, prof
       onProgress: progress ? ({ page, collected, totalPages }) => io.stderr.write(`\rchecking the uids: page ${page}${totalPages ? ` of ${totalPages}` : ''}, ${collected} users read`) : undefined,
     },
   );
-  if (progress) io.stderr.write('\n');
+  // The progress line is cleared (the counts follow in words), so "page 8 of 8" does not stay on screen.
+  if (progress) io.stderr.write('\r\u001b[2K');
   return result;
 }
 

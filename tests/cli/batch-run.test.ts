@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BatchRun, DeskBatch } from '../../core/batch/batch-types';
 import { createJob } from '../../core/batch/journal';
-import { progressLine } from '../../cli/batch-progress';
+import { createBatchProgress, progressLine } from '../../cli/batch-progress';
 import { followRun } from '../../cli/batch-run';
 import type { CliContext } from '../../cli/context';
 import { createOutput } from '../../cli/output';
@@ -25,8 +25,34 @@ describe('batch progress line', () => {
   });
 
   it('says why it waits when the service asked to slow down, and what a cancel does', () => {
-    expect(progressLine({ batchId: JOB, total: 10, counts: COUNTS, inFlight: 0, ratePerSecond: 0, state: 'waiting', waitSeconds: 29.2 })).toBe('60% | waiting 30 s (the service asked to slow down) | done 5 | failed 0 | not found 1 | remaining 4 | 0.0/s');
-    expect(progressLine({ batchId: JOB, total: 10, counts: COUNTS, inFlight: 2, ratePerSecond: 1, state: 'stopping' })).toBe('60% | stopping (2 in flight) | done 5 | failed 0 | not found 1 | remaining 4 | 1.0/s');
+    expect(progressLine({ batchId: JOB, total: 10, counts: COUNTS, inFlight: 0, ratePerSecond: 0, state: 'waiting', waitSeconds: 29.2 }, 110)).toBe('60% | waiting 30 s (the service asked to slow down) | done 5 | failed 0 | not found 1 | remaining 4 | 0.0/s');
+    expect(progressLine({ batchId: JOB, total: 10, counts: COUNTS, inFlight: 2, ratePerSecond: 1, state: 'stopping' }, 90)).toBe('60% | stopping (2 in flight) | done 5 | failed 0 | not found 1 | remaining 4 | 1.0/s');
+  });
+});
+
+describe('batch progress on an 80-column terminal', () => {
+  const big: BatchCounts = { done: 41_000, doneBeforeInterruption: 12, notFound: 1_234, failed: 321, unfinished: 57_433 };
+
+  it('keeps the wait and its reason, done, failed and remaining within 79 columns', () => {
+    const line = progressLine({ batchId: JOB, total: 100_000, counts: big, inFlight: 16, ratePerSecond: 123.4, state: 'waiting', waitSeconds: 120 }, 80);
+    expect(line.length).toBeLessThanOrEqual(79);
+    expect(line).toMatch(/^42% \| waiting 120 s \(slow down\) \| done 41012 \| failed 321 \| .*remaining 57433/);
+  });
+
+  it('a running line of a large batch fits too (the rate gives way first)', () => {
+    const line = progressLine({ batchId: JOB, total: 100_000, counts: big, inFlight: 16, ratePerSecond: 123.4, secondsLeft: 7_000, state: 'running' }, 80);
+    expect(line.length).toBeLessThanOrEqual(79);
+    expect(line).toContain('done 41012 | failed 321 | not found 1234 | remaining 57433');
+  });
+
+  it('the bar’s line is cleared when it stops, so the summary starts on a clean line', () => {
+    let written = '';
+    const terminal = { isTTY: true, columns: 80, write: (text: string) => (written += text) };
+    const view = createBatchProgress(terminal, { batchId: JOB, total: 10, counts: COUNTS, inFlight: 0, ratePerSecond: 1, state: 'running' });
+    view.stop();
+    // The cursor goes back to the bar's start and the line is erased: nothing of it is left after.
+    // eslint-disable-next-line no-control-regex -- the terminal's escape codes are what is checked
+    expect(written).toMatch(/remaining 4[^\n]*\u001b8\u001b\[1G\u001b\[2K$/);
   });
 });
 

@@ -21,7 +21,7 @@ describe('privacy-desk batch anonymize|delete (in-process CLI against the sandbo
   const take = (count: number) => uids.splice(0, count);
 
   beforeAll(async () => {
-    f = await startCliFixture(60);
+    f = await startCliFixture(80);
     uids = await sandboxUids(f);
   });
   afterAll(() => f.close());
@@ -136,6 +136,29 @@ describe('privacy-desk batch anonymize|delete (in-process CLI against the sandbo
     expect(f.sandbox.requestLog(two[0]!)).toHaveLength(before);
   });
 
+  it('the preview says which column the uids came from, names uids with edge spaces, and a reference column that covers every item', async () => {
+    const [a, b, c] = take(3);
+    const csv = uidFile(['ticket,user id', `T-1,${a}`, `T-2, ${b}`, `T-3,${c} `], 'requests.csv');
+    const { code, stdout } = await f.cli(['batch', 'delete', csv, '--reference-column', 'ticket', '--dry-run']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('  uids read from:      column “user id” (index 1)\n');
+    expect(stdout).toContain('  2 uids begin or end with spaces and are kept exactly (lines 3, 4): check they match the request.\n');
+    expect(stdout).toMatch(/reference: +each item carries its own \(from the reference column\)\n/);
+    expect(stdout).not.toContain('the others none');
+    // Not looked up: one line on what --check would add.
+    expect(stdout).toMatch(/^Not looked up \(add --check\): --check shows which uids exist, .*"done before an interruption"\.$/m);
+  });
+
+  it('--check on a terminal: its progress line is cleared once the walk ends, and the hint to add --check is not given', async () => {
+    const two = take(2);
+    const { code, stdout, stderr } = await runBatchCli(f, ['batch', 'delete', uidFile(two), '--check', '--dry-run'], { tty: true });
+    expect(code).toBe(0);
+    // eslint-disable-next-line no-control-regex -- the terminal's escape codes are what is checked
+    expect(stderr).toMatch(/checking the uids: page \d+[^\n]*\r\u001b\[2K/);
+    expect(stderr).not.toMatch(/checking the uids[^\n]*\n/);
+    expect(stdout).not.toContain('Not looked up');
+  });
+
   it('shows hostile uids (bidi overrides, escapes) as escapes in the preview', async () => {
     const { code, stdout } = await f.cli(['batch', 'delete', uidFile(['evil\u202egnp.exe', 'x\u2066y']), '--dry-run']);
     expect(code).toBe(0);
@@ -210,8 +233,8 @@ describe('privacy-desk batch anonymize|delete (in-process CLI against the sandbo
     const { code, stdout, stderr, interrupted } = await runBatchCli(f, ['batch', 'delete', uidFile(six), '--yes', 'DELETE 6', '--concurrency', '1'], { tty: true, interruptWhen: /\d+% \| done/ });
     expect(interrupted).toBe(true);
     expect(code).toBe(1);
-    // cli-progress puts the cursor back where its bar started (ESC 8) and ends the line before the message.
-    expect(stderr).toContain('\u001b8\nCancelling: the items in flight finish, nothing more is sent.');
+    // cli-progress puts the cursor back where its bar started (ESC 8); the bar's line is cleared before the message.
+    expect(stderr).toContain('\u001b8\u001b[1G\u001b[2KCancelling: the items in flight finish, nothing more is sent.');
     expect(stdout).toContain('cancelled (Ctrl-C)');
   });
 
