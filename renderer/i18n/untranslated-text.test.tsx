@@ -1,8 +1,10 @@
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CONFIRMATION_WORDS } from '../../shared/batch';
 import type { BridgeClient } from '../../shared/contract';
+import { useBatchDraft } from '../features/batch/batch-draft-store';
 import { AppRoot, createQueryClient } from '../app-root';
 import { useNotices } from '../state/notices-store';
 import { useUiStore } from '../state/ui-store';
@@ -48,7 +50,8 @@ function pseudoI18n() {
 }
 
 /** Words that are the same in every language: protocol and format names, JWT claim names. */
-const SAME_IN_EVERY_LANGUAGE = new Set(['HTTP', 'HTTPS', 'JSON', 'CSV', 'PDF', 'JWT', 'URL', 'API', 'OIDC', 'uid', 'jti', 'sub', 'aud', 'iat', 'exp', 'alg', 'typ', 'sid', 'HS256', 'HS384', 'HS512', 'Privacy', 'Desk', 'SHA']);
+// The batch's confirmation words (ANONYMISE 20) too: the operator types exactly these, whatever the language.
+const SAME_IN_EVERY_LANGUAGE = new Set([...Object.values(CONFIRMATION_WORDS), 'HTTP', 'HTTPS', 'JSON', 'CSV', 'PDF', 'JWT', 'URL', 'API', 'OIDC', 'uid', 'jti', 'sub', 'aud', 'iat', 'exp', 'alg', 'typ', 'sid', 'HS256', 'HS384', 'HS512', 'Privacy', 'Desk', 'SHA']);
 
 const WORD = /[A-Za-z][A-Za-z0-9]{2,}/g;
 
@@ -106,6 +109,8 @@ describe('no English outside i18next', () => {
   ] as const)('every screen, with %s, shows only translated words and data', async (_label, options) => {
     useUiStore.setState({ language: 'en', visibleFields: [], usersPage: null, perPage: 10, erasure: null, view: 'users' });
     useNotices.setState({ notices: [] });
+    // The batch screen keeps its list across views: each run starts with none (what the operator typed is theirs, not ours).
+    useBatchDraft.getState().clear();
     const fake = createFakeBridge({ ...options, profiles: [...options.profiles] });
     const seen = new Set<string>();
     render(<AppRoot bridge={recordingBridge(fake.bridge, seen)} i18n={pseudoI18n()} queryClient={createQueryClient()} />);
@@ -122,10 +127,16 @@ describe('no English outside i18next', () => {
     scan('erasure dialog');
     act(() => useUiStore.getState().closeErasure());
 
-    for (const view of ['logout', 'audit', 'profiles'] as const) {
+    for (const view of ['batch', 'logout', 'audit', 'profiles'] as const) {
       act(() => useUiStore.getState().setView(view));
       await waitFor(() => expect(document.querySelector(`[role="tabpanel"][data-state="active"] h2`)).not.toBeNull());
       scan(view);
+      if (view === 'batch') {
+        // The preview's words too: a CSV with its uid column, a uid with edge spaces and an invalid line.
+        fireEvent.change(document.querySelector('[role="tabpanel"][data-state="active"] textarea')!, { target: { value: 'uid,ticket\n alice,T-1\n..,T-2\nbob,T-3' } });
+        await waitFor(() => expect(document.querySelector('.batch-invalid')).not.toBeNull());
+        scan('batch preview');
+      }
     }
     expect(problems, problems.join('\n')).toEqual([]);
   });

@@ -217,6 +217,7 @@ function parse(text: string, sourceName: string, uidColumn?: string | number, re
     invalidCount,
     duplicates,
     ...(columns ? { columns } : {}),
+    ...(kind !== 'list' ? { uidColumn: columns ? { index: uidIndex, name: columns[uidIndex] ?? '' } : { index: uidIndex } } : {}),
     firstUids: items.slice(0, PREVIEW_ENDS).map((item) => item.uid),
     lastUids: items.slice(-PREVIEW_ENDS).map((item) => item.uid),
     sourceName,

@@ -30,7 +30,10 @@ export function BatchCheck({ draftId, profileId, items }: { draftId: string; pro
           <button type="button" className="button button--small" onClick={() => void check()}>
             {state.phase === 'done' ? t('batch.check.again') : t('batch.check.button')}
           </button>
-          <span className="muted small">{t('batch.check.hint')}</span>
+          {/* Why it helps, not only what it does: a uid known to be missing stays "not found" after a repeated attempt. */}
+          <p className="muted small batch-check__why">
+            {t('batch.check.hint')} {t('batch.check.why')}
+          </p>
         </div>
       )}
       {state.phase === 'cancelled' && (

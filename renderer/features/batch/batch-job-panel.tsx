@@ -53,7 +53,7 @@ export function BatchJobPanel({ batchId, runError, onClose, closeLabel, onResume
         </button>
       </div>
       {exportResults.isError && <ErrorPanel title={t('batch.results.exportFailed')} error={exportResults.error} />}
-      {summary && <BatchResultsTable batchId={batchId} />}
+      {summary && <BatchResultsTable batchId={batchId} startedAt={summary.createdAt} />}
     </CardSection>
   );
 }

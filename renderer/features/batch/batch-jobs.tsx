@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { BatchJobSummary } from '../../../shared/batch';
+import type { BatchCounts, BatchJobSummary } from '../../../shared/batch';
 import { useBridge } from '../../bridge/bridge-context';
 import { ErrorPanel } from '../../components/error-panel';
 import { formatDateTime, formatNumber } from '../../i18n/format';
 import { batchKeys } from './batch-keys';
 import { useExportResults } from './batch-results';
+import { formatShortDateTime } from './format-when';
 
 export function useBatchJobs() {
   const bridge = useBridge();
@@ -80,8 +81,8 @@ export function PastJobs({ jobs, onShow, busy }: { jobs: BatchJobSummary[]; onSh
             <tbody>
               {jobs.map((job) => (
                 <tr key={job.batchId}>
-                  <td>
-                    {formatDateTime(job.createdAt, i18n.language)}
+                  <td className="batch-jobs__started">
+                    <time dateTime={job.createdAt}>{formatShortDateTime(job.createdAt, i18n.language)}</time>
                     <span className="muted small block mono">{job.batchId}</span>
                   </td>
                   <td>
@@ -94,7 +95,7 @@ export function PastJobs({ jobs, onShow, busy }: { jobs: BatchJobSummary[]; onSh
                   </td>
                   <td className="numeric">{n(job.total)}</td>
                   <td className="small">
-                    {t('batch.jobs.counts', { done: n(job.counts.done + job.counts.doneBeforeInterruption), notFound: n(job.counts.notFound), failed: n(job.counts.failed), unfinished: n(job.counts.unfinished) })}
+                    <JobCounts counts={job.counts} />
                   </td>
                   <td>
                     <span className={`tag batch-job-state--${job.state}`}>{t(`batch.jobs.states.${job.state}`)}</span>
@@ -115,6 +116,25 @@ export function PastJobs({ jobs, onShow, busy }: { jobs: BatchJobSummary[]; onSh
       )}
       {exportResults.isError && <ErrorPanel title={t('batch.results.exportFailed')} error={exportResults.error} />}
     </section>
+  );
+}
+
+/** Done and failed always, not found and unfinished when there are some: short enough for one line at 1024 px. */
+function JobCounts({ counts }: { counts: BatchCounts }) {
+  const { t, i18n } = useTranslation();
+  const parts: Array<['done' | 'notFound' | 'failed' | 'unfinished', number]> = [
+    ['done', counts.done + counts.doneBeforeInterruption],
+    ['notFound', counts.notFound],
+    ['failed', counts.failed],
+    ['unfinished', counts.unfinished],
+  ];
+  return (
+    <>
+      {parts
+        .filter(([part, count]) => count > 0 || part === 'done' || part === 'failed')
+        .map(([part, count]) => t(`batch.jobs.countParts.${part}`, { count, formatted: formatNumber(count, i18n.language) }))
+        .join(' · ')}
+    </>
   );
 }
 

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { MAX_PREVIEW_INVALID, type BatchPreview } from '../../../shared/batch';
 import type { ProfileView } from '../../../shared/contract';
+import { MAX_UID_LENGTH, type UidProblem, type UidProblemCode } from '../../../shared/uid';
 import type { ErasureAction } from '../../../shared/users';
 import { CardSection } from '../../components/card-section';
 import { ErrorPanel } from '../../components/error-panel';
@@ -60,6 +61,12 @@ export function BatchPreviewPanel({ preview, pending, error, action, profile, en
               <dt>{t('batch.preview.invalid')}</dt>
               <dd className="numeric">{n(preview.invalidCount)}</dd>
             </div>
+            {preview.uidColumn && (
+              <div>
+                <dt>{t('batch.preview.uidColumn')}</dt>
+                <dd>{uidColumnText(preview.uidColumn, t)}</dd>
+              </div>
+            )}
             {preview.withReference > 0 && (
               <div>
                 <dt>{t('batch.preview.withReference')}</dt>
@@ -68,6 +75,7 @@ export function BatchPreviewPanel({ preview, pending, error, action, profile, en
             )}
           </dl>
           {preview.items === 0 && <p className="callout callout--warning">{t('batch.preview.nothingValid')}</p>}
+          {preview.edgeSpaces.count > 0 && <EdgeSpaces edgeSpaces={preview.edgeSpaces} />}
           {preview.items > 0 && <UidEnds preview={preview} />}
           {preview.invalidCount > 0 && <InvalidLines preview={preview} />}
           {preview.items > 0 && <BatchCheck draftId={preview.draftId} profileId={profile.id} items={preview.items} />}
@@ -111,12 +119,50 @@ function InvalidLines({ preview }: { preview: BatchPreview }) {
         {preview.invalid.slice(0, MAX_PREVIEW_INVALID).map((line) => (
           <li key={line.line}>
             <span className="batch-invalid__line">{t('batch.preview.line', { line: line.line })}</span>
-            <span className="batch-invalid__reason">{line.reason}</span>
+            {/* The core's `reason` is English: the code is worded in the window's language. */}
+            <span className="batch-invalid__reason">{problemText(line.problem, t)}</span>
             {line.excerpt && <code className="batch-invalid__excerpt">{line.excerpt}</code>}
           </li>
         ))}
       </ul>
       {more > 0 && <p className="muted small">{t('batch.preview.invalidMore', { count: more })}</p>}
     </section>
+  );
+}
+
+type Translate = ReturnType<typeof useTranslation>['t'];
+
+/** The single act's keys (renderer/features/users/act-on-uid.tsx) under uid.problems; an empty uid cell has the batch's own. */
+const UID_PROBLEM_KEYS = {
+  empty: undefined,
+  'too-long': 'tooLong',
+  'control-character': 'control',
+  'invalid-unicode': 'invalidUnicode',
+  'dot-segment': 'dotSegment',
+} as const satisfies Record<UidProblemCode, string | undefined>;
+
+/** The column the uids were read from: its header name when it has one, and its 1-based number. */
+function uidColumnText(column: NonNullable<BatchPreview['uidColumn']>, t: Translate): string {
+  const number = column.index + 1;
+  return column.name ? t('batch.preview.uidColumnNamed', { name: column.name, number }) : t('batch.preview.uidColumnNumber', { number });
+}
+
+/** The single act's words for a uid rule; an empty uid cell (never typed in the single act) has its own. */
+function problemText(problem: UidProblem, t: Translate): string {
+  const key = UID_PROBLEM_KEYS[problem.code];
+  return key ? t(`uid.problems.${key}`, { max: MAX_UID_LENGTH }) : t('batch.preview.problems.empty');
+}
+
+/** uids with spaces at an end are kept exactly (" alice" is not "alice"): said plainly, with their lines, so they get a look. */
+function EdgeSpaces({ edgeSpaces }: { edgeSpaces: BatchPreview['edgeSpaces'] }) {
+  const { t, i18n } = useTranslation();
+  const listed = edgeSpaces.lines.map((line) => formatNumber(line, i18n.language)).join(', ');
+  const more = edgeSpaces.count - edgeSpaces.lines.length;
+  const lines = more > 0 ? t('batch.preview.linesAndMore', { lines: listed, count: more }) : listed;
+  return (
+    <p className="callout callout--warning batch-edge-spaces" role="note">
+      <span aria-hidden="true">␣ </span>
+      {t('batch.preview.edgeSpaces', { count: edgeSpaces.count, formatted: formatNumber(edgeSpaces.count, i18n.language), lines })}
+    </p>
   );
 }

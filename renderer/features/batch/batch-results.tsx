@@ -6,9 +6,10 @@ import { useBridge } from '../../bridge/bridge-context';
 import { EmptyValue } from '../../components/empty-value';
 import { ErrorPanel } from '../../components/error-panel';
 import { saveFile } from '../../components/save-file';
-import { formatDateTime, formatNumber } from '../../i18n/format';
+import { formatNumber } from '../../i18n/format';
 import { useNotices } from '../../state/notices-store';
 import { batchKeys } from './batch-keys';
+import { formatRecordedAt } from './format-when';
 import { parseResultRows } from './parse-results';
 
 export const RESULTS_PAGE_SIZE = 50;
@@ -57,8 +58,12 @@ export function useExportResults() {
   });
 }
 
-/** One row per item with its outcome; failed rows can be shown alone; pages of 50 keep 100,000 rows light. */
-export function BatchResultsTable({ batchId }: { batchId: string }) {
+/**
+ * One row per item with its outcome; failed rows can be shown alone; pages of 50 keep 100,000 rows light.
+ * `startedAt` (the job's start): items recorded that day show the time alone. Narrow windows hide the
+ * request id column (batch.css); the CSV export keeps it.
+ */
+export function BatchResultsTable({ batchId, startedAt }: { batchId: string; startedAt?: string }) {
   const { t, i18n } = useTranslation();
   const bridge = useBridge();
   const [failedOnly, setFailedOnly] = useState(false);
@@ -116,13 +121,13 @@ export function BatchResultsTable({ batchId }: { batchId: string }) {
                 <th scope="col">{t('batch.results.columns.outcome')}</th>
                 <th scope="col">{t('batch.results.columns.reference')}</th>
                 <th scope="col" className="numeric">{t('batch.results.columns.status')}</th>
-                <th scope="col">{t('batch.results.columns.requestId')}</th>
+                <th scope="col" className="batch-col--wide">{t('batch.results.columns.requestId')}</th>
                 <th scope="col">{t('batch.results.columns.at')}</th>
               </tr>
             </thead>
             <tbody>
               {shown.map((row) => (
-                <ResultRow key={`${row.line}:${row.uid}`} row={row} language={i18n.language} />
+                <ResultRow key={`${row.line}:${row.uid}`} row={row} language={i18n.language} startedAt={startedAt} />
               ))}
             </tbody>
           </table>
@@ -132,7 +137,7 @@ export function BatchResultsTable({ batchId }: { batchId: string }) {
   );
 }
 
-function ResultRow({ row, language }: { row: BatchResultRow; language: string }) {
+function ResultRow({ row, language, startedAt }: { row: BatchResultRow; language: string; startedAt?: string }) {
   const { t } = useTranslation();
   return (
     <tr className={row.outcome === 'failed' ? 'is-failed' : undefined}>
@@ -147,8 +152,8 @@ function ResultRow({ row, language }: { row: BatchResultRow; language: string })
       </td>
       <td className="batch-results__reference">{row.reference || <EmptyValue />}</td>
       <td className="numeric">{row.status === undefined ? <EmptyValue /> : <span className="mono">{row.status}</span>}</td>
-      <td>{row.requestId ? <span className="mono small">{row.requestId}</span> : <EmptyValue />}</td>
-      <td className="small">{row.at ? formatDateTime(row.at, language) : <EmptyValue />}</td>
+      <td className="batch-col--wide">{row.requestId ? <span className="mono small">{row.requestId}</span> : <EmptyValue />}</td>
+      <td className="small batch-results__at">{row.at ? <time dateTime={row.at}>{formatRecordedAt(row.at, language, startedAt)}</time> : <EmptyValue />}</td>
     </tr>
   );
 }

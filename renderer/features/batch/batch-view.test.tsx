@@ -70,6 +70,10 @@ describe('the Batch screen', () => {
     const invalid = screen.getByRole('region', { name: 'Invalid lines (left out)' });
     expect(within(invalid).getByText('Line 6')).toBeTruthy();
     expect(within(invalid).getByText('.')).toBeTruthy();
+    // The reason in the window's words (the single act's), not the core's.
+    expect(within(invalid).getByText('A uid of "." or ".." cannot be sent in a request path. Check the uid; if it is really this, contact the service.')).toBeTruthy();
+    // Said plainly, not in a tooltip: the uid with a leading space is kept exactly, and its line is named.
+    expect(screen.getByText('1 uid begins or ends with spaces and is kept exactly: line 8 — check it matches the request.', { exact: false }).closest('[role="note"]')).not.toBeNull();
     // First and last uids, exact: the leading space of " erin" is kept.
     const ends = (label: string) => [...screen.getByText(label).nextElementSibling!.querySelectorAll('li')].map((li) => li.textContent);
     expect(ends('First uids')).toEqual(['alice', 'bob', 'carol']);
@@ -92,6 +96,22 @@ describe('the Batch screen', () => {
     await waitFor(() => expect(fake.callsOf('batch.preview').at(-1)).toMatchObject({ uidColumn: 'user id', referenceColumn: 'ticket', hasHeader: true }));
     expect(await screen.findByText('Anonymise 2 users')).toBeTruthy();
     expect(screen.getByText('u-1')).toBeTruthy();
+    // Which column the uids came from, by name and number.
+    expect(screen.getByText('uids read from').nextSibling!.textContent).toBe('“user id” (column 2)');
+  });
+
+  it('words invalid lines and uids with edge spaces in the window’s language (French here), excerpts kept as they are', async () => {
+    await openBatch();
+    act(() => useUiStore.getState().setLanguage('fr'));
+    await screen.findByRole('heading', { name: 'Effacement par lot', level: 2 });
+    const box = screen.getByLabelText('uid à effacer');
+    fireEvent.change(box, { target: { value: ['alice', '..', 'bob ', ' carol', 'x'.repeat(1100)].join('\n') } });
+    expect(await screen.findByText('Anonymiser 3 utilisateurs')).toBeTruthy();
+    const invalid = screen.getByRole('region', { name: 'Lignes invalides (écartées)' });
+    expect(within(invalid).getByText('Un uid « . » ou « .. » ne peut pas être envoyé dans un chemin de requête. Vérifiez l’uid ; si c’est bien lui, contactez le service.')).toBeTruthy();
+    expect(within(invalid).getByText('..')).toBeTruthy();
+    expect(within(invalid).queryByText(/The uid/)).toBeNull();
+    expect(screen.getByText(/^2 uid commencent ou finissent par des espaces et sont gardés tels quels : lignes 3, 4 — vérifiez/)).toBeTruthy();
   });
 
   it('keeps Start disabled until the typed phrase names the operation and the count, then starts with one click', async () => {
