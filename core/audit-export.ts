@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { matchesAuditFilter, type AuditEntryAt, type AuditExport, type AuditExportFormat, type AuditFilter, type AuditReading } from '../shared/audit';
+import { matchesAuditFilter, type AuditEntryAt, type BatchAuditSummary, type AuditExport, type AuditExportFormat, type AuditFilter, type AuditReading } from '../shared/audit';
 import { entryHash } from './audit-chain';
 
 /**
@@ -7,9 +7,10 @@ import { entryHash } from './audit-chain';
  * line, seq, at, actId, operation, stage (attempted / not-sent / refused / done / unknown /
  * verification), uid, reference, profileId, profileName, baseUrl, operator, appVersion, via, jobId,
  * test (the negative case's name when the act was a deliberate test), status, requestId, errorCode,
- * verification, prevHash, hash (SHA-256 of the entry's canonical form, core/audit-chain.ts).
+ * verification, prevHash, hash (SHA-256 of the entry's canonical form, core/audit-chain.ts),
+ * batchSummary (a batch job's 'summary' entry: its counts in words, batchSummaryWords; empty on other rows).
  */
-export const AUDIT_CSV_COLUMNS = ['line', 'seq', 'at', 'actId', 'operation', 'stage', 'uid', 'reference', 'profileId', 'profileName', 'baseUrl', 'operator', 'appVersion', 'via', 'jobId', 'test', 'status', 'requestId', 'errorCode', 'verification', 'prevHash', 'hash'] as const;
+export const AUDIT_CSV_COLUMNS = ['line', 'seq', 'at', 'actId', 'operation', 'stage', 'uid', 'reference', 'profileId', 'profileName', 'baseUrl', 'operator', 'appVersion', 'via', 'jobId', 'test', 'status', 'requestId', 'errorCode', 'verification', 'prevHash', 'hash', 'batchSummary'] as const;
 
 export const AUDIT_EXPORT_FORMAT = 'privacy-desk-audit-export/1';
 
@@ -45,8 +46,20 @@ function csvRow(entry: AuditEntryAt): string[] {
     verification: entry.verification,
     prevHash: entry.prevHash,
     hash: hashOf(entry),
+    batchSummary: entry.batch ? batchSummaryWords(entry.batch) : undefined,
   };
   return AUDIT_CSV_COLUMNS.map((column) => neutraliseCell(cells[column] === undefined ? '' : String(cells[column])));
+}
+
+/**
+ * What a batch run came to, in words, for a summary entry (the list, the CSV export):
+ * "delete 250: 242 done, 5 not found, 3 failed, 0 unfinished (finished)". Done counts the items
+ * done before an interruption too (a 404 on a retry), said in brackets when there are any.
+ */
+export function batchSummaryWords(summary: BatchAuditSummary): string {
+  const done = summary.done + summary.doneBeforeInterruption;
+  const before = summary.doneBeforeInterruption > 0 ? ` (${summary.doneBeforeInterruption} of them before an interruption)` : '';
+  return `${summary.operation} ${summary.total}: ${done} done${before}, ${summary.notFound} not found, ${summary.failed} failed, ${summary.unfinished} unfinished (${summary.ended})`;
 }
 
 /** A chained entry's hash (its stored form is the read entry without its line number); none for lines written before the chain. */

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import { describeVerdict } from '../../core/audit-chain';
+import { batchSummaryWords } from '../../core/audit-export';
 import { matchesAuditFilter, type AuditEntryAt, type AuditFilter, type AuditReading } from '../../shared/audit';
 import { invalidInput, PrivacyDeskError } from '../../shared/errors';
 import { openDesk } from '../connection';
@@ -27,8 +28,8 @@ function addFilterOptions(command: Command): Command {
     .option('--until <date>', 'up to this date (YYYY-MM-DD, inclusive)')
     .option('--uid <uid>', 'only this uid (exact)')
     .option('--reference <ref>', 'only this reference (ignoring case)')
-    .addOption(new Option('--operation <op>', 'only this operation').choices(['anonymize', 'delete', 'logout']))
-    .addOption(new Option('--outcome <stage>', 'only entries at this stage').choices(['attempted', 'not-sent', 'refused', 'done', 'unknown', 'verification']));
+    .addOption(new Option('--operation <op>', 'only this operation (batch: the summaries of batch runs; their items are under anonymize or delete)').choices(['anonymize', 'delete', 'logout', 'batch']))
+    .addOption(new Option('--outcome <stage>', 'only entries at this stage (summary: a batch run’s counts)').choices(['attempted', 'not-sent', 'refused', 'done', 'unknown', 'verification', 'summary']));
 }
 
 function filterOf(opts: FilterOptions): AuditFilter {
@@ -107,7 +108,7 @@ function printEntries(out: CliOutput, entries: AuditEntryAt[], missing: Set<numb
       { title: 'LINE', value: (e) => String(e.line), align: 'right' },
       { title: 'TIME', value: (e) => e.at },
       { title: 'OPERATION', value: (e) => e.action },
-      { title: 'STAGE', value: (e) => (missing.has(e.line) ? 'attempted (outcome not recorded)' : e.outcome === 'verification' ? `verification: ${e.verification ?? '?'}` : e.outcome) + (e.test ? ' [test]' : '') },
+      { title: 'STAGE', value: (e) => stageWords(e, missing), maxWidth: 140 },
       { title: 'UID', value: (e) => e.uid, maxWidth: 40 },
       { title: 'REFERENCE', value: (e) => e.reference ?? '', maxWidth: 24 },
       { title: 'PROFILE', value: (e) => e.profileName, maxWidth: 20 },
@@ -117,6 +118,14 @@ function printEntries(out: CliOutput, entries: AuditEntryAt[], missing: Set<numb
     ]),
   );
   out.line(`${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`);
+}
+
+function stageWords(entry: AuditEntryAt, missing: Set<number>): string {
+  if (missing.has(entry.line)) return 'attempted (outcome not recorded)';
+  if (entry.outcome === 'verification') return `verification: ${entry.verification ?? '?'}`;
+  // A batch run's summary has no uid: its counts are what it says.
+  if (entry.outcome === 'summary' && entry.batch) return `summary: ${batchSummaryWords(entry.batch)}`;
+  return entry.outcome + (entry.test ? ' [test]' : '');
 }
 
 /** Corrupt lines, a torn tail set aside, attempts without outcome, and the chain's verdict: on stderr, after the list. */
