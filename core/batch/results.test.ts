@@ -65,7 +65,7 @@ describe('batch results', () => {
       { line: 5, uid: 'not-there', reference: 'GDPR-2026-11', outcome: 'not-found', status: 404, at: AT },
       { line: 6, uid: 'refused', reference: 'GDPR-2026-11', outcome: 'failed', status: 403, reason: 'The token may not erase users.', at: AT },
       { line: 7, uid: 'in-flight', reference: 'GDPR-2026-11', outcome: 'unfinished' },
-      { line: 8, uid: 'waiting-retry', reference: 'GDPR-2026-11', outcome: 'unfinished' },
+      { line: 8, uid: 'waiting-retry', reference: 'GDPR-2026-11', outcome: 'unfinished', reason: 'last attempt: outcome unknown (timeout) — it is re-checked when the job is resumed' },
       { line: 9, uid: 'never-started', reference: 'GDPR-2026-11', outcome: 'unfinished' },
     ]);
   });
@@ -100,6 +100,30 @@ describe('batch results', () => {
     // The same verdict as the job's counts.
     const state = await readJobState(dir, journal.jobId);
     expect(state.counts).toMatchObject({ done: 1, 'done-before-interruption': 1, 'not-found': 1, failed: 1, 'in-flight': 1 });
+  });
+
+  it('an unfinished item’s reason is its last attempt’s outcome: unknown (re-checked on resume) or not sent', async () => {
+    const items = Array.from({ length: 4 }, (_, i) => ({ line: i + 1, uid: `u${i}` }));
+    const journal = await jobWith(dir, items);
+    await journal.recordStarted([0, 1, 2, 3]);
+    await journal.recordOutcome({ item: 0, outcome: 'not-sent-retry', reason: 'The connection was refused.' });
+    await journal.recordOutcome({ item: 0, outcome: 'unknown-retry', status: 503, reason: 'The service answered 503.' });
+    await journal.recordOutcome({ item: 1, outcome: 'unknown-retry', reason: 'timeout' });
+    await journal.recordOutcome({ item: 1, outcome: 'not-sent-retry', reason: 'The audit trail could not be written; nothing was sent.' });
+    await journal.recordOutcome({ item: 2, outcome: 'unknown-retry' });
+    await journal.close();
+
+    const rows = await allRows(dir, journal.jobId);
+    expect(rows.map(({ outcome, reason }) => ({ outcome, reason }))).toEqual([
+      { outcome: 'unfinished', reason: 'last attempt: outcome unknown (The service answered 503) — it is re-checked when the job is resumed' },
+      { outcome: 'unfinished', reason: 'last attempt not sent: The audit trail could not be written; nothing was sent — it is sent when the job is resumed' },
+      { outcome: 'unfinished', reason: 'last attempt: outcome unknown — it is re-checked when the job is resumed' },
+      // Started, no answer recorded yet: no attempt ended, so no reason.
+      { outcome: 'unfinished', reason: undefined },
+    ]);
+    // The CSV export carries it in its reason column.
+    const csv = (await exportResults(dir, journal.jobId, 'csv')).content.split('\r\n');
+    expect(csv[3]).toContain('last attempt: outcome unknown — it is re-checked when the job is resumed');
   });
 
   it('skips a corrupt line and a torn last line, as the job state does', async () => {

@@ -8,7 +8,9 @@
  *
  * An item's final outcome is its FIRST final 'outcome' event (done, done-before-interruption,
  * not-found, failed), exactly as readJobState counts it: a final state is sticky, later events
- * of that item are ignored, retry outcomes are not final. An item with none is 'unfinished'.
+ * of that item are ignored, retry outcomes are not final. An item with none is 'unfinished'; its
+ * reason is then its last attempt's outcome when it had one (not sent, or unknown: what a resume does
+ * with it), located the same way (12 more bytes an item).
  */
 import { createReadStream, existsSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -16,7 +18,7 @@ import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { BatchCounts, BatchResultOutcome, BatchResultRow, BatchResultsFile } from '../../shared/batch';
 import { neutraliseCell } from '../audit-export';
-import { FINAL_OUTCOMES, jobPaths, writeFileAtomic, type JournalEvent, type StoredPlan } from './job-files';
+import { FINAL_OUTCOMES, jobPaths, RETRY_OUTCOMES, writeFileAtomic, type JournalEvent, type StoredPlan } from './job-files';
 import { parseEvent, readItems, readPlan } from './job-state';
 
 export type BatchResultsFormat = 'csv' | 'json';
@@ -26,6 +28,7 @@ export const BATCH_RESULTS_CSV_COLUMNS = ['line', 'uid', 'reference', 'outcome',
 export const BATCH_RESULTS_FORMAT = 'privacy-desk-batch-results/1';
 
 const FINAL: readonly string[] = FINAL_OUTCOMES;
+const RETRY: readonly string[] = RETRY_OUTCOMES;
 
 /** Streams the job's rows in input order; throws INVALID_INPUT when there is no such job. */
 export async function* readResults(dataDir: string, batchId: string): AsyncGenerator<BatchResultRow> {
@@ -39,10 +42,14 @@ export async function* readResults(dataDir: string, batchId: string): AsyncGener
       const reference = item.reference ?? plan.reference;
       if (reference !== undefined) row.reference = reference;
       const offset = finals.offsets[item.index] ?? 0;
+      const retryOffset = finals.retryOffsets[item.index] ?? 0;
       if (offset > 0) {
         // Offsets are stored plus one, so that 0 means "no final outcome".
         const event = parseEvent(await journal.read(offset - 1, finals.lengths[item.index] ?? 0), plan.total);
         if (event) Object.assign(row, outcomeFields(event));
+      } else if (retryOffset > 0) {
+        const event = parseEvent(await journal.read(retryOffset - 1, finals.retryLengths[item.index] ?? 0), plan.total);
+        if (event) row.reason = lastAttemptWords(event);
       }
       yield row;
     }
@@ -91,20 +98,40 @@ function outcomeFields(event: JournalEvent): Partial<BatchResultRow> {
   return fields;
 }
 
-/** Where each item's first final outcome line is: offset + 1 (0 = none) and byte length. */
-async function locateFinalOutcomes(journalPath: string, total: number): Promise<{ offsets: Float64Array; lengths: Uint32Array }> {
-  const offsets = new Float64Array(total);
-  const lengths = new Uint32Array(total);
+/** An unfinished item's reason: how its last attempt ended, and what a resume does with it. */
+function lastAttemptWords(event: JournalEvent): string {
+  const why = event.reason !== undefined && event.reason.trim() !== '' ? event.reason.trim().replace(/\.$/, '') : undefined;
+  if (event.outcome === 'unknown-retry') return `last attempt: outcome unknown${why ? ` (${why})` : ''} — it is re-checked when the job is resumed`;
+  return `last attempt not sent: ${why ?? 'nothing reached the service'} — it is sent when the job is resumed`;
+}
+
+interface OutcomeLines {
+  /** Each item's first final outcome line: offset + 1 (0 = none) and byte length. */
+  offsets: Float64Array;
+  lengths: Uint32Array;
+  /** Each item's last retry outcome line (not sent, or unknown), the same way. */
+  retryOffsets: Float64Array;
+  retryLengths: Uint32Array;
+}
+
+async function locateFinalOutcomes(journalPath: string, total: number): Promise<OutcomeLines> {
+  const lines: OutcomeLines = { offsets: new Float64Array(total), lengths: new Uint32Array(total), retryOffsets: new Float64Array(total), retryLengths: new Uint32Array(total) };
   await forEachLineAt(journalPath, (bytes, offset) => {
     // Cheap test first: most lines are 'started' events.
     if (bytes.indexOf('"outcome"') < 0) return;
     const event = parseEvent(bytes.toString('utf8'), total);
-    if (!event || event.kind !== 'outcome' || !FINAL.includes(event.outcome ?? '')) return;
-    if (offsets[event.item] !== 0) return; // sticky: the first final outcome stands
-    offsets[event.item] = offset + 1;
-    lengths[event.item] = bytes.length;
+    if (!event || event.kind !== 'outcome') return;
+    if (RETRY.includes(event.outcome ?? '')) {
+      lines.retryOffsets[event.item] = offset + 1; // the last one stands
+      lines.retryLengths[event.item] = bytes.length;
+      return;
+    }
+    if (!FINAL.includes(event.outcome ?? '')) return;
+    if (lines.offsets[event.item] !== 0) return; // sticky: the first final outcome stands
+    lines.offsets[event.item] = offset + 1;
+    lines.lengths[event.item] = bytes.length;
   });
-  return { offsets, lengths };
+  return lines;
 }
 
 /**
