@@ -16,8 +16,9 @@ import { createUser, inspectUser } from './helpers';
  * nothing sent again for a uid once it was recorded done.
  *
  * No wall-clock waits: the desk reads the sandbox's clock, and every wait of the run (backoff,
- * the pacer's hold for a Retry-After) moves that clock and returns at once, so token expiry,
- * rate-limit windows and Retry-After dates all run on one virtual clock.
+ * the pacer's hold for a Retry-After) moves that clock, once no request is on the wire, instead of
+ * waiting (virtualTime below), so token expiry, rate-limit windows and Retry-After dates all run
+ * on one virtual clock.
  */
 
 const EXISTING = 950;
