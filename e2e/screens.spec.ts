@@ -100,18 +100,32 @@ function screens(sandboxUrl: string): Screen[] {
       close: closeDialog,
     },
     {
-      // The preview and the confirmation filled in: 20 uids, a duplicate and an invalid line.
+      // The preview and the confirmation filled in: 20 uids (one with a trailing space), a duplicate and an invalid line.
       name: 'batch-preview',
       open: async (page) => {
         await page.getByRole('tab', { name: 'Batch' }).click();
-        const uids = Array.from({ length: 20 }, (_, index) => `request-${String(index + 1).padStart(3, '0')}@client.example`);
+        const uids = Array.from({ length: 20 }, (_, index) => `request-${String(index + 1).padStart(3, '0')}@client.example${index === 6 ? ' ' : ''}`);
         await page.getByLabel('uids to erase').fill([...uids.slice(0, 10), uids[3], '..', ...uids.slice(10)].join('\n'));
         await expect(page.getByText('Anonymise 20 users')).toBeVisible();
+        await expect(page.getByText('1 uid begins or ends with spaces and is kept exactly: line 7 — check it matches the request.')).toBeVisible();
         await page.getByLabel('Type ANONYMISE 20 to confirm').fill('ANONYMISE 20');
         await expect(page.getByRole('button', { name: 'Start' })).toBeEnabled();
       },
       close: async (page) => {
         await page.getByLabel('Type ANONYMISE 20 to confirm').fill('');
+        await page.getByLabel('uids to erase').fill('');
+      },
+    },
+    {
+      // A CSV pasted from a spreadsheet export: the preview names the column the uids were read from.
+      name: 'batch-preview-csv',
+      open: async (page) => {
+        await page.getByRole('tab', { name: 'Batch' }).click();
+        await page.getByLabel('uids to erase').fill(['email,User ID,ticket', 'a@client.example,request-001@client.example,T-1', 'b@client.example,request-002@client.example,T-2', 'c@client.example,,T-3'].join('\n'));
+        await expect(page.getByText('Anonymise 2 users')).toBeVisible();
+        await expect(page.getByText('“User ID” (column 2)')).toBeVisible();
+      },
+      close: async (page) => {
         await page.getByLabel('uids to erase').fill('');
       },
     },
@@ -138,7 +152,18 @@ function screens(sandboxUrl: string): Screen[] {
         await page.getByRole('tab', { name: 'Journal d’audit' }).click();
         await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
       },
+    },
+    {
+      // The preview in French: invalid lines and edge spaces in the window's language, excerpts as they are.
+      name: 'batch-fr',
+      open: async (page) => {
+        await page.getByRole('tab', { name: 'Par lot' }).click();
+        await page.getByLabel('uid à effacer').fill(['request-001@client.example', '..', ' request-002@client.example', 'request-003@client.example'].join('\n'));
+        await expect(page.getByText('Anonymiser 3 utilisateurs')).toBeVisible();
+        await expect(page.getByText(/^Un uid « \. » ou « \.\. » ne peut pas être envoyé/)).toBeVisible();
+      },
       close: async (page) => {
+        await page.getByLabel('uid à effacer').fill('');
         await page.getByLabel('Langue').selectOption('en');
       },
     },

@@ -119,9 +119,9 @@ function InvalidLines({ preview }: { preview: BatchPreview }) {
         {preview.invalid.slice(0, MAX_PREVIEW_INVALID).map((line) => (
           <li key={line.line}>
             <span className="batch-invalid__line">{t('batch.preview.line', { line: line.line })}</span>
+            {line.excerpt && <code className="batch-invalid__excerpt">{line.excerpt}</code>}
             {/* The core's `reason` is English: the code is worded in the window's language. */}
             <span className="batch-invalid__reason">{problemText(line.problem, t)}</span>
-            {line.excerpt && <code className="batch-invalid__excerpt">{line.excerpt}</code>}
           </li>
         ))}
       </ul>
