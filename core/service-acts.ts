@@ -33,16 +33,15 @@ export function createServiceActs({ profile, http, tokens, tokenContext }: Servi
   async function erase(action: ErasureAction, uid: string): Promise<ErasureResult> {
     const segment = encodeUidSegment(uid);
     const words = ACTION_WORDS[action];
-    // Both carry an empty JSON object: API requests are JSON (docs/SERVICE-API.md#requests-and-content-types), and servers that parse
-    // JSON bodies strictly refuse a JSON Content-Type with no body at all.
+    // Anonymise carries an empty JSON object: API requests are JSON (docs/SERVICE-API.md#requests-and-content-types), and servers that
+    // parse JSON bodies strictly refuse a JSON Content-Type with no body at all. Delete carries no body and so no Content-Type: a DELETE
+    // with a body makes Node's fetch close the connection afterwards, and a batch would then pay a new connection (a TLS handshake) per item.
     const route =
       action === 'anonymize'
-        ? { method: 'POST' as const, url: `${baseUrl}/api/v1/users/${segment}/anonymize` }
-        : { method: 'DELETE' as const, url: `${baseUrl}/api/v1/users/${segment}` };
+        ? { method: 'POST' as const, url: `${baseUrl}/api/v1/users/${segment}/anonymize`, body: '{}', headers: { Accept: 'application/json', 'Content-Type': 'application/json' } }
+        : { method: 'DELETE' as const, url: `${baseUrl}/api/v1/users/${segment}`, headers: { Accept: 'application/json' } };
     const request: HttpRequest = {
       ...route,
-      body: '{}',
-      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
       purpose: `${words.doing} user “${uid}”`,
       irreversible: true,
     };
