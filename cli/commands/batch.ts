@@ -146,6 +146,8 @@ function dryRunJson(preview: BatchPreview, phrase: string, check: Awaited<Return
     duplicates: preview.duplicates,
     invalidCount: preview.invalidCount,
     invalid: preview.invalid.slice(0, INVALID_LINES_SHOWN),
+    ...(preview.uidColumn ? { uidColumn: preview.uidColumn } : {}),
+    edgeSpaces: preview.edgeSpaces,
     firstUids: preview.firstUids,
     lastUids: preview.lastUids,
     confirmation: phrase,

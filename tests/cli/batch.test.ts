@@ -89,7 +89,7 @@ describe('privacy-desk batch anonymize|delete (in-process CLI against the sandbo
 
     const json = await f.cli(['batch', 'delete', uidFile([...five, five[0]!, '..']), '--dry-run', '--json']);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ dryRun: true, format: 'list', items: 5, duplicates: 1, invalidCount: 1, invalid: [{ line: 7 }], confirmation: 'DELETE 5' });
+    expect(JSON.parse(json.stdout)).toMatchObject({ dryRun: true, format: 'list', items: 5, duplicates: 1, invalidCount: 1, invalid: [{ line: 7 }], edgeSpaces: { count: 0, lines: [] }, confirmation: 'DELETE 5' });
     expect(json.stderr).toContain('Dry run: nothing was sent.');
     expect(f.sandbox.stats()).toEqual(before);
   });
@@ -145,6 +145,8 @@ describe('privacy-desk batch anonymize|delete (in-process CLI against the sandbo
     expect(stdout).toContain('  2 uids begin or end with spaces and are kept exactly (lines 3, 4): check they match the request.\n');
     expect(stdout).toMatch(/reference: +each item carries its own \(from the reference column\)\n/);
     expect(stdout).not.toContain('the others none');
+    const json = await f.cli(['batch', 'delete', csv, '--dry-run', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ format: 'csv', uidColumn: { index: 1, name: 'user id' }, edgeSpaces: { count: 2, lines: [3, 4] } });
     // Not looked up: one line on what --check would add.
     expect(stdout).toMatch(/^Not looked up \(add --check\): --check shows which uids exist, .*"done before an interruption"\.$/m);
   });
@@ -216,6 +218,8 @@ describe('privacy-desk batch anonymize|delete (in-process CLI against the sandbo
     expect(stderr).toContain('Type DELETE 2 to confirm deleting these 2 users');
     expect(code).toBe(0);
     expect(stderr).toMatch(/100% \| done 2 \| failed 0 \| not found 0 \| remaining 0/);
+    // The run's announcement has a line of its own: nothing of the prompt or the bar before it.
+    expect(stderr).toMatch(/(^|\n)Batch \d{8}-\d{6}-[0-9a-f]{6}: 2 items to go\./);
     expect(stdout).toMatch(/done: +2\n/);
   });
 
