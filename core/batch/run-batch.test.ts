@@ -196,6 +196,14 @@ describe('runBatch', () => {
     expect(state.unfinished).toBe(20);
   });
 
+  it('a 401 on a token that expired on its way is tried once more; a second one stops the run', async () => {
+    const once = scriptedGate((_uid, attempt) => (attempt === 1 ? failure('UNAUTHORIZED', 'refused', { status: 401 }) : done()));
+    expect((await run(await job(['a']), once.gate, ['a'])).counts.done).toBe(1);
+    const always = scriptedGate(() => failure('UNAUTHORIZED', 'refused', { status: 401 }));
+    await expect(run(await job(['b']), always.gate, ['b'])).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(always.sent).toHaveLength(2);
+  });
+
   it('cancel: the items in flight finish, nothing more is sent, the job stays resumable', async () => {
     const list = uids(30);
     const cancel = new AbortController();

@@ -163,6 +163,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
     let attempts = 0;
     let notSentAttempts = 0;
     let rateLimited = 0;
+    let unauthorized = 0;
     for (;;) {
       await control.pause?.whileRunning(signal);
       if (signal.aborted) return;
@@ -193,6 +194,11 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
         if (rateLimited > maxRateLimited) return record(run, 'failed', result, `The service answered 429 (too many requests) ${rateLimited} times in a row. ${error.message}`);
         await record(run, 'not-sent-retry', result);
         report(true);
+        continue;
+      }
+      // A token that expired on its way (clocks differ) is refused once; the token was dropped, so one more try gets a new one.
+      if (error.code === 'UNAUTHORIZED' && unauthorized++ === 0) {
+        await record(run, 'not-sent-retry', result, error.message);
         continue;
       }
       if (STOPS_THE_RUN.has(error.code)) {
