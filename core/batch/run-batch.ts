@@ -46,6 +46,8 @@ const STOPS_THE_RUN: ReadonlySet<ErrorCode> = new Set([
 ]);
 
 const PROGRESS_EVERY_MS = 250;
+const DONE_BEFORE_WORDS =
+  'A 404 on a retry after an attempt that got no clear answer: that attempt most likely erased the user. A uid that never existed answers the same; a check against the service before the run tells them apart.';
 /**
  * A not-sent attempt reached nothing (connection refused, no token could be had): retrying it is always
  * safe. When the service has answered nothing at all for this long, it is out of reach: the run stops
@@ -186,7 +188,8 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
       }
       if (error.code === 'NOT_FOUND') {
         pacer.answered();
-        return record(run, mayHaveReached && !run.missingAtCheck ? 'done-before-interruption' : 'not-found', result);
+        if (mayHaveReached && !run.missingAtCheck) return record(run, 'done-before-interruption', result, DONE_BEFORE_WORDS);
+        return record(run, 'not-found', result);
       }
       if (error.code === 'RATE_LIMITED') {
         pacer.rateLimited(error.retryAfterSeconds);
