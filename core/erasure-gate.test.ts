@@ -31,6 +31,48 @@ function gateWith(acts: ServiceActs, audit: AuditLog, via: AuditEntry['via'] = '
   return createErasureGate({ acts, profile, audit, via, operator: 'dpo', appVersion: '9.9.9' });
 }
 
+describe('erasure gate: batch items', () => {
+  const job = { jobId: '20261122-190712-3fa9c1', action: 'delete' as const, logoutFirst: true, reference: 'REQ-1' };
+
+  it('writes every attempted entry of a group before anything is sent, and the outcomes with the next group', async () => {
+    const audit = memoryAudit();
+    const acts = fakeActs();
+    const batch = gateWith(acts, audit).openBatch(job);
+    const attempts = await batch.admit([{ uid: 'ann', reference: 'T-1' }, { uid: 'bob' }]);
+    expect(acts.calls).toEqual([]);
+    expect(audit.entries.map((e) => `${e.action}:${e.uid}:${e.outcome}`)).toEqual(['logout:ann:attempted', 'delete:ann:attempted', 'logout:bob:attempted', 'delete:bob:attempted']);
+    expect(audit.entries.every((e) => e.via === 'batch' && e.jobId === job.jobId)).toBe(true);
+    expect(audit.entries.map((e) => e.reference)).toEqual(['T-1', 'T-1', undefined, undefined]);
+    expect(await attempts[0]!.send()).toMatchObject({ outcome: 'done', status: 200 });
+    await expect(attempts[0]!.send()).rejects.toThrow('sent once');
+    expect(acts.calls).toEqual(['logout:ann', 'delete:ann']);
+    await batch.admit([{ uid: 'cy' }]);
+    expect(audit.entries.slice(4).map((e) => `${e.action}:${e.uid}:${e.outcome}`)).toEqual(['logout:ann:refused', 'delete:ann:done', 'logout:cy:attempted', 'delete:cy:attempted']);
+    await batch.flush({ operation: 'delete', total: 3, done: 1, doneBeforeInterruption: 0, notFound: 0, failed: 0, unfinished: 2, ended: 'cancelled' });
+    expect(audit.entries.at(-1)).toMatchObject({ action: 'batch', outcome: 'summary', uid: '', reference: 'REQ-1', batch: { ended: 'cancelled' } });
+  });
+
+  it('sends nothing when the attempted entries cannot be written, and refuses an invalid uid before writing', async () => {
+    const acts = fakeActs();
+    const full = gateWith(acts, memoryAudit(() => true)).openBatch(job);
+    await expect(full.admit([{ uid: 'ann' }])).rejects.toMatchObject({ code: 'AUDIT_WRITE_FAILED', outcome: 'not-sent' });
+    const audit = memoryAudit();
+    await expect(gateWith(acts, audit).openBatch(job).admit([{ uid: 'ok' }, { uid: '..' }])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    expect(audit.entries).toEqual([]);
+    expect(acts.calls).toEqual([]);
+  });
+
+  it('an error ends as a result with its outcome, never thrown, and its outcome entry says so', async () => {
+    const audit = memoryAudit();
+    const acts = fakeActs({ erase: async () => { throw new PrivacyDeskError({ code: 'SERVER_ERROR', outcome: 'unknown', status: 502, message: 'Bad gateway.' }); } });
+    const batch = gateWith(acts, audit).openBatch({ ...job, logoutFirst: false });
+    const [attempt] = await batch.admit([{ uid: 'ann', actId: 'act-1' }]);
+    expect(await attempt!.send()).toMatchObject({ outcome: 'unknown', status: 502, error: { code: 'SERVER_ERROR' } });
+    await batch.flush();
+    expect(audit.entries.map((e) => [e.actId, e.outcome, e.errorCode])).toEqual([['act-1', 'attempted', undefined], ['act-1', 'unknown', 'SERVER_ERROR']]);
+  });
+});
+
 describe('erasure gate', () => {
   it('tells the operator the act happened when only the outcome line could not be written', async () => {
     const audit = memoryAudit((e) => e.outcome === 'done');
@@ -127,7 +169,7 @@ describe('the gate is the only way to an irreversible call', () => {
       { audit: memoryAudit(), via: 'app', operator: 'dpo', appVersion: '9.9.9' },
     );
     expect(Object.keys(client).sort()).toEqual(['buildLogoutToken', 'checkToken', 'listUsers', 'profile', 'verifyLogoutToken']);
-    expect(Object.keys(gate).sort()).toEqual(['erase', 'logout']);
+    expect(Object.keys(gate).sort()).toEqual(['erase', 'logout', 'openBatch']);
   });
 
   it('no source file outside the gate opens a connection or reaches the acts', () => {
