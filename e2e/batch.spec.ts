@@ -86,4 +86,8 @@ test('20 uids: one paste, the typed phrase, one click; progress, pause and resum
     await expect(app.getByText('1 act matches', { exact: false })).toBeVisible();
     await expect(app.getByRole('table', { name: 'Audit trail entries' }).getByRole('row').filter({ hasText: uid }).first()).toContainText('Done');
   }
+  // The batch's own summary, found through the operation filter.
+  await filters.getByLabel('uid', { exact: true }).fill('');
+  await filters.getByLabel('Operation').selectOption('batch');
+  await expect(app.getByRole('table', { name: 'Audit trail entries' }).getByRole('row').filter({ hasText: 'Delete 20: 20 done, 0 not found, 0 failed, 0 unfinished (finished)' }).first()).toBeVisible();
 });

@@ -62,7 +62,7 @@ export function BatchPreviewPanel({ preview, pending, error, action, profile, en
               <dd className="numeric">{n(preview.invalidCount)}</dd>
             </div>
             {preview.uidColumn && (
-              <div>
+              <div className="batch-preview__fact--wide">
                 <dt>{t('batch.preview.uidColumn')}</dt>
                 <dd>{uidColumnText(preview.uidColumn, t)}</dd>
               </div>
