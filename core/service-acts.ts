@@ -36,10 +36,10 @@ export function createServiceActs({ profile, http, tokens, tokenContext }: Servi
     // Anonymise carries an empty JSON object: API requests are JSON (docs/SERVICE-API.md#requests-and-content-types), and servers that
     // parse JSON bodies strictly refuse a JSON Content-Type with no body at all. Delete carries no body and so no Content-Type: a DELETE
     // with a body makes Node's fetch close the connection afterwards, and a batch would then pay a new connection (a TLS handshake) per item.
-    const route =
+    const route: Pick<HttpRequest, 'method' | 'url' | 'headers' | 'body'> =
       action === 'anonymize'
-        ? { method: 'POST' as const, url: `${baseUrl}/api/v1/users/${segment}/anonymize`, body: '{}', headers: { Accept: 'application/json', 'Content-Type': 'application/json' } }
-        : { method: 'DELETE' as const, url: `${baseUrl}/api/v1/users/${segment}`, headers: { Accept: 'application/json' } };
+        ? { method: 'POST', url: `${baseUrl}/api/v1/users/${segment}/anonymize`, body: '{}', headers: { Accept: 'application/json', 'Content-Type': 'application/json' } }
+        : { method: 'DELETE', url: `${baseUrl}/api/v1/users/${segment}`, headers: { Accept: 'application/json' } };
     const request: HttpRequest = {
       ...route,
       purpose: `${words.doing} user “${uid}”`,
