@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startSandbox } from './bench-sandbox.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -61,7 +62,7 @@ async function runBatch(work, size, concurrency) {
   const dataDir = mkdtempSync(join(work, 'data-'));
   const file = join(work, `uids-${size}.txt`);
   writeFileSync(file, `${uids.join('\n')}\n`);
-  const sandbox = await startSandbox(['--users', String(size)]);
+  const sandbox = await startSandbox(['--users', String(size)], 180_000);
   try {
     // Read in the CLI's own process as it exits: its peak resident set, whatever the platform.
     const probe = join(work, 'max-rss.cjs');
@@ -114,7 +115,7 @@ const uidCache = new Map();
 async function seededUids(work, size) {
   if (uidCache.has(size)) return uidCache.get(size);
   const dataFile = join(work, `seed-${size}.json`);
-  const sandbox = await startSandbox(['--users', String(size), '--data', dataFile]);
+  const sandbox = await startSandbox(['--users', String(size), '--data', dataFile], 180_000);
   sandbox.stop();
   const uids = JSON.parse(readFileSync(dataFile, 'utf8')).users.map((user) => user.record.uid).filter((uid) => typeof uid === 'string');
   rmSync(dataFile, { force: true });
@@ -135,33 +136,6 @@ function run(command, args, options) {
   });
 }
 
-/** The sandbox in its own process (port 0: any free port), quiet, so the CLI meets a real service. */
-function startSandbox(extraArgs, startMs = 180_000) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', '--port', '0', ...extraArgs], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  const facts = {};
-  const fields = { 'URL': 'url', 'API key': 'apiKey', 'Secret key': 'apiSecret', 'Application name': 'applicationName' };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`The sandbox did not start within ${startMs / 1000} s.`)), startMs);
-    const fail = (error) => {
-      clearTimeout(timer);
-      child.kill();
-      reject(error);
-    };
-    child.on('exit', (code) => fail(new Error(`The sandbox stopped at start (exit ${code}).`)));
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const at = line.indexOf(': ');
-      const key = fields[line.slice(0, at)];
-      if (key) facts[key] = line.slice(at + 2);
-      if (Object.keys(facts).length === Object.keys(fields).length) {
-        clearTimeout(timer);
-        child.removeAllListeners('exit');
-        // Its request log goes nowhere: a line per request would slow it down.
-        child.stdout.resume();
-        resolve({ ...facts, stop: () => child.kill() });
-      }
-    });
-  });
-}
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { items: { type: 'string', default: '100000' }, 'rate-items': { type: 'string', default: '2000' } } });

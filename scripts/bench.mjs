@@ -7,13 +7,13 @@
 // alike; the table gives each one's median and its ratio to bare Node, measured in this same run.
 // Not a test: timings depend on the machine, so nothing here passes or fails. The figures go to
 // docs/BENCHMARKS.md. Needs the build (`npm run build`, or `npm run build:cli`).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, platform, release, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startSandbox } from './bench-sandbox.mjs';
 import { benchBatch } from './bench-batch.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,7 +32,7 @@ async function main() {
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number of 1 or more (got "${values.runs}").`);
   if (!existsSync(join(root, 'dist/cli/main.js'))) throw new Error('dist/cli/main.js is missing: run "npm run build" (or "npm run build:cli") first.');
   const dataDir = mkdtempSync(join(tmpdir(), 'privacy-desk-bench-'));
-  const sandbox = await startSandbox();
+  const sandbox = await startSandbox(['--users', '100']);
   try {
     const env = {
       ...process.env,
@@ -92,7 +92,7 @@ async function benchFindPerson() {
   const dataDir = mkdtempSync(join(tmpdir(), 'privacy-desk-bench-find-'));
   process.stderr.write(`seeding a sandbox of ${FIND_USERS} users…\n`);
   const seedStarted = process.hrtime.bigint();
-  const sandbox = await startSandbox(FIND_USERS, 180_000);
+  const sandbox = await startSandbox(['--users', String(FIND_USERS)], 180_000);
   const seedMs = Number(process.hrtime.bigint() - seedStarted) / 1e6;
   try {
     const env = { ...process.env, PRIVACY_DESK_DATA_DIR: dataDir, PRIVACY_DESK_CREDENTIAL_STORE: 'session', PRIVACY_DESK_API_KEY: sandbox.apiKey, PRIVACY_DESK_API_SECRET: sandbox.apiSecret };
@@ -129,31 +129,6 @@ function runOnce({ label, command, args }, env) {
   return elapsed;
 }
 
-/** The sandbox in its own process (port 0: any free port), so the CLI meets a real service. */
-function startSandbox(users = 100, startMs = 30_000) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', '--port', '0', '--users', String(users)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  const facts = {};
-  const fields = { 'URL': 'url', 'API key': 'apiKey', 'Secret key': 'apiSecret', 'Application name': 'applicationName' };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`The sandbox did not start within ${startMs / 1000} s.`)), startMs);
-    const fail = (error) => {
-      clearTimeout(timer);
-      child.kill();
-      reject(error);
-    };
-    child.on('exit', (code) => fail(new Error(`The sandbox stopped at start (exit ${code}).`)));
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const at = line.indexOf(': ');
-      const key = fields[line.slice(0, at)];
-      if (key) facts[key] = line.slice(at + 2);
-      if (Object.keys(facts).length === Object.keys(fields).length) {
-        clearTimeout(timer);
-        child.removeAllListeners('exit');
-        resolve({ ...facts, stop: () => child.kill() });
-      }
-    });
-  });
-}
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);

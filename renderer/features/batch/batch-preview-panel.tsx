@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { MAX_PREVIEW_INVALID, type BatchPreview } from '../../../shared/batch';
 import type { ProfileView } from '../../../shared/contract';
-import { MAX_UID_LENGTH, type UidProblem, type UidProblemCode } from '../../../shared/uid';
+import { MAX_UID_LENGTH, type UidProblem } from '../../../shared/uid';
+import { UID_PROBLEM_KEYS } from '../users/uid-problem-keys';
 import type { ErasureAction } from '../../../shared/users';
 import { CardSection } from '../../components/card-section';
 import { ErrorPanel } from '../../components/error-panel';
@@ -132,14 +133,6 @@ function InvalidLines({ preview }: { preview: BatchPreview }) {
 
 type Translate = ReturnType<typeof useTranslation>['t'];
 
-/** The single act's keys (renderer/features/users/act-on-uid.tsx) under uid.problems; an empty uid cell has the batch's own. */
-const UID_PROBLEM_KEYS = {
-  empty: undefined,
-  'too-long': 'tooLong',
-  'control-character': 'control',
-  'invalid-unicode': 'invalidUnicode',
-  'dot-segment': 'dotSegment',
-} as const satisfies Record<UidProblemCode, string | undefined>;
 
 /** The column the uids were read from: its header name when it has one, and its 1-based number. */
 function uidColumnText(column: NonNullable<BatchPreview['uidColumn']>, t: Translate): string {

@@ -1,18 +1,11 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAX_UID_LENGTH, uidProblem, type UidProblemCode } from '../../../shared/uid';
+import { MAX_UID_LENGTH, uidProblem } from '../../../shared/uid';
+import { UID_PROBLEM_KEYS } from './uid-problem-keys';
 import { UidHints, VisibleUid } from '../../components/visible-uid';
 import { useUiStore } from '../../state/ui-store';
 import { CardSection } from '../../components/card-section';
 
-/** The shared rule decides whether a uid can be sent; this only picks the translated wording (none for an empty field). */
-const UID_PROBLEM_KEYS = {
-  empty: undefined,
-  'too-long': 'tooLong',
-  'control-character': 'control',
-  'invalid-unicode': 'invalidUnicode',
-  'dot-segment': 'dotSegment',
-} as const satisfies Record<UidProblemCode, string | undefined>;
 
 /** For a uid from a ticket: typed or pasted exactly, never trimmed (" alice" is not "alice"). */
 export function ActOnUid() {
