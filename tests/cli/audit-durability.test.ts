@@ -8,6 +8,7 @@ import type { AuditEntry, AuditReading } from '../../shared/audit';
 import { openAuditLog } from '../../core/audit-log';
 import { AUDIT_LOCK, lockPathFor } from '../../core/data-lock';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import { createRandom } from '../../sandbox/prng';
 import { CLI_TEST_SECRET, REPO_ROOT } from './cli-harness';
 
 /**
@@ -181,17 +182,6 @@ describe('a full disk never loses an act (child CLI under ulimit -f, real sandbo
   });
 });
 
-/** mulberry32: a small seeded PRNG, so every run of the test kills at the same moments. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('a crash at any moment never corrupts the trail (SIGKILL, seeded delays)', () => {
   it('leaves a chain that verifies, or only a torn tail that the next open sets aside', { timeout: 180_000 }, async () => {
@@ -238,3 +228,8 @@ describe('a crash at any moment never corrupts the trail (SIGKILL, seeded delays
     console.info(`crash runs: ${JSON.stringify({ runs: RUNS, typicalMs: Math.round(typicalMs), ...seen })}`);
   });
 });
+
+/** The sandbox's own seeded generator (mulberry32), so every run of the test picks the same moments. */
+function seeded(seed: number): () => number {
+  return createRandom(seed).next;
+}

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_LOCK_TIMINGS } from '../../core/data-lock';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import { createRandom } from '../../sandbox/prng';
 import type { BatchCounts, BatchJobSummary, BatchResultRow } from '../../shared/batch';
 import { assertSecretNowhereUnder, CLI_TEST_SECRET, ensureBuiltCli, REPO_ROOT } from './cli-harness';
 
@@ -27,17 +28,6 @@ const KILLS = 4;
 const LATENCY_MS = 10;
 const CONCURRENCY = '8';
 
-/** mulberry32: a small seeded generator, so the kill points are the same on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const SHAPES = [(i: number) => `crash-user-${i}`, (i: number) => `zoë müller ${i}`, (i: number) => `team/lead?${i}`, (i: number) => `100%#${i}`];
 const existingUid = (i: number) => (SHAPES[i % SHAPES.length] as (i: number) => string)(i);
@@ -222,3 +212,8 @@ describe('the CLI killed with SIGKILL mid-batch, then batch resume', () => {
     console.log(`batch-crash: ${history.join('; ')}; finished: ${JSON.stringify(summary.counts)}`);
   }, 180_000);
 });
+
+/** The sandbox's own seeded generator (mulberry32), so every run of the test picks the same moments. */
+function seeded(seed: number): () => number {
+  return createRandom(seed).next;
+}
