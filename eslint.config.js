@@ -57,20 +57,14 @@ const FOLDER = {
 };
 const NOT_CODE = [FOLDER.tests, FOLDER.e2e, FOLDER.scripts, vitest];
 
-// The erasure gate by construction: the service's irreversible acts are reached only by
-// core/erasure-gate.ts, which validates, confirms and audits first (erasure-gate.test.ts scans too).
-const GATE_INSTEAD = 'go through the erasure gate (Desk.erase, Desk.sendLogout, or openGatedConnection in core/erasure-gate.ts), which validates, confirms and audits first';
+// The erasure gate by construction: HTTP, tokens and the service's irreversible acts live in
+// core/service/, whose only door is core/service/erasure-gate.ts (it validates, confirms and audits
+// first). Any other file of that folder is out of reach from outside it (erasure-gate.test.ts reads the import graph too).
+const GATE_INSTEAD = 'go through the erasure gate (Desk.erase, Desk.sendLogout, or what core/service/erasure-gate.ts exports), which validates, confirms and audits first';
 const GATE_ONLY = [
-  target('the irreversible acts (core/service-acts)', '(?:^|/)service-acts(?:\\.[cm]?[jt]sx?)?$', { instead: GATE_INSTEAD, testsMayImport: true }),
-  // Only the name: createServiceClient (read-only) stays open to everyone. import() cannot name it, so it is static only.
-  target('connectToService, which hands out the irreversible acts', '(?:^|/)service-client(?:\\.[cm]?[jt]sx?)?$', {
-    importNames: ['connectToService'],
-    staticOnly: true,
-    instead: GATE_INSTEAD,
-    testsMayImport: true,
-  }),
+  target('core/service/ other than its door, erasure-gate.ts', '(?:^|/)service/(?!erasure-gate(?:\\.[cm]?[jt]sx?)?$)[^/]+$', { instead: GATE_INSTEAD, testsMayImport: true }),
 ];
-const GATE_FILES = ['core/erasure-gate.ts', 'core/service-client.ts'];
+const GATE_FILES = ['core/service/**'];
 
 /* ---------- Which globals a folder sees ---------- */
 // typescript-eslint leaves undefined names to the compiler (no-undef is off for TS), and our one

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ErasureAction } from '../shared/users';
 import { createSessionCredentialStore } from './credential-store';
 import { createDesk } from './desk';
-import type { ServiceConnection } from './service-client';
+import type { ServiceConnection } from './service/service-client';
 import type { ServiceClient, ServiceClientOptions } from './types';
 import { normalizeUser } from './user-record';
 

@@ -6,8 +6,8 @@ import { PrivacyDeskError } from '../shared/errors';
 import type { ErasureAction } from '../shared/users';
 import { createSessionCredentialStore } from './credential-store';
 import { createDesk } from './desk';
-import type { ServiceActs } from './service-acts';
-import type { ServiceConnection } from './service-client';
+import type { ServiceActs } from './service/service-acts';
+import type { ServiceConnection } from './service/service-client';
 import type { ServiceClient, ServiceClientOptions } from './types';
 
 const SECRET = 'very-distinctive-secret-value-0123456789';

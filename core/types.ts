@@ -32,7 +32,7 @@ export interface TokenInfo {
 /**
  * What anyone holding a client may ask of the service: reads, token checks, and
  * building or verifying logout tokens. It has no irreversible call: anonymise,
- * delete and sending a logout exist only inside the erasure gate (core/erasure-gate.ts).
+ * delete and sending a logout exist only inside the erasure gate (core/service/erasure-gate.ts).
  * No method returns or throws a secret or a token.
  */
 export interface ServiceClient {

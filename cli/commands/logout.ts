@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { LOGOUT_ALGORITHMS, NEGATIVE_CASES, type LogoutOptions, type LogoutResult, type NegativeCase, type LogoutAlgorithm } from '../../shared/logout';
-import { logoutRefusal } from '../../core/logout-outcome';
+import { logoutRefusal } from '../../core/service/erasure-gate';
 import type { Outcome, PrivacyDeskError } from '../../shared/errors';
 import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
 import { noteLiveData } from '../live-data';

@@ -2,7 +2,7 @@ import { PrivacyDeskError, invalidInput } from '../../shared/errors';
 import { batchConfirmationPhrase, matchesBatchConfirmation, MAX_BATCH_CONCURRENCY, type BatchCounts, type BatchJobSummary } from '../../shared/batch';
 import type { Profile } from '../../shared/profile';
 import type { UserRecord } from '../../shared/users';
-import type { GatedConnection } from '../erasure-gate';
+import type { GatedConnection } from '../service/erasure-gate';
 import type { BatchRun, BatchRunControl, DeskBatch, WalkControl } from './batch-types';
 import { createDraft, readDraft, readDraftItems, readMissing, recordMissing, removeDraft } from './drafts';
 import type { BatchItem, StoredPlan } from './job-files';

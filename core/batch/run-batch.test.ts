@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PrivacyDeskError, type ErrorCode } from '../../shared/errors';
 import type { BatchProgress } from '../../shared/batch';
-import type { BatchGate, BatchOrder, BatchSendResult } from '../erasure-gate';
+import type { BatchGate, BatchOrder, BatchSendResult } from '../service/erasure-gate';
 import { createJob, type Journal } from './journal';
 import { readJobState } from './job-state';
 import { createPauseSwitch } from './pause-switch';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PrivacyDeskError, isPrivacyDeskError, type ErrorCode } from '../../shared/errors';
 import type { BatchCounts, BatchProgress, BatchRunResult } from '../../shared/batch';
 import type { ErasureAction } from '../../shared/users';
-import type { BatchAttempt, BatchGate, BatchSendResult } from '../erasure-gate';
+import type { BatchAttempt, BatchGate, BatchSendResult } from '../service/erasure-gate';
 import { retryDelayMs } from '../retry';
 import type { BatchRunControl } from './batch-types';
 import type { ItemOutcome } from './job-files';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server';
-import { connectToService } from '../../core/service-client';
-import type { ServiceActs } from '../../core/service-acts';
-import { openGatedConnection } from '../../core/erasure-gate';
+import { connectToService } from '../../core/service/service-client';
+import type { ServiceActs } from '../../core/service/service-acts';
+import { openGatedConnection } from '../../core/service/erasure-gate';
 import type { AuditLog } from '../../core/audit-log';
 import type { AuditEntry } from '../../shared/audit';
 import type { ErasureAction, ErasureResult } from '../../shared/users';

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/run-cli';
 import type { AuditLog } from '../../core/audit-log';
-import { openGatedConnection } from '../../core/erasure-gate';
+import { openGatedConnection } from '../../core/service/erasure-gate';
 import type { AuditEntry } from '../../shared/audit';
 import type { Outcome } from '../../shared/errors';
 import { failure, leaks } from './helpers';

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectToService } from '../../core/service-client';
+import { connectToService } from '../../core/service/service-client';
 
 /** A bare service that counts the TCP connections its clients open. */
 async function countingService(): Promise<{ server: Server; url: string; connections: () => number }> {

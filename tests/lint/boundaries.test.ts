@@ -97,13 +97,15 @@ describe('only the erasure gate reaches the irreversible acts', () => {
   const importMessagesOf = async (probe: string, code: string) =>
     (await lintOnce(probe, `${code}\n`)).filter((m) => m.ruleId !== '@typescript-eslint/no-unused-vars');
   const refused = [
-    ['core/desk.ts', "import { connectToService } from './service-client';"],
-    ['core/desk.ts', "import { createServiceActs } from './service-acts';"],
-    ['handlers/__lint_probe__.ts', "import type { ServiceActs } from '../core/service-acts';"],
-    ['cli/commands/users.ts', "import { connectToService } from '../../core/service-client';"],
-    ['app-runtime/__lint_probe__.ts', "export { connectToService } from '../core/service-client';"],
-    ['electron/main.ts', "import { connectToService as c } from '../core/service-client';"],
-    ['web-host/__lint_probe__.ts', "import('../core/service-acts');"],
+    ['core/desk.ts', "import { connectToService } from './service/service-client';"],
+    ['core/desk.ts', "import { createServiceActs } from './service/service-acts';"],
+    ['core/batch/run-batch.ts', "import { sendAuthorized, TokenManager } from '../service/token-manager';"],
+    ['core/desk.ts', "import { sendRequest } from './service/http';"],
+    ['handlers/__lint_probe__.ts', "import type { ServiceActs } from '../core/service/service-acts';"],
+    ['cli/commands/users.ts', "import { connectToService } from '../../core/service/service-client';"],
+    ['app-runtime/__lint_probe__.ts', "export { connectToService } from '../core/service/service-client';"],
+    ['electron/main.ts', "import { connectToService as c } from '../core/service/service-client';"],
+    ['web-host/__lint_probe__.ts', "import('../core/service/service-acts');"],
   ] as const;
   it.each(refused)('%s: %s', async (probe, code) => {
     const messages = await importMessagesOf(probe, code);
@@ -112,11 +114,11 @@ describe('only the erasure gate reaches the irreversible acts', () => {
   });
 
   const accepted = [
-    ['core/erasure-gate.ts', "import { connectToService } from './service-client';\nimport type { ServiceActs } from './service-acts';"],
-    ['core/service-client.ts', "import { createServiceActs } from './service-acts';"],
-    ['core/desk.ts', "import { createServiceClient, type ServiceConnection } from './service-client';"],
-    ['cli/connection.ts', "import { createServiceClient } from '../core/service-client';"],
-    ['tests/integration/helpers.ts', "import { connectToService } from '../../core/service-client';"],
+    ['core/service/erasure-gate.ts', "import { connectToService } from './service-client';\nimport type { ServiceActs } from './service-acts';"],
+    ['core/service/service-client.ts', "import { createServiceActs } from './service-acts';"],
+    ['core/desk.ts', "import { openGatedConnection, type ServiceConnection } from './service/erasure-gate';"],
+    ['cli/commands/logout.ts', "import { logoutRefusal } from '../../core/service/erasure-gate';"],
+    ['tests/integration/helpers.ts', "import { connectToService } from '../../core/service/service-client';"],
   ] as const;
   it.each(accepted)('%s: %s', async (probe, code) => {
     expect(await importMessagesOf(probe, code)).toEqual([]);

@@ -1,16 +1,16 @@
-import { PrivacyDeskError } from '../shared/errors';
-import type { ErasureAction, ErasureResult } from '../shared/users';
-import type { LogoutOptions, LogoutResult } from '../shared/logout';
-import type { Profile } from '../shared/profile';
-import { encodeUidSegment } from '../shared/uid';
-import { ACTION_WORDS } from './action-words';
+import { PrivacyDeskError } from '../../shared/errors';
+import type { ErasureAction, ErasureResult } from '../../shared/users';
+import type { LogoutOptions, LogoutResult } from '../../shared/logout';
+import type { Profile } from '../../shared/profile';
+import { encodeUidSegment } from '../../shared/uid';
+import { ACTION_WORDS } from '../action-words';
 import { readJson, sendRequest, serviceDescription, statusError, type HttpDeps, type HttpRequest, type HttpResponse } from './http';
 import { logoutRefusal } from './logout-outcome';
 import { buildLogoutToken, type LogoutTokenContext } from './logout-token';
 import { sendAuthorized, type TokenManager } from './token-manager';
 
 /**
- * The service's irreversible calls. Only the erasure gate (core/erasure-gate.ts)
+ * The service's irreversible calls. Only the erasure gate (core/service/erasure-gate.ts)
  * ever holds this object: it validates, confirms and audits before calling.
  * Nothing here validates again or retries: a retried erasure is the batch
  * runner's decision, made on the outcome.

@@ -1,13 +1,13 @@
-import type { SandboxUserState } from '../shared/contract';
-import { PrivacyDeskError } from '../shared/errors';
-import { encodeUidSegment } from '../shared/uid';
+import type { SandboxUserState } from '../../shared/contract';
+import { PrivacyDeskError } from '../../shared/errors';
+import { encodeUidSegment } from '../../shared/uid';
 import { sendRequest, type HttpDeps } from './http';
-import type { FetchLike } from './types';
+import type { FetchLike } from '../types';
 
 /**
  * Reads a uid's state from the sandbox's inspection route (GET /sandbox/users/{uid}).
  * The uid is validated by the caller first (a broken one is INVALID_INPUT, nothing sent);
- * failures are those of any request (core/http.ts): TIMEOUT, NETWORK refused or cut,
+ * failures are those of any request (core/service/http.ts): TIMEOUT, NETWORK refused or cut,
  * TLS, a redirect or an oversized answer refused. A 404 (not a sandbox, or a uid it never
  * had) or any other refusal gives null: the window then simply shows no sandbox state.
  */

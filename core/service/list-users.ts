@@ -1,9 +1,9 @@
-import { invalidInput, PrivacyDeskError } from '../shared/errors';
-import { listUsersInputSchema, type ListUsersInput, type UserPage } from '../shared/users';
+import { invalidInput, PrivacyDeskError } from '../../shared/errors';
+import { listUsersInputSchema, type ListUsersInput, type UserPage } from '../../shared/users';
 import { LIST_MAX_BODY_BYTES, readJson, sendRequest, statusError, unexpectedBody, type HttpDeps, type HttpRequest, type HttpResponse } from './http';
-import { ListShapeError, parseUserPage } from './list-parser';
+import { ListShapeError, parseUserPage } from '../list-parser';
 import { redactSecrets } from './redact';
-import { withRetry } from './retry';
+import { withRetry } from '../retry';
 import { sendAuthorized, type TokenManager } from './token-manager';
 
 export interface UserListerDeps {

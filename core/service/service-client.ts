@@ -1,12 +1,12 @@
-import { invalidInput } from '../shared/errors';
-import { normalizeBaseUrl } from './input-problems';
+import { invalidInput } from '../../shared/errors';
+import { normalizeBaseUrl } from '../input-problems';
 import { DEFAULT_TIMEOUT_MS, type HttpDeps } from './http';
 import { UserLister } from './list-users';
 import { buildLogoutToken, verifyLogoutToken, type LogoutTokenContext } from './logout-token';
-import { realSleep } from './retry';
+import { realSleep } from '../retry';
 import { createServiceActs, type ServiceActs } from './service-acts';
 import { TokenManager } from './token-manager';
-import type { ServiceClient, ServiceClientOptions } from './types';
+import type { ServiceClient, ServiceClientOptions } from '../types';
 
 const DEFAULT_MAX_LIST_RETRIES = 3;
 
@@ -19,7 +19,7 @@ export interface ServiceConnection {
 /**
  * Opens a connection for a profile. It holds the credentials and tokens in
  * memory; nothing it returns or throws contains the secret key, an access
- * token or an Authorization header. Only core/erasure-gate.ts may call this
+ * token or an Authorization header. Only core/service/erasure-gate.ts may call this
  * (ESLint enforces it): everything else gets the read-only ServiceClient.
  */
 export function connectToService(options: ServiceClientOptions): ServiceConnection {

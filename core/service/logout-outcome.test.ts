@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LogoutResult } from '../shared/logout';
+import type { LogoutResult } from '../../shared/logout';
 import { logoutRefusal } from './logout-outcome';
 
 const answer = (status: number, body: unknown = '', headers: Record<string, string> = {}): LogoutResult => ({

@@ -1,7 +1,7 @@
 import { base64url, compactVerify, errors as joseErrors, SignJWT } from 'jose';
-import { invalidInput } from '../shared/errors';
-import { LOGOUT_ALGORITHMS, logoutOptionsSchema, type BuiltLogoutToken, type LogoutAlgorithm, type LogoutOptions, type TokenVerification } from '../shared/logout';
-import { assertValidUid } from './input-problems';
+import { invalidInput } from '../../shared/errors';
+import { LOGOUT_ALGORITHMS, logoutOptionsSchema, type BuiltLogoutToken, type LogoutAlgorithm, type LogoutOptions, type TokenVerification } from '../../shared/logout';
+import { assertValidUid } from '../input-problems';
 
 export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 /** The service refuses an iat further ahead than this (clock tolerance). */

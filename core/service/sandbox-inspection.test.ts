@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSessionCredentialStore } from './credential-store';
-import { createDesk } from './desk';
-import type { FetchLike } from './types';
+import { createSessionCredentialStore } from '../credential-store';
+import { createDesk } from '../desk';
+import type { FetchLike } from '../types';
 
 describe('Desk.sandboxUserState: failures say what happened', () => {
   let dataDir: string;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { PrivacyDeskError } from '../shared/errors';
-import type { AuditEntry } from '../shared/audit';
-import type { LogoutResult } from '../shared/logout';
-import type { ErasureAction, ErasureResult } from '../shared/users';
-import type { AuditLog } from './audit-log';
-import { memoryAudit } from './test/memory-audit';
+import { PrivacyDeskError } from '../../shared/errors';
+import type { AuditEntry } from '../../shared/audit';
+import type { LogoutResult } from '../../shared/logout';
+import type { ErasureAction, ErasureResult } from '../../shared/users';
+import type { AuditLog } from '../audit-log';
+import { memoryAudit } from '../test/memory-audit';
 import { createErasureGate } from './erasure-gate';
 import type { ServiceActs } from './service-acts';
 

@@ -1,7 +1,7 @@
-import { PrivacyDeskError } from '../shared/errors';
-import type { FetchLike } from './types';
+import { PrivacyDeskError } from '../../shared/errors';
+import type { FetchLike } from '../types';
 import { excerpt, redactSecrets } from './redact';
-import { parseRetryAfter } from './retry';
+import { parseRetryAfter } from '../retry';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** The most of an answer's body we read: the service's answers are small JSON documents, a users page the largest. */

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PrivacyDeskError } from '../shared/errors';
-import { withRetry } from './retry';
+import { PrivacyDeskError } from '../../shared/errors';
+import { withRetry } from '../retry';
 import { createServiceClient } from './service-client';
-import type { FetchLike } from './types';
+import type { FetchLike } from '../types';
 
 const profile = { id: 'p', name: 'City portal', baseUrl: 'https://debate.example', applicationName: 'city portal' };
 const credentials = { apiKey: 'key-0123456789', apiSecret: 'secret-0123456789abcdef' };

@@ -1,19 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { isPrivacyDeskError, PrivacyDeskError, invalidInput, type ErrorCode, type Outcome } from '../shared/errors';
-import type { AuditOperation, AuditRecord, AuditVia, BatchAuditSummary } from '../shared/audit';
-import type { Profile } from '../shared/profile';
-import { ERASURE_ACTIONS, type ErasureAction, type ErasureLogoutStep, type ErasureResult } from '../shared/users';
-import type { LogoutOptions, LogoutResult } from '../shared/logout';
-import { ACTION_WORDS } from './action-words';
-import type { AuditLog } from './audit-log';
-import { assertValidUid } from './input-problems';
+import { isPrivacyDeskError, PrivacyDeskError, invalidInput, type ErrorCode, type Outcome } from '../../shared/errors';
+import type { AuditOperation, AuditRecord, AuditVia, BatchAuditSummary } from '../../shared/audit';
+import type { Profile } from '../../shared/profile';
+import { ERASURE_ACTIONS, type ErasureAction, type ErasureLogoutStep, type ErasureResult } from '../../shared/users';
+import type { LogoutOptions, LogoutResult } from '../../shared/logout';
+import { ACTION_WORDS } from '../action-words';
+import type { AuditLog } from '../audit-log';
+import { assertValidUid } from '../input-problems';
 import type { ServiceActs } from './service-acts';
 import { connectToService, type ServiceConnection } from './service-client';
-import type { ServiceClient, ServiceClientOptions } from './types';
+import type { ServiceClient, ServiceClientOptions } from '../types';
+import { isoWithOffset } from '../local-time';
+
+// The service folder's only door: everything outside core/service/ imports from this file alone
+// (ESLint and core/service/erasure-gate.test.ts enforce it). What passes is read-only or gated.
+export type { ServiceConnection } from './service-client';
+export { fetchSandboxUserState, simulateSandboxLogin } from './sandbox-inspection';
+export { logoutRefusal } from './logout-outcome';
 
 /**
  * The one gate every irreversible call goes through. It alone holds the
- * service's irreversible acts (core/service-acts.ts): callers get a gate whose
+ * service's irreversible acts (core/service/service-acts.ts): callers get a gate whose
  * methods validate, confirm, write the 'attempted' entry (no evidence, no act),
  * act, then record the outcome. ESLint lets no other file open a connection.
  */
@@ -361,12 +368,4 @@ async function recordOutcome(audit: AuditLog, entry: AuditRecord, whatHappened: 
       { cause: error },
     );
   }
-}
-
-/** ISO 8601 with the local offset (2026-11-22T18:02:11.123+01:00): a reader months later knows the operator's wall time. */
-export function isoWithOffset(date: Date): string {
-  const pad = (n: number, width = 2) => String(Math.trunc(Math.abs(n))).padStart(width, '0');
-  const offset = -date.getTimezoneOffset();
-  const sign = offset >= 0 ? '+' : '-';
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}${sign}${pad(offset / 60)}:${pad(offset % 60)}`;
 }

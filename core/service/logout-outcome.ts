@@ -1,7 +1,7 @@
-import { PrivacyDeskError } from '../shared/errors';
-import type { LogoutResult } from '../shared/logout';
+import { PrivacyDeskError } from '../../shared/errors';
+import type { LogoutResult } from '../../shared/logout';
 import { safeLocation } from './http';
-import { parseRetryAfter } from './retry';
+import { parseRetryAfter } from '../retry';
 
 /**
  * What a non-2xx logout answer means, as one error family member. A 4xx is the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { connectToService, createServiceClient } from './service-client';
-import type { FetchLike } from './types';
+import type { FetchLike } from '../types';
 
 const profile = { id: 'p', name: 'City portal', baseUrl: 'https://debate.example/api/v1/', applicationName: 'city portal' };
 const credentials = { apiKey: 'key-0123456789', apiSecret: 'secret-0123456789abcdef' };

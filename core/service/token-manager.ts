@@ -1,7 +1,7 @@
-import { PrivacyDeskError, isPrivacyDeskError, type Outcome } from '../shared/errors';
-import type { Credentials } from '../shared/profile';
+import { PrivacyDeskError, isPrivacyDeskError, type Outcome } from '../../shared/errors';
+import type { Credentials } from '../../shared/profile';
 import { readJson, sendRequest, serviceDescription, statusError, unexpectedBody, type HttpDeps, type HttpRequest, type HttpResponse } from './http';
-import type { Scope, TokenInfo } from './types';
+import type { Scope, TokenInfo } from '../types';
 
 /** If the service's created_at is this far from our clock, trust our clock instead. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
