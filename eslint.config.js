@@ -1,4 +1,5 @@
 import { builtinModules } from 'node:module';
+import { relative, sep } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -206,6 +207,89 @@ const FOLDER_RULES = [
 
 // Test files and test helpers may also import vitest, sandbox/ and tests/ helpers; nothing else changes.
 const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', '**/test/**', '**/*.harness.mjs'];
+
+/* ---------- Every place is named: a file in a folder no row covers is an error ---------- */
+// Tests, end-to-end specs, build scripts, the installed command and the tools' config files may import anything.
+const UNRESTRICTED_PLACES = ['tests/**', 'e2e/**', 'scripts/**', 'bin/**', '*.config.js', '*.config.mjs', '*.config.ts'];
+const CODE_FILES = ['**/*.js', '**/*.mjs', '**/*.cjs', '**/*.jsx', '**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
+const KNOWN_PLACES = [...FOLDER_RULES.flatMap((rule) => rule.files), ...UNRESTRICTED_PLACES];
+
+const relativePath = (context) => relative(context.cwd, context.filename).split(sep).join('/');
+
+const unlistedPlaceRule = {
+  meta: { type: 'problem', docs: { description: 'Refuses code in a place the folder table does not name' }, schema: [] },
+  create(context) {
+    return {
+      Program(node) {
+        context.report({
+          node,
+          loc: { line: 1, column: 0 },
+          message: `${relativePath(context)} is in a place no row of the folder table names, so no import or globals rule would check it. Put it in an existing folder, or add a row for its folder to FOLDER_RULES in eslint.config.js (and to docs/ARCHITECTURE.md, Folders) first.`,
+        });
+      },
+    };
+  },
+};
+
+/* ---------- No side doors: code is loaded only by the static imports the table checks ---------- */
+// import(), require() and createRequire() resolve at run time, out of sight of the folder table and of the
+// erasure gate's one door (core/service/erasure-gate.ts). Product code loads lazily only what is listed
+// here, each for its reason (`source` is the import()'s argument as written). Tests, e2e/, scripts/ and
+// *.harness.mjs files load what they need.
+const LAZY_LOADS = [
+  { file: 'core/keytar-credential-store.ts', source: "'keytar'", why: 'keytar is a native module: loaded when the keychain is opened, so a machine where it cannot load still starts (session memory)' },
+  { file: 'core/receipt-pdf.ts', source: "'pdfkit'", why: "a receipt is rare: the CLI's start-up does not pay for the PDF library" },
+  { file: 'app-runtime/app-runtime.ts', source: "'../core/keytar-credential-store'", why: 'the keychain store (and keytar with it) is loaded only when no store is injected' },
+  { file: 'bin/privacy-desk.js', source: 'bundle.href', why: 'the installed command runs the built CLI bundle, whose path is known only at run time' },
+];
+const PRODUCT_FILES = [...FOLDER_RULES.flatMap((rule) => rule.files), 'bin/**'];
+const SIDE_DOOR_INSTEAD = 'Import it statically, so the folder rules and the erasure gate see it (core/service/ is reached only through core/service/erasure-gate.ts)';
+const MODULE_BUILTIN = /^(?:node:)?module$/;
+// Ways to load a module from a call: require(…), require.resolve(…), x.require(…), createRequire(…), process.getBuiltinModule(…).
+const LOADER_NAMES = new Set(['require', 'createRequire', 'getBuiltinModule']);
+
+const sideDoorRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Refuses import() outside LAZY_LOADS, require(), createRequire() and node:module in product code' },
+    schema: [{ type: 'object', properties: { lazyLoads: { type: 'array' } }, additionalProperties: false }],
+  },
+  create(context) {
+    const file = relativePath(context);
+    const allowed = (context.options[0]?.lazyLoads ?? []).filter((load) => load.file === file).map((load) => load.source);
+    const report = (node, what) => context.report({ node, message: `${file} must not use ${what}: it loads code at run time, out of sight of the folder rules and of the erasure gate. ${SIDE_DOOR_INSTEAD}.` });
+    const checkModuleSource = (node) => {
+      if (node.source && typeof node.source.value === 'string' && MODULE_BUILTIN.test(node.source.value)) report(node, `'${node.source.value}' (createRequire)`);
+    };
+    const loaderName = (callee) => {
+      if (callee.type === 'Identifier') return callee.name;
+      if (callee.type === 'MemberExpression') {
+        if (callee.object.type === 'Identifier' && callee.object.name === 'require') return 'require';
+        if (!callee.computed && callee.property.type === 'Identifier') return callee.property.name;
+        if (callee.computed && callee.property.type === 'Literal') return String(callee.property.value);
+      }
+      return undefined;
+    };
+    return {
+      ImportExpression(node) {
+        const source = context.sourceCode.getText(node.source);
+        if (!allowed.includes(source)) {
+          context.report({
+            node,
+            message: `${file} must not use import(${source}): a dynamic import loads code at run time, out of sight of the folder rules and of the erasure gate. ${SIDE_DOOR_INSTEAD}; a lazy load that must stay goes into LAZY_LOADS in eslint.config.js with its reason.`,
+          });
+        }
+      },
+      ImportDeclaration: checkModuleSource,
+      ExportNamedDeclaration: checkModuleSource,
+      ExportAllDeclaration: checkModuleSource,
+      CallExpression(node) {
+        const name = loaderName(node.callee);
+        if (name && LOADER_NAMES.has(name)) report(node, `${name}()`);
+      },
+    };
+  },
+};
 const forTests = (targets) => targets.filter((t) => !t.testsMayImport).map((t) => t.forTests?.() ?? t);
 
 const importPatterns = (rule, targets) => ({
@@ -283,7 +367,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    plugins: { 'folder-rules': { rules: { 'no-restricted-dynamic-imports': dynamicImportRule } } },
+    plugins: { 'folder-rules': { rules: { 'no-restricted-dynamic-imports': dynamicImportRule, 'no-side-doors': sideDoorRule, 'no-unlisted-place': unlistedPlaceRule } } },
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -291,6 +375,18 @@ export default tseslint.config(
     },
   },
   ...folderConfigs,
+  {
+    files: PRODUCT_FILES,
+    ignores: TEST_FILES,
+    rules: {
+      'folder-rules/no-side-doors': ['error', { lazyLoads: LAZY_LOADS }],
+      // Code built from a string is a dynamic import in disguise.
+      'no-eval': 'error',
+      'no-implied-eval': 'error',
+      'no-new-func': 'error',
+    },
+  },
+  { files: CODE_FILES, ignores: KNOWN_PLACES, rules: { 'folder-rules/no-unlisted-place': 'error' } },
   {
     files: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'tests/**'],
     rules: { 'no-restricted-syntax': ['error', { selector: "MemberExpression[property.name='only']", message: 'No focused tests: .only hides the rest of the suite.' }] },

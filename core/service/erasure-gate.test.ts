@@ -1,11 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PrivacyDeskError } from '../../shared/errors';
 import type { AuditEntry } from '../../shared/audit';
 import type { AuditLog } from '../audit-log';
 import { memoryAudit } from '../test/memory-audit';
+import { exportedNames, importGraph, productSources, type SourceFile } from '../../tests/lint/import-graph';
 import { createErasureGate, openGatedConnection } from './erasure-gate';
 import type { ServiceActs } from './service-acts';
 
@@ -172,23 +170,75 @@ describe('the gate is the only way to an irreversible call', () => {
     expect(Object.keys(gate).sort()).toEqual(['erase', 'logout', 'openBatch']);
   });
 
-  it('no source file outside the gate opens a connection or reaches the acts', () => {
-    const root = fileURLToPath(new URL('../..', import.meta.url));
-    // Where the acts are made, and the one place that holds them.
-    const allowed = new Set(['core/service/service-client.ts', 'core/service/service-acts.ts', 'core/service/erasure-gate.ts']);
-    const offenders: string[] = [];
-    const walk = (dir: string) => {
-      for (const name of readdirSync(dir)) {
-        if (['node_modules', 'dist', '.git', 'test-results', 'playwright-report'].includes(name)) continue;
-        const path = join(dir, name);
-        if (statSync(path).isDirectory()) walk(path);
-        else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) && !allowed.has(relative(root, path))) {
-          const text = readFileSync(path, 'utf8');
-          if (/\bconnectToService\b|\bcreateServiceActs\b|service-acts'/.test(text)) offenders.push(relative(root, path));
-        }
-      }
+  // The import graph of every product source file (TypeScript's parser and module resolution, every form of import).
+  const SERVICE = 'core/service/';
+  const DOOR = 'core/service/erasure-gate.ts';
+  // Written out by hand (not read from eslint.config.js's LAZY_LOADS), so the two must agree.
+  const LAZY_LOADS = [
+    "app-runtime/app-runtime.ts: import('../core/keytar-credential-store')",
+    'bin/privacy-desk.js: import(bundle.href)',
+    "core/keytar-credential-store.ts: import('keytar')",
+    "core/receipt-pdf.ts: import('pdfkit')",
+  ];
+  const sideDoors = (files: readonly SourceFile[]) => {
+    const { edges, loads } = importGraph(files);
+    return {
+      intoService: edges.filter((e) => !e.from.startsWith(SERVICE) && e.to.startsWith(SERVICE) && e.to !== DOOR).map((e) => `${e.from} → ${e.to} (${e.kind})`),
+      loads: loads.map((l) => `${l.file}: ${l.what}`).filter((load) => !LAZY_LOADS.includes(load)),
+      lazyLoads: loads.map((l) => `${l.file}: ${l.what}`).filter((load) => LAZY_LOADS.includes(load)).sort(),
     };
-    for (const top of ['core', 'handlers', 'app-runtime', 'web-host', 'electron', 'cli', 'shared', 'renderer', 'sandbox']) walk(join(root, top));
-    expect(offenders).toEqual([]);
+  };
+  const sources = productSources();
+
+  it('outside core/service/, every import of it (static, type, re-export, import(), require) ends at its door', () => {
+    expect(sources.length).toBeGreaterThan(200);
+    const { edges } = importGraph(sources);
+    // The graph is real: the Desk, the batch runner and the CLI do reach the door.
+    expect(edges).toContainEqual(expect.objectContaining({ from: 'core/desk.ts', to: DOOR }));
+    expect(sideDoors(sources).intoService).toEqual([]);
+  });
+
+  it('no product file loads code at run time (import(), require, createRequire, eval) but the listed lazy loads', () => {
+    const found = sideDoors(sources);
+    expect(found.loads).toEqual([]);
+    expect(found.lazyLoads).toEqual([...LAZY_LOADS].sort());
+  });
+
+  it('catches each way a handler could reach an act without the gate', () => {
+    const probes: SourceFile[] = [
+      { path: 'handlers/probe-tokens.ts', text: "import { sendAuthorized, TokenManager } from '../core/service/token-manager';\nexport const send = (m: TokenManager) => sendAuthorized;\n" },
+      { path: 'handlers/probe-import.ts', text: "export const acts = async () => (await import('../core/service/service-acts')).createServiceActs;\n" },
+      { path: 'handlers/probe-require.ts', text: "import { createRequire } from 'node:module';\nexport const acts = createRequire(import.meta.url)('../core/service/service-acts');\n" },
+      { path: 'cli/probe-require.ts', text: "export const acts = require('../core/service/service-acts');\n" },
+      { path: 'web-host/probe-types.ts', text: "export type { ServiceActs } from '../core/service/service-acts';\nexport type Tokens = import('../core/service/token-manager').TokenManager;\n" },
+      { path: 'core/probe-http.ts', text: "import type { HttpDeps } from './service/http';\nexport type Deps = HttpDeps;\n" },
+      { path: 'newfolder/probe.ts', text: "export { connectToService } from '../core/service/service-client';\n" },
+      // Inside the folder, and through the door, are fine.
+      { path: 'core/service/probe-inside.ts', text: "import { createServiceActs } from './service-acts';\nexport const make = createServiceActs;\n" },
+      { path: 'handlers/probe-door.ts', text: "import { openGatedConnection } from '../core/service/erasure-gate';\nexport const open = openGatedConnection;\n" },
+    ];
+    const found = sideDoors(probes);
+    expect(found.intoService).toEqual([
+      'handlers/probe-tokens.ts → core/service/token-manager.ts (import)',
+      'handlers/probe-import.ts → core/service/service-acts.ts (import())',
+      'cli/probe-require.ts → core/service/service-acts.ts (require())',
+      'web-host/probe-types.ts → core/service/service-acts.ts (export from)',
+      'web-host/probe-types.ts → core/service/token-manager.ts (import type node)',
+      'core/probe-http.ts → core/service/http.ts (import type)',
+      'newfolder/probe.ts → core/service/service-client.ts (export from)',
+    ]);
+    expect(found.loads).toEqual([
+      "handlers/probe-import.ts: import('../core/service/service-acts')",
+      "handlers/probe-require.ts: import 'node:module'",
+      'handlers/probe-require.ts: createRequire()',
+      'cli/probe-require.ts: require()',
+    ]);
+  });
+
+  it('the door exports only the gate, read-only helpers and types: nothing that sends an act without it', () => {
+    expect(exportedNames(DOOR)).toEqual([
+      'BatchAttempt', 'BatchGate', 'BatchJobOrder', 'BatchOrder', 'BatchSendResult', 'ErasureGate', 'ErasureOrder', 'GateRecord', 'GatedConnection', 'LogoutOrder',
+      'ServiceConnection', 'createErasureGate', 'fetchSandboxUserState', 'logoutRefusal', 'openGatedConnection', 'simulateSandboxLogin',
+    ]);
   });
 });
