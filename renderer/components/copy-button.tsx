@@ -1,7 +1,26 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-export function CopyButton({ text, label }: { text: string; label: string }) {
+/** Copies `text` exactly: the Clipboard API, or the selection-and-copy fallback where the API is refused. */
+export async function copyText(text: string): Promise<void> {
+  try {
+    if (!navigator.clipboard) throw new Error('no clipboard API');
+    await navigator.clipboard.writeText(text);
+  } catch (error) {
+    const area = document.createElement('textarea');
+    area.value = text;
+    area.setAttribute('readonly', '');
+    area.style.position = 'fixed';
+    area.style.opacity = '0';
+    document.body.append(area);
+    area.select();
+    const copied = typeof document.execCommand === 'function' && document.execCommand('copy');
+    area.remove();
+    if (!copied) throw error;
+  }
+}
+
+export function CopyButton({ text, label, accessibleLabel }: { text: string; label: string; accessibleLabel?: string }) {
   const { t } = useTranslation();
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
@@ -11,7 +30,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   }, [state]);
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(text);
+      await copyText(text);
       setState('copied');
     } catch {
       setState('failed');
@@ -19,7 +38,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   };
   return (
     <span className="copy-button">
-      <button type="button" className="button button--small" onClick={() => void copy()} disabled={!text}>
+      <button type="button" className="button button--small" onClick={() => void copy()} disabled={!text} {...(accessibleLabel ? { 'aria-label': accessibleLabel } : {})}>
         {label}
       </button>
       <span role="status" className="copy-button__status">
@@ -27,4 +46,10 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
       </span>
     </span>
   );
+}
+
+/** Copies the real uid (its spaces and invisible characters, never the marks VisibleUid draws for them). */
+export function CopyUidButton({ uid }: { uid: string }) {
+  const { t } = useTranslation();
+  return <CopyButton text={uid} label={t('uid.copy')} />;
 }

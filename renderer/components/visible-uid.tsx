@@ -1,33 +1,81 @@
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { hasInvisible, uidParts, type InvisibleMark } from '../../shared/invisible-characters';
+
+const MARK_ATTRIBUTE = 'data-uid-char';
+const BOX_ATTRIBUTE = 'data-uid-box';
 
 /**
- * A uid exactly as it is, in monospace, with every space drawn as a faint ␣
- * so " alice" and "alice" cannot be confused. Screen readers get the plain uid.
+ * A uid exactly as it is, in monospace, with every invisible character drawn as a mark: a space as
+ * a faint ␣, a no-break space as NBSP, a zero-width space as ZWSP, a bidi override as RLO… so
+ * " alice", "alice" and "alice\u00A0" cannot be confused. Each mark has its accessible name, so a
+ * screen reader says "space" where the mark is. Copying gives the real uid, never the marks.
+ * `inline` is for table cells and lists (no box around it).
  */
-export function VisibleUid({ uid, className = '' }: { uid: string; className?: string }) {
-  const parts = uid.split(/( )/);
+export function VisibleUid({ uid, className = '', inline = false }: { uid: string; className?: string; inline?: boolean }) {
+  useUidCopy();
+  const base = inline ? 'uid-inline' : 'uid-box';
   return (
-    <span className={`uid-box ${className}`}>
-      <span className="visually-hidden">{uid}</span>
-      <span aria-hidden="true">
-        {parts.map((part, index) =>
-          part === ' ' ? (
-            <span key={index} className="uid-box__space">␣</span>
-          ) : (
-            <span key={index}>{part}</span>
-          ),
-        )}
-      </span>
+    <span className={`${base} ${className}`.trim()} {...{ [BOX_ATTRIBUTE]: '' }}>
+      {uidParts(uid).map((part, index) => (part.kind === 'text' ? <span key={index}>{part.text}</span> : <Mark key={index} mark={part} />))}
     </span>
   );
 }
 
-/** The spoken and written warnings that go with a uid whose spaces matter. */
+function Mark({ mark }: { mark: InvisibleMark }) {
+  const { t } = useTranslation();
+  const name = mark.name === 'other' ? t('uid.marks.other', { code: mark.code }) : `${t(`uid.marks.${mark.name}`)} (${mark.code})`;
+  return (
+    <span role="img" aria-label={name} title={name} className={`uid-mark ${mark.char === ' ' ? 'uid-mark--space' : 'uid-mark--label'}`} {...{ [MARK_ATTRIBUTE]: mark.char }}>
+      {mark.label}
+    </span>
+  );
+}
+
+/** The spoken and written warnings that go with a uid whose spaces or invisible characters matter. */
 export function UidHints({ uid }: { uid: string }) {
   const { t } = useTranslation();
   const hints: string[] = [];
   if (uid.includes(' ')) hints.push(t('uid.containsSpaces'));
   if (uid !== uid.trim()) hints.push(t('uid.edgeSpaces'));
+  if (hasInvisible(uid.replace(/ /g, ''))) hints.push(t('uid.containsInvisible'));
   hints.push(t('uid.length', { count: [...uid].length }));
   return <p className="uid-hints">{hints.join(' · ')}</p>;
+}
+
+let copyListeners = 0;
+
+/** One document listener while any uid is on screen: a copy of a selection inside a uid gives its real characters. */
+function useUidCopy() {
+  useEffect(() => {
+    if (copyListeners++ === 0) document.addEventListener('copy', copyRealUid);
+    return () => {
+      if (--copyListeners === 0) document.removeEventListener('copy', copyRealUid);
+    };
+  }, []);
+}
+
+/**
+ * When the selection lies inside one uid, the clipboard gets the selected characters themselves:
+ * a mark (␣, NBSP…) gives the character it stands for. A wider selection is left to the browser.
+ */
+export function copyRealUid(event: ClipboardEvent): void {
+  const selection = document.getSelection();
+  if (!selection || selection.rangeCount === 0 || selection.isCollapsed || !event.clipboardData) return;
+  const range = selection.getRangeAt(0);
+  const common = range.commonAncestorContainer;
+  const element = common instanceof Element ? common : common.parentElement;
+  if (!element?.closest(`[${BOX_ATTRIBUTE}]`)) return;
+  // Inside a single mark (its label partly selected): the character it stands for.
+  const mark = element.closest(`[${MARK_ATTRIBUTE}]`);
+  let text: string;
+  if (mark) {
+    text = mark.getAttribute(MARK_ATTRIBUTE) ?? '';
+  } else {
+    const fragment = range.cloneContents();
+    for (const drawn of fragment.querySelectorAll(`[${MARK_ATTRIBUTE}]`)) drawn.replaceWith(document.createTextNode(drawn.getAttribute(MARK_ATTRIBUTE) ?? ''));
+    text = fragment.textContent ?? '';
+  }
+  event.clipboardData.setData('text/plain', text);
+  event.preventDefault();
 }
