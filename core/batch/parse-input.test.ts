@@ -4,6 +4,7 @@ import { isPrivacyDeskError } from '../../shared/errors';
 import { uidProblem } from '../../shared/uid';
 import { uidProblemMessage } from '../input-problems';
 import { guessKind, MAX_LISTED_INVALID, parseBatchInput, type BatchInputItem, type BatchInputOptions, type BatchInputSource } from './parse-input';
+import { MAX_LINE_LENGTH } from './text-chunks';
 
 async function parse(source: BatchInputSource, options: BatchInputOptions = { kind: 'auto' }) {
   const items: BatchInputItem[] = [];
@@ -224,4 +225,69 @@ describe('parseBatchInput: 100,000 lines', () => {
       expect(producedAtItem20k).toBeLessThan(40_000);
     }
   }, 60_000);
+});
+
+describe('parseBatchInput: over-long lines', () => {
+  const CHUNK = 64 * 1024;
+  /** A lazy file of `total` characters: `head`, then `filler` repeated; counts the chunks the parser asked for. */
+  function lazyFile(head: string, filler: string, total: number) {
+    const pulled = { chunks: 0 };
+    async function* chunks(): AsyncGenerator<string> {
+      const block = filler.repeat(Math.ceil(CHUNK / filler.length));
+      yield head;
+      for (let sent = head.length; sent < total; sent += block.length) {
+        pulled.chunks += 1;
+        yield block;
+      }
+    }
+    return { source: chunks(), pulled };
+  }
+  // Enough to read the limit and one chunk more; far fewer than the file holds.
+  const BOUND = Math.ceil(MAX_LINE_LENGTH / CHUNK) + 2;
+  const TOTAL = 16 * 1024 * 1024;
+
+  it('refuses a file without line breaks at its first over-long line, having read only that far', async () => {
+    const { source, pulled } = lazyFile('alice\n', 'x', TOTAL);
+    const refused = await refusal(source, { kind: 'auto' });
+    expect(refused.code).toBe('INVALID_INPUT');
+    expect(refused.message).toContain('Line 2 is longer than 1,000,000 characters');
+    expect(refused.message).toContain('Nothing was sent');
+    expect(pulled.chunks).toBeLessThanOrEqual(BOUND);
+  });
+
+  it('refuses a CSV whose quote is never closed, naming the line it opened on, having read only that far', async () => {
+    const { source, pulled } = lazyFile('uid,ticket\nalice,T-1\n"bob,T-2\n', 'carol,T-3\n', TOTAL);
+    const refused = await refusal(source, { kind: 'auto' });
+    expect(refused.code).toBe('INVALID_INPUT');
+    expect(refused.message).toContain('Line 3 is longer than 1,000,000 characters');
+    expect(refused.message).toContain('A quote (") opened on line 3 is never closed');
+    expect(pulled.chunks).toBeLessThanOrEqual(BOUND);
+  });
+
+  it('reads text given whole in slices too: the refusal comes the same way', async () => {
+    const refused = await refusal(`uid\n${'y'.repeat(MAX_LINE_LENGTH + 1)}\nbob\n`, { kind: 'auto' });
+    expect(refused.message).toContain('Line 2 is longer than 1,000,000 characters');
+  });
+
+  it('takes a line of exactly the limit (an invalid uid, listed as such) and refuses one character more', async () => {
+    const { summary, uids } = await parse(`alice\n${'z'.repeat(MAX_LINE_LENGTH)}\nbob\n`);
+    expect(uids).toEqual(['alice', 'bob']);
+    expect(summary.invalid).toMatchObject([{ line: 2, problem: { code: 'too-long' } }]);
+    const csv = await parse(`uid,ticket\nalice,"${'t'.repeat(MAX_LINE_LENGTH - 8)}"\n`, { kind: 'csv', referenceColumn: 'ticket' });
+    expect(csv.uids).toEqual(['alice']);
+    expect((await refusal(`uid,ticket\nalice,"${'t'.repeat(MAX_LINE_LENGTH - 7)}"\n`, { kind: 'csv' })).message).toContain('Line 2 is longer');
+  });
+});
+
+describe('csv parsing rules (as papaparse read them)', () => {
+  it('keeps stray quotes, spaces after a closing quote, doubled quotes and an unclosed last quote', async () => {
+    const csv = 'uid,ticket\n"ab"c",T-1\n"d" ,T-2\ne"f,T-3\n"g""h","T ""4"""\r\n"i\n';
+    const { items } = await parse(csv, { kind: 'csv', referenceColumn: 'ticket' });
+    expect(items).toEqual([
+      { line: 2, uid: 'ab"c', reference: 'T-1' },
+      { line: 3, uid: 'd', reference: 'T-2' },
+      { line: 4, uid: 'e"f', reference: 'T-3' },
+      { line: 5, uid: 'g"h', reference: 'T "4"' },
+    ]);
+  });
 });

@@ -56,7 +56,7 @@ export interface BatchInputSummary {
 export const MAX_LISTED_EDGE_SPACES = 20;
 
 export const MAX_LISTED_INVALID = 1000;
-/** How much text 'auto' looks at, and papaparse's first chunk (from which it guesses the line ending). */
+/** How much text 'auto' looks at to guess the format. */
 const SAMPLE_SIZE = 64 * 1024;
 const EXCERPT_LENGTH = 80;
 const UID_COLUMN_NAMES = new Set(['uid', 'user id', 'userid', 'user_id', 'user uid']);
