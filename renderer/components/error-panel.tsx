@@ -34,7 +34,7 @@ export function ErrorPanel({ title, error, showOutcome, onRetry, retrying }: Err
       <p className="error-panel__message">{info.message}</p>
       {showOutcome && (
         <p className={`error-panel__outcome error-panel__outcome--${info.outcome}`} data-outcome={info.outcome}>
-          <strong>{t('outcome.label')}:</strong> {t(`outcome.${info.outcome}`)}
+          <strong>{t('common.labelled', { label: t('outcome.label') })}</strong> {t(`outcome.${info.outcome}`)}
         </p>
       )}
       <dl className="error-panel__facts">

@@ -2,6 +2,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyValue } from '../../components/empty-value';
+import { VisibleUid } from '../../components/visible-uid';
+import { visibleUidText } from '../../../shared/invisible-characters';
 import { formatDate, formatDateTime } from '../../i18n/format';
 
 const formatTimeOfDay = (at: string, language: string) => (Number.isNaN(Date.parse(at)) ? '' : new Intl.DateTimeFormat(language, { timeStyle: 'medium' }).format(new Date(at)));
@@ -102,8 +104,8 @@ function ActCells({ row, actions }: { row: AuditActRow; actions: ReactNode }) {
           </span>
         )}
       </div>
-      <div role="cell" className="audit-grid__cell audit-grid__cell--uid mono" title={entry.uid}>
-        {entry.uid}
+      <div role="cell" className="audit-grid__cell audit-grid__cell--uid mono" title={visibleUidText(entry.uid)}>
+        <VisibleUid uid={entry.uid} inline className="uid-inline--nowrap" />
       </div>
       <div role="cell" className="audit-grid__cell audit-grid__cell--reference" title={entry.reference}>
         {entry.reference || <EmptyValue />}
@@ -144,7 +146,7 @@ function ActDetail({ row }: { row: AuditActRow }) {
     .slice(0, -1)
     .map((step) => `${t(`audit.actions.${step.operation}`)} ${OUTCOME_MARK[step.outcome]}`)
     .join(' · ');
-  const stepsInWords = row.steps.map((step) => `${t(`audit.actions.${step.operation}`)}: ${t(`audit.outcomes.${step.outcome}`)}`).join(' · ');
+  const stepsInWords = row.steps.map((step) => `${t('common.labelled', { label: t(`audit.actions.${step.operation}`) })} ${t(`audit.outcomes.${step.outcome}`)}`).join(' · ');
   const errorCode = row.entry.errorCode;
   const batch = row.entry.batch;
   if (batch) {

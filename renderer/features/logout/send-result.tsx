@@ -25,7 +25,7 @@ export function SendResult({ outcome }: { outcome: LogoutTestOutcome }) {
       {failure !== undefined && <ErrorPanel title={t('logout.sendFailed')} error={failure} showOutcome />}
       {result && result.outcome !== 'done' && (
         <p className={`send-result__outcome error-panel__outcome--${result.outcome}`} data-outcome={result.outcome}>
-          <strong>{t('outcome.label')}:</strong> {t(`outcome.${result.outcome}`)}
+          <strong>{t('common.labelled', { label: t('outcome.label') })}</strong> {t(`outcome.${result.outcome}`)}
         </p>
       )}
       {result && (
@@ -69,7 +69,7 @@ export function SendResult({ outcome }: { outcome: LogoutTestOutcome }) {
       )}
       {outcome.sessionsBefore !== undefined && outcome.sessionsAfter !== undefined && (
         <p className="sessions">
-          <strong>{t('logout.sessions')}:</strong> {t('logout.sessionsBefore', { count: outcome.sessionsBefore })} →{' '}
+          <strong>{t('common.labelled', { label: t('logout.sessions') })}</strong> {t('logout.sessionsBefore', { count: outcome.sessionsBefore })} →{' '}
           {t('logout.sessionsAfter', { count: outcome.sessionsAfter })}
         </p>
       )}

@@ -12,7 +12,7 @@ export function ConnectionChecks({ checks, profileName }: { checks: ConnectionCh
           <div className="check__body">
             <p className="check__title">
               {t(`connection.steps.${check.step}`)}
-              <span className="visually-hidden">: {check.ok ? t('connection.passed') : t('connection.failed')}</span>
+              <span className="visually-hidden">{t('common.labelled', { label: '' })} {check.ok ? t('connection.passed') : t('connection.failed')}</span>
             </p>
             {check.detail && <p className="check__detail">{check.detail}</p>}
             {check.error && (
