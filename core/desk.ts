@@ -19,7 +19,8 @@ import { openProfileStore } from './profile-store';
 import { createReceipt, receiptSource, type Receipt, type ReceiptLocale, type ReceiptSubject } from './receipt';
 import { listAllUsers, type ListAllProgress } from './list-all-users';
 import { createUserIndexes, type WalkOptions } from './user-index';
-import type { UserSearchAnswer } from '../shared/user-search';
+import { createErasureFeed, serviceKey } from './erasure-feed';
+import type { UserLookupAnswer, UserSearchAnswer } from '../shared/user-search';
 import type { FetchLike, ServiceClient, ServiceClientOptions } from './types';
 import { createDeskBatch } from './batch/desk-batch';
 
@@ -141,14 +142,25 @@ export function createDesk(options: DeskOptions) {
         walk.onProgress?.(progress);
       },
     });
-    return { users, pages };
+    return { users, pages, baseUrl: client.profile.baseUrl };
   };
-  // In memory only: never written to the data folder (issue 10, "find a person on any page").
+  // In memory only: never written to the data folder.
   const userIndexes = createUserIndexes({
     walk: walkUsers,
     ...(options.now ? { now: options.now } : {}),
     ...(options.userIndexTtlMs !== undefined ? { ttlMs: options.userIndexTtlMs } : {}),
   });
+  // The audit trail as a change feed: whoever erased on this computer (this window, the CLI, a batch), the
+  // user leaves the kept lists before the next answer. Read from where the trail ends now, by offset.
+  const erasureFeed = createErasureFeed({ path: audit.path });
+  const catchUpWithErasures = async () => {
+    const news = await erasureFeed.poll();
+    if (news.lostTrack) userIndexes.forgetAll();
+    userIndexes.erased(news.erasures);
+  };
+
+  // At once, whether or not the outcome reached the trail (an outcome kept in memory after a failed write is not in the file yet).
+  const forgetErased = (profileId: string, uid: string) => userIndexes.erased([{ uid, profileId, service: userIndexes.serviceOf(profileId) ?? '' }]);
 
   const batch = createDeskBatch({
     dataDir,
@@ -218,10 +230,31 @@ export function createDesk(options: DeskOptions) {
 
     /** Every page of users, with progress and cancel (core/list-all-users.ts). */
     walkUsers,
-    /** Walks every page and keeps the users in memory for searchUsers (core/user-index.ts). */
-    indexUsers: (profileId: string, walk: WalkOptions = {}) => userIndexes.build(profileId, walk),
+    /** Walks every page and keeps the users in memory for searchUsers and lookupUser (core/user-index.ts). */
+    async indexUsers(profileId: string, walk: WalkOptions = {}) {
+      await catchUpWithErasures();
+      const built = await userIndexes.build(profileId, walk);
+      // Erasures written while the pages were read (and not yet seen) leave the new list too.
+      await catchUpWithErasures();
+      return built;
+    },
     /** Searches the profile's user index by uid, name or e-mail; "missing" when there is none (or it is too old). */
-    searchUsers: (profileId: string, text: string, limit?: number): UserSearchAnswer => userIndexes.search(profileId, text, limit),
+    async searchUsers(profileId: string, text: string, limit?: number): Promise<UserSearchAnswer> {
+      await catchUpWithErasures();
+      return userIndexes.search(profileId, text, limit);
+    },
+    /**
+     * The user with exactly this uid on the kept list, with the list's age; "absent" from an old list proves
+     * nothing (read it again). Also says when the audit trail recorded an erasure of this uid since start.
+     */
+    async lookupUser(profileId: string, uid: string): Promise<UserLookupAnswer> {
+      await catchUpWithErasures();
+      const answer = userIndexes.lookup(profileId, uid);
+      if (answer.state === 'found') return answer;
+      const service = userIndexes.serviceOf(profileId) ?? serviceKey((await getProfile(profileId)).baseUrl);
+      const erasure = erasureFeed.erasureOf(uid, profileId, service);
+      return erasure ? { ...answer, erasure } : answer;
+    },
     /** Drops the profile's user index; true when there was one. */
     forgetUserIndex: (profileId: string): boolean => userIndexes.forget(profileId),
 
@@ -229,11 +262,11 @@ export function createDesk(options: DeskOptions) {
     async erase({ profileId, ...order }: ErasureOrder & { profileId: string }): Promise<ErasureResult> {
       try {
         const result = await (await connectionFor(profileId)).gate.erase(order);
-        userIndexes.erased(profileId, order.uid);
+        forgetErased(profileId, order.uid);
         return result;
       } catch (error) {
-        // The service does not know the uid: nor should the search.
-        if (error instanceof PrivacyDeskError && error.code === 'NOT_FOUND') userIndexes.erased(profileId, order.uid);
+        // The service does not know the uid, or may have erased it: nor should the search.
+        if (error instanceof PrivacyDeskError && (error.code === 'NOT_FOUND' || error.outcome === 'unknown')) forgetErased(profileId, order.uid);
         throw error;
       }
     },

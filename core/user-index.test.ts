@@ -17,7 +17,7 @@ function setup(people: UserRecord[] = PEOPLE) {
   const indexes = createUserIndexes({
     walk: async () => {
       walks += 1;
-      return { users: people, pages: 1 };
+      return { users: people, pages: 1, baseUrl: 'http://127.0.0.1:4600' };
     },
     now: () => clock,
     ttlMs: 15 * 60_000,
@@ -96,7 +96,7 @@ describe('the user index', () => {
   it('does not keep a walk that was under way when the profile changed', async () => {
     let release: () => void = () => {};
     const indexes = createUserIndexes({
-      walk: () => new Promise((resolve) => (release = () => resolve({ users: PEOPLE, pages: 1 }))),
+      walk: () => new Promise((resolve) => (release = () => resolve({ users: PEOPLE, pages: 1, baseUrl: 'http://127.0.0.1:4600' }))),
     });
     const building = indexes.build('p');
     indexes.forget('p');
@@ -108,8 +108,40 @@ describe('the user index', () => {
   it('removes an erased user at once', async () => {
     const { indexes } = setup();
     await indexes.build('p');
-    indexes.erased('p', 'emile-42');
+    indexes.erased([{ profileId: 'p', service: 'elsewhere', uid: 'emile-42' }]);
     expect(found(indexes.search('p', 'emil'))).toEqual([5]);
     expect(indexes.search('p', 'x').state === 'ready' && indexes.search('p', 'x')).toMatchObject({ indexedUsers: 4 });
+  });
+
+  it('removes a user erased on the same service under another profile (a CLI run with --base-url), and no other', async () => {
+    const { indexes } = setup();
+    await indexes.build('p');
+    indexes.erased([{ profileId: 'temporary', service: 'http://127.0.0.1:4600', uid: 'jean dupont' }]);
+    indexes.erased([{ profileId: 'other', service: 'https://debate.example.org', uid: 'emile-42' }]);
+    expect(found(indexes.search('p', 'jean'))).toEqual([]);
+    expect(found(indexes.search('p', 'emile'))).toEqual([2]);
+  });
+
+  it('takes out of a new list the users erased while its pages were being read', async () => {
+    let release: () => void = () => {};
+    const indexes = createUserIndexes({
+      walk: () => new Promise((resolve) => (release = () => resolve({ users: PEOPLE, pages: 1, baseUrl: 'http://127.0.0.1:4600/' }))),
+    });
+    const building = indexes.build('p');
+    indexes.erased([{ profileId: 'cli-profile', service: 'http://127.0.0.1:4600', uid: 'zoë.müller' }]);
+    release();
+    await expect(building).resolves.toMatchObject({ users: 4 });
+    expect(found(indexes.search('p', 'zoe'))).toEqual([]);
+  });
+
+  it('looks up one exact uid and says how old the list is', async () => {
+    const { indexes, advance } = setup();
+    expect(indexes.lookup('p', 'jean dupont')).toEqual({ state: 'missing' });
+    await indexes.build('p');
+    advance(4 * 60_000);
+    expect(indexes.lookup('p', 'jean dupont')).toMatchObject({ state: 'found', user: { uid: 'jean dupont' }, indexedAt: '2026-11-22T12:00:00.000Z', ageMs: 240_000 });
+    // Exactly: case and spaces count.
+    expect(indexes.lookup('p', 'Jean Dupont')).toEqual({ state: 'absent', indexedUsers: 5, indexedAt: '2026-11-22T12:00:00.000Z', ageMs: 240_000 });
+    expect(indexes.lookup('p', 'jean dupont ')).toMatchObject({ state: 'absent' });
   });
 });

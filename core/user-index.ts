@@ -1,5 +1,6 @@
-import { SEARCHED_FIELDS, SEARCH_DEFAULT_LIMIT, type UserMatch, type UserSearchAnswer } from '../shared/user-search';
+import { SEARCHED_FIELDS, SEARCH_DEFAULT_LIMIT, type UserLookupAnswer, type UserMatch, type UserSearchAnswer } from '../shared/user-search';
 import type { UserRecord } from '../shared/users';
+import { serviceKey } from './erasure-feed';
 import type { ListAllProgress } from './list-all-users';
 import { matchRanges, searchKey } from './search-text';
 
@@ -13,7 +14,7 @@ export interface WalkOptions {
 
 export interface UserIndexesOptions {
   /** Every user of a profile, every page (core/list-all-users.ts). */
-  walk: (profileId: string, options: WalkOptions) => Promise<{ users: UserRecord[]; pages: number }>;
+  walk: (profileId: string, options: WalkOptions) => Promise<{ users: UserRecord[]; pages: number; baseUrl: string }>;
   now?: () => number;
   ttlMs?: number;
 }
@@ -25,7 +26,16 @@ interface IndexedUser {
 
 interface UserIndex {
   builtAt: number;
+  /** The service's address (serviceKey): an erasure recorded by a CLI run with --base-url names no profile. */
+  service: string;
   users: IndexedUser[];
+}
+
+/** An erasure to take out of the indexes: by the profile that sent it, or by the service it was sent to. */
+export interface ErasedUser {
+  uid: string;
+  profileId: string;
+  service: string;
 }
 
 export type UserIndexes = ReturnType<typeof createUserIndexes>;
@@ -33,7 +43,9 @@ export type UserIndexes = ReturnType<typeof createUserIndexes>;
 /**
  * One in-memory index of users per profile, for "find a person on any page". Never
  * written anywhere: it lives as long as the process, and is dropped when the profile
- * changes, when asked, and once older than the time limit; an erasure removes its user.
+ * changes, when asked, and once older than the time limit; an erasure removes its user
+ * (the Desk passes every erasure the audit trail records, whichever process wrote it).
+ * Every answer says how old its list is: absence proves nothing on an old list.
  */
 export function createUserIndexes(options: UserIndexesOptions) {
   const now = options.now ?? Date.now;
@@ -41,6 +53,13 @@ export function createUserIndexes(options: UserIndexesOptions) {
   const indexes = new Map<string, UserIndex>();
   // A build that began before a drop is discarded when it ends: the profile it read may have changed since.
   const generation = new Map<string, number>();
+  // Erasures met while a walk runs: the pages it read before them may still hold their users.
+  const walking = new Set<ErasedUser[]>();
+
+  const concerns = (index: UserIndex, profileId: string, erased: ErasedUser) => erased.profileId === profileId || erased.service === index.service;
+  const remove = (index: UserIndex, uids: ReadonlySet<string>) => {
+    if (uids.size > 0) index.users = index.users.filter((entry) => entry.user.uid === null || !uids.has(entry.user.uid));
+  };
 
   const current = (profileId: string): UserIndex | undefined => {
     const index = indexes.get(profileId);
@@ -51,15 +70,30 @@ export function createUserIndexes(options: UserIndexesOptions) {
     return index;
   };
 
+  const forget = (profileId: string): boolean => {
+    generation.set(profileId, (generation.get(profileId) ?? 0) + 1);
+    return indexes.delete(profileId);
+  };
+  const ageOf = (index: UserIndex) => ({ indexedAt: new Date(index.builtAt).toISOString(), ageMs: Math.max(0, now() - index.builtAt) });
+
   return {
     /** Walks every page and keeps the result; answers how many users and pages were read. */
     async build(profileId: string, walkOptions: WalkOptions = {}): Promise<{ users: number; pages: number; indexedAt: string }> {
       const startedIn = generation.get(profileId) ?? 0;
-      const { users, pages } = await options.walk(profileId, walkOptions);
+      const metWhileWalking: ErasedUser[] = [];
+      walking.add(metWhileWalking);
+      let walked;
+      try {
+        walked = await options.walk(profileId, walkOptions);
+      } finally {
+        walking.delete(metWhileWalking);
+      }
+      const { users, pages, baseUrl } = walked;
       const builtAt = now();
-      const index: UserIndex = { builtAt, users: users.map(indexed) };
+      const index: UserIndex = { builtAt, service: serviceKey(baseUrl), users: users.map(indexed) };
+      remove(index, new Set(metWhileWalking.filter((erased) => concerns(index, profileId, erased)).map((erased) => erased.uid)));
       if ((generation.get(profileId) ?? 0) === startedIn) indexes.set(profileId, index);
-      return { users: users.length, pages, indexedAt: new Date(builtAt).toISOString() };
+      return { users: index.users.length, pages, indexedAt: new Date(builtAt).toISOString() };
     },
 
     search(profileId: string, text: string, limit = SEARCH_DEFAULT_LIMIT): UserSearchAnswer {
@@ -80,20 +114,39 @@ export function createUserIndexes(options: UserIndexesOptions) {
           return value !== null && entry.keys[i]!.includes(key) ? matchRanges(field, value, key) : [];
         }),
       }));
-      return { state: 'ready', matches, total: found.length, indexedAt: new Date(index.builtAt).toISOString(), indexedUsers: index.users.length };
+      return { state: 'ready', matches, total: found.length, indexedUsers: index.users.length, ...ageOf(index) };
     },
 
-    /** Removes the erased user (found by uid): anonymised or deleted, they are no longer who the ticket names. */
-    erased(profileId: string, uid: string): void {
-      const index = indexes.get(profileId);
-      if (index) index.users = index.users.filter((entry) => entry.user.uid !== uid);
+    /** The user with exactly this uid on the kept list; `absent` is only as true as the list is fresh (its age says). */
+    lookup(profileId: string, uid: string): UserLookupAnswer {
+      const index = current(profileId);
+      if (!index) return { state: 'missing' };
+      const entry = index.users.find((candidate) => candidate.user.uid === uid);
+      return entry ? { state: 'found', user: entry.user, ...ageOf(index) } : { state: 'absent', indexedUsers: index.users.length, ...ageOf(index) };
+    },
+
+    /**
+     * Takes erased users out (by uid): anonymised or deleted, they are no longer who the ticket names. Each applies
+     * to the index of the profile that sent it and to every index of the same service; walks under way keep it too.
+     */
+    erased(erasures: readonly ErasedUser[]): void {
+      if (erasures.length === 0) return;
+      for (const list of walking) list.push(...erasures);
+      for (const [profileId, index] of indexes) remove(index, new Set(erasures.filter((erased) => concerns(index, profileId, erased)).map((erased) => erased.uid)));
+    },
+
+    /** The service address of the profile's kept list, when there is one. */
+    serviceOf(profileId: string): string | undefined {
+      return current(profileId)?.service;
+    },
+
+    /** Drops every index (the audit trail was replaced: which users were erased since can no longer be told). */
+    forgetAll(): void {
+      for (const profileId of new Set([...indexes.keys(), ...generation.keys()])) forget(profileId);
     },
 
     /** Drops a profile's index (the profile changed or was removed, or the operator asked). true when there was one. */
-    forget(profileId: string): boolean {
-      generation.set(profileId, (generation.get(profileId) ?? 0) + 1);
-      return indexes.delete(profileId);
-    },
+    forget,
 
     has(profileId: string): boolean {
       return current(profileId) !== undefined;

@@ -56,6 +56,7 @@ function templates(): Partial<Record<BridgeMethod, Record<string, unknown>>> {
     'users.walk': { profileId: 'fuzz-no-such-profile', perPage: 10 },
     'users.index': { profileId: 'fuzz-no-such-profile' },
     'users.search': { profileId: profile.id, text: 'fuzz', limit: 5 },
+    'users.lookup': { profileId: profile.id, uid: 'fuzz-nobody' },
     'users.forgetIndex': { profileId: profile.id },
     'jobs.cancel': { jobId: 'fuzz-no-such-job' },
     // A draft id and a batch job that do not exist: a fuzzed start or resume that still parses sends nothing.

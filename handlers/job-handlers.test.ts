@@ -183,6 +183,30 @@ describe('users.index and users.search over a real sandbox', () => {
   });
 });
 
+describe('users.lookup over a real sandbox', () => {
+  it('a user created after the list was read is absent from it until it is read again; a user the CLI deleted leaves it at once', async () => {
+    let { jobId } = await value<{ jobId: string }>('users.index', { profileId: profile.id });
+    await finishedOf(jobId);
+    const created = await fetch(`${sandbox.url}/sandbox/users`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ uid: 'new arrival', full_name: 'New Arrival', email: 'new@example.org' }),
+    });
+    expect(created.status).toBe(201);
+    expect(await value('users.lookup', { profileId: profile.id, uid: 'new arrival' })).toMatchObject({ state: 'absent', indexedUsers: USERS });
+    ({ jobId } = await value<{ jobId: string }>('users.index', { profileId: profile.id }));
+    await finishedOf(jobId);
+    expect(await value('users.lookup', { profileId: profile.id, uid: 'new arrival' })).toMatchObject({ state: 'found', user: { fullName: 'New Arrival' } });
+
+    // The CLI on the same data folder and keychain entry (its own Desk, as its own process would have).
+    const cli = createDesk({ dataDir, credentialStore: createSessionCredentialStore(), via: 'cli' });
+    cli.useTemporaryConnection({ baseUrl: sandbox.url, applicationName: sandbox.credentials.applicationName, credentials: { apiKey: API_KEY, apiSecret: SECRET } });
+    await cli.erase({ profileId: 'temporary', action: 'delete', uid: 'new arrival', confirmUid: 'new arrival', logoutFirst: false });
+    expect(await value('users.lookup', { profileId: profile.id, uid: 'new arrival' })).toMatchObject({ state: 'absent', erasure: { action: 'delete', via: 'cli' } });
+    expect(await value('users.search', { profileId: profile.id, text: 'New Arrival' })).toMatchObject({ state: 'ready', total: 0 });
+  });
+});
+
 describe('job registry', () => {
   /** A registry whose events are recorded; `finished` resolves with the first job.finished, `allFinished(n)` once n have come. */
   function recordingRegistry() {

@@ -21,7 +21,7 @@ async function walkUsers(desk: Pick<Desk, 'listUsers'>, profileId: string, perPa
   return { users: users.length, pages, firstUids };
 }
 
-export function jobHandlers({ desk, jobs }: HandlerContext): AreaHandlers<'users.walk' | 'users.index' | 'users.search' | 'users.forgetIndex' | 'jobs.cancel'> {
+export function jobHandlers({ desk, jobs }: HandlerContext): AreaHandlers<'users.walk' | 'users.index' | 'users.search' | 'users.lookup' | 'users.forgetIndex' | 'jobs.cancel'> {
   return {
     'users.walk': async ({ profileId, perPage }) => ({ jobId: jobs.start('users.walk', (job) => walkUsers(desk, profileId, perPage, job)) }),
     'users.index': async ({ profileId }) => ({
@@ -32,7 +32,8 @@ export function jobHandlers({ desk, jobs }: HandlerContext): AreaHandlers<'users
         }),
       ),
     }),
-    'users.search': async ({ profileId, text, limit }) => desk.searchUsers(profileId, text, limit),
+    'users.search': ({ profileId, text, limit }) => desk.searchUsers(profileId, text, limit),
+    'users.lookup': ({ profileId, uid }) => desk.lookupUser(profileId, uid),
     'users.forgetIndex': async ({ profileId }) => ({ forgotten: desk.forgetUserIndex(profileId) }),
     'jobs.cancel': async ({ jobId }) => ({ cancelled: jobs.cancel(jobId) }),
   };

@@ -28,6 +28,7 @@ export const BRIDGE_METHOD_NAMES = [
   'users.walk',
   'users.index',
   'users.search',
+  'users.lookup',
   'users.forgetIndex',
   'jobs.cancel',
   'batch.preview',

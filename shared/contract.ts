@@ -6,7 +6,7 @@ import type { AuditEntry, AuditExport, AuditFilter, AuditReading, ChainVerdict }
 import { OUTCOMES, type ErrorInfo } from './errors';
 import type { BridgeEventName, BridgeMethodName } from './bridge-methods';
 import { jobFinishedSchema, jobIdSchema, jobProgressSchema, usersIndexInputSchema, usersWalkInputSchema } from './jobs';
-import { userSearchInputSchema, type UserSearchAnswer } from './user-search';
+import { userLookupInputSchema, userSearchInputSchema, type UserLookupAnswer, type UserSearchAnswer } from './user-search';
 import { batchCheckInputSchema, batchJobIdInput, batchPreviewInputSchema, batchResultsInputSchema, batchResumeInputSchema, batchStartInputSchema, type BatchJobSummary, type BatchPreview, type BatchResultsFile } from './batch';
 
 /**
@@ -138,6 +138,8 @@ export const bridgeContract = {
   'users.index': { input: usersIndexInputSchema, output: {} as { jobId: string } },
   /** Looks through the profile's user index by uid, name or e-mail; { state: 'missing' } when there is none: start users.index. */
   'users.search': { input: userSearchInputSchema, output: {} as UserSearchAnswer },
+  /** The user with exactly this uid on the kept list, with its age; 'absent' from an old list proves nothing: read it again (users.index). */
+  'users.lookup': { input: userLookupInputSchema, output: {} as UserLookupAnswer },
   /** Drops the profile's user index (the operator asked for fresh data); true when there was one. */
   'users.forgetIndex': { input: usersIndexInputSchema, output: {} as { forgotten: boolean } },
   /** true: the job was running and stops at its next step; its job.finished event says how it ended. false: no such running job. */

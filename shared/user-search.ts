@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { profileIdSchema } from './profile';
-import type { UserRecord } from './users';
+import type { AuditStage, AuditVia } from './audit';
+import { MAX_UID_LENGTH } from './uid';
+import type { ErasureAction, UserRecord } from './users';
 
 /**
  * "Find a person on any page": the core walks every page of a profile's users
  * once (the `users.index` job) and keeps them in memory only; `users.search`
- * then looks through them by uid, name or e-mail, ignoring case and accents.
+ * then looks through them by uid, name or e-mail, ignoring case and accents,
+ * and `users.lookup` answers for one exact uid. Before each answer the core
+ * takes out the users whose erasure the audit trail recorded since.
  */
 
 export const SEARCH_MAX_TEXT = 200;
@@ -34,10 +38,49 @@ export interface UserMatch {
   ranges: MatchRange[];
 }
 
+/** How old the list an answer comes from is: when it was read (ISO 8601) and its age in milliseconds when answered. */
+export interface ListAge {
+  indexedAt: string;
+  /** Measured by the core's clock; the window adds the time since the answer came (its own clock may differ). */
+  ageMs: number;
+}
+
 /**
  * missing: no index for this profile (never built, dropped after a profile change, on request or when too old):
  * start the `users.index` job. ready: the best matches first, `total` of them in all, from the index built at `indexedAt`.
+ * A search says nobody matches only from a list read for that question: on an older list, read it again first.
  */
 export type UserSearchAnswer =
   | { state: 'missing' }
-  | { state: 'ready'; matches: UserMatch[]; total: number; indexedAt: string; indexedUsers: number };
+  | ({ state: 'ready'; matches: UserMatch[]; total: number; indexedUsers: number } & ListAge);
+
+/** `users.lookup`: is there a user with exactly this uid (spaces and case included) on the profile's list? */
+export const userLookupInputSchema = z.object({
+  profileId: profileIdSchema,
+  uid: z.string().min(1).max(MAX_UID_LENGTH),
+});
+export type UserLookupInput = z.input<typeof userLookupInputSchema>;
+
+/**
+ * An anonymise or delete of this uid that the audit trail of this computer recorded since this program
+ * started (any process: the console, the CLI, a batch), on this profile or on the same service address.
+ * Whatever its outcome, the list read before it may no longer hold true for this uid.
+ */
+export interface RecordedErasure {
+  action: ErasureAction;
+  /** The audit entry's time, as written. */
+  at: string;
+  via: AuditVia;
+  /** The entry's stage: done, unknown, refused (the service did not know the uid) or verification. */
+  outcome: AuditStage;
+}
+
+/**
+ * found: on the list read `ageMs` ago (erasures recorded since have been taken out).
+ * absent: not on that list — which proves nothing unless the list was read for this question (the window reads
+ * it again first, with users.index). missing: no list is kept; `erasure` says this uid was erased since start.
+ */
+export type UserLookupAnswer =
+  | ({ state: 'found'; user: UserRecord } & ListAge)
+  | ({ state: 'absent'; indexedUsers: number; erasure?: RecordedErasure } & ListAge)
+  | { state: 'missing'; erasure?: RecordedErasure };

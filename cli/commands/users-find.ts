@@ -25,7 +25,7 @@ export function withUsersFind(users: Command, { io, out }: CliContext): Command 
       onProgress: progress ? ({ page, collected, totalPages }) => io.stderr.write(`\rreading page ${page}${totalPages ? ` of ${totalPages}` : ''}, ${collected} users`) : undefined,
     });
     if (progress) io.stderr.write('\n');
-    const answer = desk.searchUsers(profileId, text, limit);
+    const answer = await desk.searchUsers(profileId, text, limit);
     // Just built: only a clock jump past the time limit could lose it.
     if (answer.state !== 'ready') throw invalidInput('The list of users could not be kept for the search. Run the command again.');
     if (opts.json) {

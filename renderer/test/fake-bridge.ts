@@ -275,6 +275,14 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       if (!indexed) return { state: 'missing' };
       return fakeSearch(users, input.text, input.limit ?? 50);
     },
+    // Like the core: found or absent on the (fake) list read at a fixed time, 4 minutes before the answer.
+    'users.lookup': async (input) => {
+      guard('users.lookup', input);
+      if (!indexed) return { state: 'missing' };
+      const user = users.find((candidate) => candidate.uid === input.uid);
+      const age = { indexedAt: FAKE_INDEXED_AT, ageMs: 4 * 60_000 };
+      return user ? { state: 'found', user, ...age } : { state: 'absent', indexedUsers: users.length, ...age };
+    },
     'users.forgetIndex': async (input) => {
       guard('users.forgetIndex', input);
       const forgotten = indexed;
@@ -328,6 +336,9 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
   };
 }
 
+/** When the fake's list of every user was read (its answers say 4 minutes ago). */
+export const FAKE_INDEXED_AT = '2026-11-22T12:00:00.000Z';
+
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 /** The core's search in miniature (core/user-index.ts): substring of uid, name or e-mail, ignoring case and accents (precomposed text only). */
@@ -342,5 +353,5 @@ function fakeSearch(users: UserRecord[], text: string, limit: number): UserSearc
     });
     if (ranges.length > 0) matches.push({ user, ranges });
   }
-  return { state: 'ready', matches: matches.slice(0, limit), total: matches.length, indexedAt: '2026-11-22T12:00:00.000Z', indexedUsers: users.length };
+  return { state: 'ready', matches: matches.slice(0, limit), total: matches.length, indexedAt: FAKE_INDEXED_AT, ageMs: 4 * 60_000, indexedUsers: users.length };
 }
