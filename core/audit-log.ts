@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { PrivacyDeskError, isPrivacyDeskError } from '../shared/errors';
 import type { AuditEntry, AuditReading, ChainVerdict } from '../shared/audit';
 import { isChained, linkAfter, sha256Hex, startChain, type ChainLink } from './audit-chain';
-import { parseAuditText, readingOf } from './audit-reader';
+import { entryProblem, parseAuditText, readingOf } from './audit-reader';
+import { parseBoundedJson } from './bounded-json';
 import { AUDIT_LOCK, withDataLock, type DataLockOptions } from './data-lock';
 
 export const AUDIT_FILE_NAME = 'audit.jsonl';
@@ -181,12 +182,9 @@ interface Tail {
 /** The chain fields for an entry following `lastLine`. */
 async function linkFor(lastLine: string | null, path: string): Promise<ChainLink> {
   if (lastLine === null) return startChain();
-  let previous: unknown;
-  try {
-    previous = JSON.parse(lastLine);
-  } catch {
-    previous = undefined;
-  }
+  // Bounded like every read of the trail: a hostile last line is corrupt, and linked to by its raw bytes below.
+  const parsed = parseBoundedJson(lastLine);
+  const previous = parsed.ok && entryProblem(parsed.value) === null ? parsed.value : undefined;
   if (isChained(previous)) return linkAfter(previous);
   const isLegacy = typeof previous === 'object' && previous !== null && !Array.isArray(previous) && !('format' in previous);
   if (isLegacy) return startChain(); // the first chained entry after lines written before the chain

@@ -22,6 +22,7 @@ import { OUTCOMES } from '../shared/errors';
 import { ERASURE_ACTIONS } from '../shared/users';
 import { AUDIT_FORMAT, verifyChain, type ChainLine, type TornTail } from './audit-chain';
 import { upgradeLegacyEntry } from './legacy-audit-entry';
+import { parseBoundedJson } from './bounded-json';
 
 const EXCERPT_CHARS = 120;
 const ACTIONS: readonly string[] = [...ERASURE_ACTIONS, 'logout', 'batch'];
@@ -46,14 +47,14 @@ export function parseAuditText(text: string): ParsedTrail {
   parts.forEach((raw, index) => {
     const line = index + 1;
     if (!raw.trim()) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      corrupt.push({ line, problem: 'not JSON', excerpt: excerptOf(raw) });
-      chainLines.push({ line, kind: 'corrupt', problem: 'not JSON' });
+    // Bounded: a line nested thousands deep would overflow the stack when hashed or shown; it is corrupt like any other.
+    const parsed = parseBoundedJson(raw);
+    if (!parsed.ok) {
+      corrupt.push({ line, problem: parsed.problem, excerpt: excerptOf(raw) });
+      chainLines.push({ line, kind: 'corrupt', problem: parsed.problem });
       return;
     }
+    const value = parsed.value;
     const problem = entryProblem(value);
     if (problem) {
       corrupt.push({ line, problem, excerpt: excerptOf(raw) });

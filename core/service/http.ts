@@ -2,6 +2,7 @@ import { PrivacyDeskError } from '../../shared/errors';
 import type { FetchLike } from '../types';
 import { excerpt, redactSecrets } from './redact';
 import { parseRetryAfter } from '../retry';
+import { parseBoundedJson } from '../bounded-json';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** The most of an answer's body we read: the service's answers are small JSON documents, a users page the largest. */
@@ -241,15 +242,14 @@ function transportError(host: string, error: unknown, request: HttpRequest): Pri
   return new PrivacyDeskError({ code: 'NETWORK', outcome: failure.notSent ? 'not-sent' : 'unknown', message: `${what}: ${failure.reason}.${advice}` });
 }
 
-export type JsonBody = { kind: 'empty' } | { kind: 'json'; value: unknown } | { kind: 'text' };
+/** `text`: a body that could not be read as JSON; `problem` says why ("not JSON", "nested more than 64 levels deep"). */
+export type JsonBody = { kind: 'empty' } | { kind: 'json'; value: unknown } | { kind: 'text'; problem: string };
 
+/** The body as JSON, with its nesting bounded (core/bounded-json.ts): a hostile answer cannot overflow the stack later. */
 export function readJson(response: HttpResponse): JsonBody {
   if (response.text.trim() === '') return { kind: 'empty' };
-  try {
-    return { kind: 'json', value: JSON.parse(response.text) as unknown };
-  } catch {
-    return { kind: 'text' };
-  }
+  const parsed = parseBoundedJson(response.text);
+  return parsed.ok ? { kind: 'json', value: parsed.value } : { kind: 'text', problem: parsed.problem };
 }
 
 /** The service's own words about a failure (error_description, error, message), with any secret cut out. */

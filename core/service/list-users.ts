@@ -103,7 +103,7 @@ export class UserLister {
     if (response.status !== 200) throw statusError(response, request, [this.#deps.apiKey, ...this.#deps.tokens.liveTokenValues()], this.#deps.http.now());
     const body = readJson(response);
     if (body.kind === 'empty') throw unexpectedBody(response, request.purpose, 'the body is empty');
-    if (body.kind === 'text') throw unexpectedBody(response, request.purpose, 'it is not JSON');
+    if (body.kind === 'text') throw unexpectedBody(response, request.purpose, body.problem === 'not JSON' ? 'it is not JSON' : `it is ${body.problem}`);
     try {
       return parseUserPage(body.value, response.headers, asked);
     } catch (error) {

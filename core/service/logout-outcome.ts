@@ -2,6 +2,7 @@ import { PrivacyDeskError } from '../../shared/errors';
 import type { LogoutResult } from '../../shared/logout';
 import { safeLocation } from './http';
 import { parseRetryAfter } from '../retry';
+import { parseBoundedJson } from '../bounded-json';
 
 /**
  * What a non-2xx logout answer means, as one error family member. A 4xx is the
@@ -13,12 +14,14 @@ export function logoutRefusal(result: LogoutResult, nowMs = Date.now()): Privacy
   if (result.ok) {
     // A 2xx whose body is not JSON (an HTML page, a cut document) is rarely the service's logout route: not a known success.
     if (typeof result.body !== 'string' || result.body.trim() === '') return null;
+    const parsed = parseBoundedJson(result.body);
+    const unread = parsed.ok || parsed.problem === 'not JSON' ? 'could not be read as JSON' : `could not be read: it is JSON ${parsed.problem}`;
     return new PrivacyDeskError({
       code: 'UNEXPECTED_RESPONSE',
       outcome: 'unknown',
       status,
       requestId,
-      message: `The service answered ${status} to the logout, but its answer could not be read as JSON, so whether the user's sessions ended is UNKNOWN. Check that the service address points at the service's API.`,
+      message: `The service answered ${status} to the logout, but its answer ${unread}, so whether the user's sessions ended is UNKNOWN. Check that the service address points at the service's API.`,
     });
   }
   if (status >= 300 && status < 400) {

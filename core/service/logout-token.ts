@@ -2,6 +2,7 @@ import { base64url, compactVerify, errors as joseErrors, SignJWT } from 'jose';
 import { invalidInput } from '../../shared/errors';
 import { LOGOUT_ALGORITHMS, logoutOptionsSchema, type BuiltLogoutToken, type LogoutAlgorithm, type LogoutOptions, type TokenVerification } from '../../shared/logout';
 import { assertValidUid } from '../input-problems';
+import { parseBoundedJson } from '../bounded-json';
 
 export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 /** The service refuses an iat further ahead than this (clock tolerance). */
@@ -89,8 +90,8 @@ export async function verifyLogoutToken(jwt: string, context: LogoutTokenContext
   const header = decodePart(parts[0] ?? '');
   const claims = decodePart(parts[1] ?? '');
   const problems: string[] = [];
-  if (!header) problems.push('The token is malformed: its header (first part) is not base64url-encoded JSON.');
-  if (!claims) problems.push('The token is malformed: its claims (second part) are not base64url-encoded JSON.');
+  if (!header) problems.push('The token is malformed: its header (first part) is not base64url-encoded JSON, or is nested too deeply to read.');
+  if (!claims) problems.push('The token is malformed: its claims (second part) are not base64url-encoded JSON, or are nested too deeply to read.');
   if (header) problems.push(...(await signatureProblems(token, header, context)));
   if (claims) problems.push(...claimProblems(claims, context));
   const result: TokenVerification = { valid: problems.length === 0, problems };
@@ -101,7 +102,9 @@ export async function verifyLogoutToken(jwt: string, context: LogoutTokenContext
 
 function decodePart(part: string): Record<string, unknown> | undefined {
   try {
-    const value: unknown = JSON.parse(decoder.decode(base64url.decode(part)));
+    // Bounded: claims nested thousands deep would overflow the stack wherever they are shown.
+    const parsed = parseBoundedJson(decoder.decode(base64url.decode(part)));
+    const value = parsed.ok ? parsed.value : undefined;
     return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;

@@ -125,7 +125,7 @@ export function createServiceActs({ profile, http, tokens, tokenContext }: Servi
 function successProblem(response: HttpResponse): string | undefined {
   const body = readJson(response);
   if (body.kind === 'empty') return undefined;
-  if (body.kind === 'text') return 'its answer could not be read as JSON';
+  if (body.kind === 'text') return body.problem === 'not JSON' ? 'its answer could not be read as JSON' : `its answer could not be read: it is JSON ${body.problem}`;
   const value = body.value;
   if (value && typeof value === 'object' && (value as { success?: unknown }).success === false) return 'it reported a failure';
   return undefined;

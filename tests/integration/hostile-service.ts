@@ -2,7 +2,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 /** How the fake service misbehaves on every route but the token route (which always works unless told). */
-export type HostileMode = 'html' | 'invalid-json' | 'huge' | 'silent' | 'redirect' | 'redirect-token' | 'escapes';
+export type HostileMode = 'html' | 'invalid-json' | 'huge' | 'silent' | 'redirect' | 'redirect-token' | 'escapes' | 'deep-json';
+
+/** JSON nested this deep parses, but anything that walks it recursively (JSON.stringify included) overflows the stack. */
+export const HOSTILE_DEPTH = 20_000;
+/** `[[[…]]]`, HOSTILE_DEPTH levels: small (40 KB), valid JSON. */
+export const deepJson = (depth = HOSTILE_DEPTH): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
 export interface ReceivedRequest {
   method: string;
@@ -112,6 +117,14 @@ export function startHostileService(mode: () => HostileMode, foreignUrl: string)
       case 'redirect':
       case 'redirect-token':
         response.writeHead(307, { location: `${foreignUrl}/collect?from=${encodeURIComponent(request.url ?? '')}` }).end();
+        return;
+      case 'deep-json':
+        // Every answer is a 200 whose JSON has the route's usual shape, with one member nested HOSTILE_DEPTH deep.
+        if (request.url?.startsWith('/api/v1/users?')) {
+          response.writeHead(200, { 'content-type': 'application/json', 'total-count': '1' }).end(`{"success":true,"data":[{"uid":"deep","full_name":"Deep","extra":${deepJson()}}]}`);
+        } else {
+          response.writeHead(200, { 'content-type': 'application/json' }).end(`{"success":true,"detail":${deepJson()}}`);
+        }
         return;
       case 'escapes':
         if (request.url?.startsWith('/api/v1/users?')) {

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH, parseBoundedJson } from './bounded-json';
+
+describe('parseBoundedJson', () => {
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+  it('reads JSON up to the bound and refuses one level more, before parsing it', () => {
+    expect(parseBoundedJson(nested(MAX_JSON_DEPTH))).toMatchObject({ ok: true });
+    expect(parseBoundedJson(nested(MAX_JSON_DEPTH + 1))).toEqual({ ok: false, problem: `nested more than ${MAX_JSON_DEPTH} levels deep` });
+    expect(parseBoundedJson(`{"a":${nested(100_000)}}`)).toMatchObject({ ok: false });
+  });
+
+  it('does not count brackets inside strings, escaped quotes included', () => {
+    const text = JSON.stringify({ uid: '[['.repeat(100), quote: '"{{{\\"[[[', deep: { a: { b: [1] } } });
+    expect(parseBoundedJson(text, 4)).toEqual({ ok: true, value: JSON.parse(text) });
+    expect(parseBoundedJson(text, 3)).toMatchObject({ ok: false });
+  });
+
+  it('says "not JSON" for text that is not JSON', () => {
+    expect(parseBoundedJson('{"users": [')).toEqual({ ok: false, problem: 'not JSON' });
+    expect(parseBoundedJson('<html>')).toEqual({ ok: false, problem: 'not JSON' });
+  });
+});
