@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { ErrorPanel } from '../../components/error-panel';
+import { VisibleUid } from '../../components/visible-uid';
 import { formatNumber } from '../../i18n/format';
 import { useBatchCheck } from './use-batch-check';
 
@@ -55,8 +56,8 @@ export function BatchCheck({ draftId, profileId, items }: { draftId: string; pro
               <h4 className="batch-ends__label">{t('batch.check.missingHeading')}</h4>
               <ul className="batch-ends__list">
                 {state.result.missingSample.map((uid, index) => (
-                  <li key={`${index}:${uid}`} className="uid-text mono">
-                    {uid}
+                  <li key={`${index}:${uid}`} className="uid-text">
+                    <VisibleUid uid={uid} inline />
                   </li>
                 ))}
               </ul>

@@ -2,9 +2,11 @@ import { useTranslation } from 'react-i18next';
 import { MAX_PREVIEW_INVALID, type BatchPreview } from '../../../shared/batch';
 import type { ProfileView } from '../../../shared/contract';
 import { MAX_UID_LENGTH, type UidProblem } from '../../../shared/uid';
+import type { ReferenceProblem } from '../../../shared/reference';
 import { UID_PROBLEM_KEYS } from '../users/uid-problem-keys';
 import type { ErasureAction } from '../../../shared/users';
 import { CardSection } from '../../components/card-section';
+import { VisibleUid } from '../../components/visible-uid';
 import { ErrorPanel } from '../../components/error-panel';
 import { formatNumber } from '../../i18n/format';
 import type { Environment } from '../../state/use-profiles';
@@ -96,8 +98,8 @@ function UidEnds({ preview }: { preview: BatchPreview }) {
       <h4 className="batch-ends__label">{label}</h4>
       <ol className="batch-ends__list">
         {uids.map((uid, index) => (
-          <li key={`${index}:${uid}`} className="uid-text mono">
-            {uid}
+          <li key={`${index}:${uid}`} className="uid-text">
+            <VisibleUid uid={uid} inline />
           </li>
         ))}
       </ol>
@@ -120,7 +122,11 @@ function InvalidLines({ preview }: { preview: BatchPreview }) {
         {preview.invalid.slice(0, MAX_PREVIEW_INVALID).map((line) => (
           <li key={line.line}>
             <span className="batch-invalid__line">{t('batch.preview.line', { line: line.line })}</span>
-            {line.excerpt && <code className="batch-invalid__excerpt">{line.excerpt}</code>}
+            {line.excerpt && (
+              <code className="batch-invalid__excerpt">
+                <VisibleUid uid={line.excerpt} inline />
+              </code>
+            )}
             {/* The core's `reason` is English: the code is worded in the window's language. */}
             <span className="batch-invalid__reason">{problemText(line.problem, t)}</span>
           </li>
@@ -140,8 +146,9 @@ function uidColumnText(column: NonNullable<BatchPreview['uidColumn']>, t: Transl
   return column.name ? t('batch.preview.uidColumnNamed', { name: column.name, number }) : t('batch.preview.uidColumnNumber', { number });
 }
 
-/** The single act's words for a uid rule; an empty uid cell (never typed in the single act) has its own. */
-function problemText(problem: UidProblem, t: Translate): string {
+/** The single act's words for a uid rule; an empty uid cell (never typed in the single act) and a too long reference have their own. */
+function problemText(problem: UidProblem | ReferenceProblem, t: Translate): string {
+  if (problem.code === 'reference-too-long') return t('batch.preview.problems.referenceTooLong', { length: problem.length, max: problem.max });
   const key = UID_PROBLEM_KEYS[problem.code];
   return key ? t(`uid.problems.${key}`, { max: MAX_UID_LENGTH }) : t('batch.preview.problems.empty');
 }

@@ -6,6 +6,7 @@ import { useBridge } from '../../bridge/bridge-context';
 import { EmptyValue } from '../../components/empty-value';
 import { ErrorPanel } from '../../components/error-panel';
 import { saveFile } from '../../components/save-file';
+import { VisibleUid } from '../../components/visible-uid';
 import { formatNumber } from '../../i18n/format';
 import { useNotices } from '../../state/notices-store';
 import { batchKeys } from './batch-keys';
@@ -142,7 +143,9 @@ function ResultRow({ row, language, startedAt }: { row: BatchResultRow; language
   return (
     <tr className={row.outcome === 'failed' ? 'is-failed' : undefined}>
       <td className="numeric">{row.line}</td>
-      <td className="mono uid-text batch-results__uid">{row.uid}</td>
+      <td className="uid-text batch-results__uid">
+        <VisibleUid uid={row.uid} inline />
+      </td>
       <td>
         <span className={`outcome-tag batch-outcome-tag--${row.outcome}`}>
           <span aria-hidden="true">{OUTCOME_MARK[row.outcome]} </span>

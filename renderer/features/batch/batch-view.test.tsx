@@ -74,10 +74,11 @@ describe('the Batch screen', () => {
     expect(within(invalid).getByText('A uid of "." or ".." cannot be sent in a request path. Check the uid; if it is really this, contact the service.')).toBeTruthy();
     // Said plainly, not in a tooltip: the uid with a leading space is kept exactly, and its line is named.
     expect(screen.getByText('1 uid begins or ends with spaces and is kept exactly: line 8 — check it matches the request.', { exact: false }).closest('[role="note"]')).not.toBeNull();
-    // First and last uids, exact: the leading space of " erin" is kept.
+    // First and last uids, exact: the leading space of " erin" is kept, and drawn (␣, named "space").
     const ends = (label: string) => [...screen.getByText(label).nextElementSibling!.querySelectorAll('li')].map((li) => li.textContent);
     expect(ends('First uids')).toEqual(['alice', 'bob', 'carol']);
-    expect(ends('Last uids')).toEqual([' erin', 'frank', 'grace']);
+    expect(ends('Last uids')).toEqual(['␣erin', 'frank', 'grace']);
+    expect(within(screen.getByText('Last uids').nextElementSibling as HTMLElement).getByRole('img', { name: 'space (U+0020)' })).toBeTruthy();
     // The single act's words: where, what is erased and kept, that it cannot be undone.
     expect(screen.getByText('Sandbox on 127.0.0.1:4600')).toBeTruthy();
     expect(screen.getByText('This CANNOT BE UNDONE.')).toBeTruthy();

@@ -8,6 +8,7 @@ import { ErrorPanel } from '../../components/error-panel';
 import { toErrorInfo } from '../../../shared/errors';
 import { Field } from '../../components/field';
 import { UidHints, VisibleUid } from '../../components/visible-uid';
+import { visibleUidText } from '../../../shared/invisible-characters';
 import { useBridge } from '../../bridge/bridge-context';
 import { useNotices } from '../../state/notices-store';
 import { queryKeys } from '../../state/query-keys';
@@ -27,7 +28,7 @@ export function ErasureDialog({ profile, appInfo }: { profile: ProfileView | nul
   const close = useUiStore((s) => s.closeErasure);
   const [locked, setLocked] = useState(false);
   if (!request) return null;
-  const title = request.action === 'anonymize' ? t('erasure.titleAnonymize', { uid: request.uid }) : t('erasure.titleDelete', { uid: request.uid });
+  const title = request.action === 'anonymize' ? t('erasure.titleAnonymize', { uid: visibleUidText(request.uid) }) : t('erasure.titleDelete', { uid: visibleUidText(request.uid) });
   const environment = profile ? environmentOf(profile, appInfo) : 'live';
   return (
     <DialogShell

@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { Notice } from '../../state/notices-store';
 import type { ErasureResult } from '../../../shared/users';
+import { visibleUidText } from '../../../shared/invisible-characters';
 
 /**
  * The notice after an erasure: what was erased, then each step — the logout sent first, and the check that
@@ -9,7 +10,7 @@ import type { ErasureResult } from '../../../shared/users';
  */
 export function erasureNotice(result: ErasureResult, t: TFunction): Omit<Notice, 'id'> {
   const requestId = result.requestId ?? t('erasure.noRequestId');
-  const parts: string[] = [result.action === 'anonymize' ? t('erasure.successAnonymize', { uid: result.uid, requestId }) : t('erasure.successDelete', { uid: result.uid, requestId })];
+  const parts: string[] = [result.action === 'anonymize' ? t('erasure.successAnonymize', { uid: visibleUidText(result.uid), requestId }) : t('erasure.successDelete', { uid: visibleUidText(result.uid), requestId })];
   const logoutDone = !result.logout || result.logout.outcome === 'done';
   if (result.logout) {
     const detail = [result.logout.status !== undefined ? `${result.logout.status}` : undefined, result.logout.errorCode].filter(Boolean).join(', ');

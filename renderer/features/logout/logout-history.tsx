@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { EmptyValue } from '../../components/empty-value';
+import { VisibleUid } from '../../components/visible-uid';
 import { formatTime } from '../../i18n/format';
 import type { LogoutTestRecord } from './logout-store';
 import { OutcomeText } from './negative-cases';
@@ -32,7 +33,9 @@ export function LogoutHistory({ history }: { history: LogoutTestRecord[] }) {
                   <td>
                     <time dateTime={entry.at}>{formatTime(new Date(entry.at), i18n.language)}</time>
                   </td>
-                  <td className="mono">{entry.uid}</td>
+                  <td>
+                    <VisibleUid uid={entry.uid} inline />
+                  </td>
                   <td>{t(`logout.cases.${entry.testCase}`)}</td>
                   <td>{entry.status === undefined || entry.status === null ? <EmptyValue /> : <span className="mono">{entry.status}</span>}</td>
                   <td>{entry.testCase === 'valid' ? t('logout.expectAccepted') : t('logout.expectRefused')}</td>

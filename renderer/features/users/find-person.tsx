@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type { MatchRange, SearchedField, UserMatch } from '../../../shared/user-search';
 import type { UserRecord } from '../../../shared/users';
 import { ErrorPanel } from '../../components/error-panel';
+import { VisibleUid } from '../../components/visible-uid';
+import { hasInvisible } from '../../../shared/invisible-characters';
 import { useFindPerson } from './use-find-person';
 
 /** A field's text with its matched parts in <mark>: plain text spans, never HTML from the service. */
@@ -96,7 +98,7 @@ export function FindPerson({ profileId, onOpen }: { profileId: string; onOpen: (
                 <li key={`${match.user.uid ?? 'erased'}-${index}`}>
                   <button type="button" className="find-person__result" onClick={() => onOpen(match.user)} aria-label={t('search.open', { name: match.user.fullName ?? match.user.uid ?? '' })}>
                     <span className="find-person__name">{match.user.fullName !== null ? <Highlighted text={match.user.fullName} ranges={fieldRanges(match, 'fullName')} /> : '—'}</span>
-                    <span className="find-person__uid mono">{match.user.uid !== null ? <Highlighted text={match.user.uid} ranges={fieldRanges(match, 'uid')} /> : t('users.noUid')}</span>
+                    <span className="find-person__uid mono">{match.user.uid === null ? t('users.noUid') : hasInvisible(match.user.uid) ? <VisibleUid uid={match.user.uid} inline /> : <Highlighted text={match.user.uid} ranges={fieldRanges(match, 'uid')} />}</span>
                     <span className="find-person__email">{match.user.email !== null ? <Highlighted text={match.user.email} ranges={fieldRanges(match, 'email')} /> : ''}</span>
                   </button>
                 </li>

@@ -3,6 +3,7 @@ import type { TFunction } from 'i18next';
 import type { UserRecord } from '../../../shared/users';
 import { EmptyValue } from '../../components/empty-value';
 import { InitialsAvatar } from '../../components/initials-avatar';
+import { VisibleUid } from '../../components/visible-uid';
 import { formatDate, formatNumber } from '../../i18n/format';
 import { fieldName } from './field-names';
 import { formatFieldValue } from './format-value';
@@ -53,7 +54,7 @@ export function buildUserColumns({ t, language, extraFields, onShowDetails }: Co
               onShowDetails(info.row.original, info.row.index);
             }}
           >
-            <span className="truncate">{uid ?? <span className="muted">{t('users.noUid')}</span>}</span>
+            <span className="truncate">{uid !== null ? <VisibleUid uid={uid} inline className="uid-inline--nowrap" /> : <span className="muted">{t('users.noUid')}</span>}</span>
           </button>
         );
       },

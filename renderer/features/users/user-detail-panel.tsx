@@ -2,6 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import { useTranslation } from 'react-i18next';
 import type { UserRecord } from '../../../shared/users';
 import { InitialsAvatar } from '../../components/initials-avatar';
+import { VisibleUid } from '../../components/visible-uid';
 import { flattenFields } from './flatten-fields';
 import { formatFieldValue } from './format-value';
 import { RowActions } from './row-actions';
@@ -56,7 +57,7 @@ export function UserDetailPanel({ user, onClose }: { user: UserRecord; onClose: 
             <p className="detail-panel__name">{user.fullName ?? user.uid ?? t('users.noUid')}</p>
             {user.uid !== null && (
               <p className="detail-panel__uid mono truncate" title={user.uid}>
-                {user.uid}
+                <VisibleUid uid={user.uid} inline />
               </p>
             )}
           </div>
