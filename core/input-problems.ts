@@ -1,5 +1,6 @@
 import { invalidInput } from '../shared/errors';
 import { checkBaseUrl, type BaseUrlProblem } from '../shared/profile';
+import type { ReferenceProblem } from '../shared/reference';
 import { uidProblem, type UidProblem } from '../shared/uid';
 
 /**
@@ -19,6 +20,10 @@ export function uidProblemMessage(problem: UidProblem): string {
     case 'dot-segment':
       return `The uid "${problem.uid}" cannot be sent in a request path. Check the uid; if it is really this, contact the service.`;
   }
+}
+
+export function referenceProblemMessage(problem: ReferenceProblem): string {
+  return `The reference is ${problem.length} characters long; references are at most ${problem.max}. Enter only the ticket or request number.`;
 }
 
 export function baseUrlProblemMessage(problem: BaseUrlProblem): string {

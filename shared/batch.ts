@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { profileIdSchema } from './profile';
 import { ERASURE_ACTIONS, type ErasureAction } from './users';
+import type { ReferenceProblem } from './reference';
 import type { UidProblem } from './uid';
 
 /**
@@ -53,8 +54,8 @@ export const batchPreviewInputSchema = z.object({
 
 export interface BatchInvalidLine {
   line: number;
-  /** The uid rule it breaks (shared/uid.ts): the window words it in its language; `reason` is the core's English. */
-  problem: UidProblem;
+  /** The rule it breaks (its uid: shared/uid.ts; its reference: shared/reference.ts): the window words it in its language; `reason` is the core's English. */
+  problem: UidProblem | ReferenceProblem;
   reason: string;
   excerpt: string;
 }

@@ -1,10 +1,12 @@
 import { PrivacyDeskError, invalidInput } from '../../shared/errors';
 import { batchConfirmationPhrase, matchesBatchConfirmation, MAX_BATCH_CONCURRENCY, type BatchCounts, type BatchJobSummary } from '../../shared/batch';
 import type { Profile } from '../../shared/profile';
+import { referenceProblem } from '../../shared/reference';
 import type { UserRecord } from '../../shared/users';
 import type { GatedConnection } from '../service/erasure-gate';
+import { referenceProblemMessage } from '../input-problems';
 import type { BatchRun, BatchRunControl, DeskBatch, WalkControl } from './batch-types';
-import { createDraft, readDraft, readDraftItems, readMissing, recordMissing, removeDraft } from './drafts';
+import { createDraft, readDraft, readDraftItems, readMissing, readTrimmable, recordMissing, recordTrimmable, removeDraft } from './drafts';
 import type { BatchItem, StoredPlan } from './job-files';
 import { createJob, resumeJob, type Journal } from './journal';
 import { listJobs, readItems, readJobState, type ItemState, type JobState, type JobSummary } from './job-state';
@@ -62,6 +64,7 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
         ...(reference ? { reference } : {}),
         recheck: itemState === 'in-flight' || itemState === 'retry-unknown',
         ...(item.missingAtCheck ? { missingAtCheck: true } : {}),
+        ...(item.pastedUid !== undefined ? { pastedUid: item.pastedUid } : {}),
       };
     }
   }
@@ -76,12 +79,27 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
       for (const user of users) if (user.uid) known.add(user.uid);
       let existing = 0;
       const missing: string[] = [];
+      const listed = new Set<string>();
+      // Spaces at an end, not on the service, while the trimmed form is: most likely a paste mistake.
+      const edgeSpaced: { line: number; uid: string; trimmed: string }[] = [];
       for await (const item of readDraftItems(dataDir, draftId)) {
+        listed.add(item.uid);
         if (known.has(item.uid)) existing += 1;
         else missing.push(item.uid);
+        const trimmed = item.uid.trim();
+        if (trimmed !== item.uid && trimmed && !known.has(item.uid) && known.has(trimmed)) edgeSpaced.push({ line: item.line, uid: item.uid, trimmed });
       }
+      // A trimmed form already in the list would be erased twice: only the others are offered.
+      const trimmable = edgeSpaced.filter((item) => !listed.has(item.trimmed));
       recordMissing(dataDir, draftId, missing);
-      return { users: users.length, existing, missing: missing.length, missingSample: missing.slice(0, MISSING_SAMPLE) };
+      recordTrimmable(dataDir, draftId, trimmable.map((item) => item.uid));
+      return {
+        users: users.length,
+        existing,
+        missing: missing.length,
+        missingSample: missing.slice(0, MISSING_SAMPLE),
+        trimmable: { count: trimmable.length, sample: trimmable.slice(0, MISSING_SAMPLE) },
+      };
     },
 
     async start(request, control = {}) {
@@ -96,8 +114,9 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
       const profile = await deps.getProfile(request.profileId);
       // Credentials are checked (a token is had) before the job exists: a job that cannot run is not left behind.
       await (await deps.connectionFor(profile.id)).client.checkToken('authentication');
+      const referenceIssue = referenceProblem(request.reference);
+      if (referenceIssue) throw invalidInput(`${referenceProblemMessage(referenceIssue)} Nothing was sent.`);
       const reference = request.reference?.trim();
-      if (reference && reference.length > 200) throw invalidInput('The reference is longer than 200 characters. Enter only the ticket or request number. Nothing was sent.');
       const journal = await createJob(dataDir, {
         action: request.action,
         profileId: profile.id,
@@ -112,7 +131,9 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
         const missingAtCheck = readMissing(dataDir, request.draftId);
         let chunk: BatchItem[] = [];
         for await (const item of readDraftItems(dataDir, request.draftId)) {
-          chunk.push(missingAtCheck.has(item.uid) ? { ...item, missingAtCheck: true } : item);
+          // The operator's choice: the trimmed form is sent, and the pasted uid stays on record with the item.
+          if (trimmable?.has(item.uid)) chunk.push({ ...item, uid: item.uid.trim(), pastedUid: item.uid });
+          else chunk.push(missingAtCheck.has(item.uid) ? { ...item, missingAtCheck: true } : item);
           if (chunk.length >= APPEND_EVERY) {
             await journal.appendItems(chunk);
             chunk = [];

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { isPrivacyDeskError } from '../../shared/errors';
 import { uidProblem } from '../../shared/uid';
-import { uidProblemMessage } from '../input-problems';
+import { referenceProblemMessage, uidProblemMessage } from '../input-problems';
 import { guessKind, MAX_LISTED_INVALID, parseBatchInput, type BatchInputItem, type BatchInputOptions, type BatchInputSource } from './parse-input';
 import { MAX_LINE_LENGTH } from './text-chunks';
 
@@ -153,6 +153,17 @@ describe('parseBatchInput: CSV and TSV', () => {
     expect(summary.edgeSpaces).toEqual({ count: 2, lines: [2, 3] });
   });
 
+  it('checks each line’s reference with the gate’s rule: over 200 characters (spaces at the ends aside) the line is invalid', async () => {
+    const long = `R-${'8'.repeat(299)}`;
+    const csv = `uid,ticket\nalice,T-1\nbob,${long}\ncarol, ${'c'.repeat(200)} \n`;
+    const { uids, summary } = await parse(csv, { kind: 'csv', referenceColumn: 'ticket' });
+    expect(uids).toEqual(['alice', 'carol']);
+    expect(summary.invalid).toEqual([
+      { line: 3, problem: { code: 'reference-too-long', length: 301, max: 200 }, reason: referenceProblemMessage({ code: 'reference-too-long', length: 301, max: 200 }), excerpt: `R-${'8'.repeat(78)}…` },
+    ]);
+    expect(summary.invalid[0]?.reason).toContain('The reference is 301 characters long; references are at most 200');
+  });
+
   it('treats an empty cell in the uid column as an invalid line', async () => {
     const { uids, summary } = await parse('uid,ticket\n,T-1\nalice\n', { kind: 'csv' });
     expect(uids).toEqual(['alice']);
@@ -273,9 +284,9 @@ describe('parseBatchInput: over-long lines', () => {
     const { summary, uids } = await parse(`alice\n${'z'.repeat(MAX_LINE_LENGTH)}\nbob\n`);
     expect(uids).toEqual(['alice', 'bob']);
     expect(summary.invalid).toMatchObject([{ line: 2, problem: { code: 'too-long' } }]);
-    const csv = await parse(`uid,ticket\nalice,"${'t'.repeat(MAX_LINE_LENGTH - 8)}"\n`, { kind: 'csv', referenceColumn: 'ticket' });
+    const csv = await parse(`uid,notes\nalice,"${'t'.repeat(MAX_LINE_LENGTH - 8)}"\n`, { kind: 'csv' });
     expect(csv.uids).toEqual(['alice']);
-    expect((await refusal(`uid,ticket\nalice,"${'t'.repeat(MAX_LINE_LENGTH - 7)}"\n`, { kind: 'csv' })).message).toContain('Line 2 is longer');
+    expect((await refusal(`uid,notes\nalice,"${'t'.repeat(MAX_LINE_LENGTH - 7)}"\n`, { kind: 'csv' })).message).toContain('Line 2 is longer');
   });
 });
 

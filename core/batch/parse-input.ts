@@ -1,6 +1,7 @@
 import { invalidInput } from '../../shared/errors';
+import { referenceProblem, type ReferenceProblem } from '../../shared/reference';
 import { uidProblem, type UidProblem } from '../../shared/uid';
-import { uidProblemMessage } from '../input-problems';
+import { referenceProblemMessage, uidProblemMessage } from '../input-problems';
 import { csvRows, type CsvRow } from './csv-rows';
 import { numberedLines, peekText, textChunks, type BatchInputSource } from './text-chunks';
 
@@ -24,13 +25,16 @@ export interface BatchInputItem {
   reference?: string;
 }
 
+/** What makes a line unusable: its uid, or its reference (the gate's rules for a single act). */
+export type BatchLineProblem = UidProblem | ReferenceProblem;
+
 export interface InvalidLine {
   line: number;
-  /** The single-act rule it breaks (shared/uid.ts), for a window to word in its language. */
-  problem: UidProblem;
+  /** The single-act rule it breaks (shared/uid.ts, shared/reference.ts), for a window to word in its language. */
+  problem: BatchLineProblem;
   /** English words from core/input-problems.ts, as for a single act. */
   reason: string;
-  /** The start of the value, printable (control characters and broken halves shown as U+FFFD). */
+  /** The start of the offending value (the uid, or the reference), printable (control characters and broken halves as \\u escapes). */
   excerpt: string;
 }
 
@@ -63,10 +67,12 @@ const UID_COLUMN_NAMES = new Set(['uid', 'user id', 'userid', 'user_id', 'user u
 
 /**
  * Reads a batch's uids from pasted text or a file (streamed: the text is never held whole),
- * validates each with the single-act rules and drops exact duplicates. Each valid uid goes to
+ * validates each line with the single-act rules (its uid, and its reference: a line the gate would
+ * refuse is an invalid line here) and drops exact duplicates. Each valid uid goes to
  * `onItem` (awaited, so a slow consumer slows the reading). Duplicates are found with a Set of
  * the uids seen: about 100 bytes a uid, a few MB for 100,000 — acceptable, and the only state
- * that grows. Throws INVALID_INPUT when a picked column does not exist.
+ * that grows. Throws INVALID_INPUT when a picked column does not exist, or as soon as a line
+ * (a CSV row) is longer than MAX_LINE_LENGTH.
  */
 export async function parseBatchInput(
   source: BatchInputSource,
@@ -78,13 +84,18 @@ export async function parseBatchInput(
   const summary: BatchInputSummary = { kind, items: 0, invalid: [], invalidCount: 0, duplicates: 0, edgeSpaces: { count: 0, lines: [] } };
   const seen = new Set<string>();
 
+  const invalid = (line: number, problem: BatchLineProblem, reason: string, value: string): void => {
+    summary.invalidCount += 1;
+    if (summary.invalid.length < MAX_LISTED_INVALID) summary.invalid.push({ line, problem, reason, excerpt: excerptOf(value) });
+  };
+  // Every field is checked here with the gate's own rules, so that a run never meets a line it must refuse.
   const accept = async (line: number, uid: string, reference: string | undefined): Promise<void> => {
     const problem = uidProblem(uid);
+    const referenceIssue = problem ? undefined : referenceProblem(reference);
     if (problem) {
-      summary.invalidCount += 1;
-      if (summary.invalid.length < MAX_LISTED_INVALID) {
-        summary.invalid.push({ line, problem, reason: uidProblemMessage(problem), excerpt: excerptOf(uid) });
-      }
+      invalid(line, problem, uidProblemMessage(problem), uid);
+    } else if (referenceIssue) {
+      invalid(line, referenceIssue, referenceProblemMessage(referenceIssue), reference ?? '');
     } else if (seen.has(uid)) {
       summary.duplicates += 1;
     } else {

@@ -17,6 +17,8 @@ export interface RunItem {
   recheck: boolean;
   /** The check before the confirmation did not find this uid: a 404 means "not found", however many attempts it took. */
   missingAtCheck?: boolean;
+  /** The uid as pasted, when the operator chose to send its trimmed form: recorded with the item's audit entries. */
+  pastedUid?: string;
 }
 
 export interface RunBatchOptions {
@@ -132,11 +134,12 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
         continue;
       }
       try {
-        const attempts = await gate.admit(group.map(({ run, actId }) => (run.reference ? { uid: run.uid, reference: run.reference, actId } : { uid: run.uid, actId })));
+        const attempts = await gate.admit(group.map(({ run, actId }) => ({ uid: run.uid, actId, ...(run.reference ? { reference: run.reference } : {}), ...(run.pastedUid !== undefined ? { pastedUid: run.pastedUid } : {}) })));
         group.forEach(({ resolve }, index) => resolve(attempts[index] as BatchAttempt));
       } catch (error) {
-        // Started in the journal but never sent: say so, so a resume sends them afresh.
-        for (const item of items) await journal.recordOutcome({ item, outcome: 'not-sent-retry', reason: 'The audit trail could not be written; nothing was sent.' }).catch(() => undefined);
+        // Started in the journal but never sent: say so, with the gate's own reason, so a resume sends them afresh.
+        const reason = isPrivacyDeskError(error) ? error.message : 'The audit trail could not be written; nothing was sent.';
+        for (const item of items) await journal.recordOutcome({ item, outcome: 'not-sent-retry', reason }).catch(() => undefined);
         for (const { reject } of group) reject(error);
       }
     }

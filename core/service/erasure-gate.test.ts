@@ -50,14 +50,26 @@ describe('erasure gate: batch items', () => {
     expect(audit.entries.at(-1)).toMatchObject({ action: 'batch', outcome: 'summary', uid: '', reference: 'REQ-1', batch: { ended: 'cancelled' } });
   });
 
-  it('sends nothing when the attempted entries cannot be written, and refuses an invalid uid before writing', async () => {
+  it('sends nothing when the attempted entries cannot be written', async () => {
     const acts = fakeActs();
     const full = gateWith(acts, memoryAudit(() => true)).openBatch(job);
     await expect(full.admit([{ uid: 'ann' }])).rejects.toMatchObject({ code: 'AUDIT_WRITE_FAILED', outcome: 'not-sent' });
-    const audit = memoryAudit();
-    await expect(gateWith(acts, audit).openBatch(job).admit([{ uid: 'ok' }, { uid: '..' }])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    expect(audit.entries).toEqual([]);
     expect(acts.calls).toEqual([]);
+  });
+
+  it('refuses an item that can never be sent on its own, with its own reason, and lets the others of its group go', async () => {
+    const acts = fakeActs();
+    const audit = memoryAudit();
+    const batch = gateWith(acts, audit).openBatch({ ...job, logoutFirst: false });
+    const attempts = await batch.admit([{ uid: 'ok' }, { uid: '..' }, { uid: 'long-ref', reference: `T-${'9'.repeat(298)}` }, { uid: 'ok-too', reference: ` ${'r'.repeat(200)} ` }]);
+    // Only the items that can be sent have an attempted entry.
+    expect(audit.entries.map((e) => `${e.uid}:${e.outcome}`)).toEqual(['ok:attempted', 'ok-too:attempted']);
+    const results = await Promise.all(attempts.map((attempt) => attempt.send()));
+    expect(results.map((result) => result.outcome)).toEqual(['done', 'not-sent', 'not-sent', 'done']);
+    expect(results[1]?.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('cannot be sent in a request path') });
+    expect(results[2]?.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('The reference is 300 characters long; references are at most 200') });
+    expect(results[2]?.error?.message).not.toContain('audit');
+    expect(acts.calls).toEqual(['delete:ok', 'delete:ok-too']);
   });
 
   it('an error ends as a result with its outcome, never thrown, and its outcome entry says so', async () => {

@@ -6,7 +6,9 @@ import { ERASURE_ACTIONS, type ErasureAction, type ErasureLogoutStep, type Erasu
 import type { LogoutOptions, LogoutResult } from '../../shared/logout';
 import { ACTION_WORDS } from '../action-words';
 import type { AuditLog } from '../audit-log';
-import { assertValidUid } from '../input-problems';
+import { assertValidUid, referenceProblemMessage, uidProblemMessage } from '../input-problems';
+import { referenceProblem } from '../../shared/reference';
+import { uidProblem } from '../../shared/uid';
 import type { ServiceActs } from './service-acts';
 import { connectToService, type ServiceConnection } from './service-client';
 import type { ServiceClient, ServiceClientOptions } from '../types';
@@ -209,16 +211,18 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
 
     return {
       async admit(orders) {
-        const prepared: { order: BatchOrder; logoutBase?: AuditRecord; eraseBase: AuditRecord }[] = orders.map((order) => {
-          assertValidUid(order.uid);
+        // Each order is checked on its own: one that can never be sent fails alone, with its own reason, and the others go on.
+        const prepared: ({ order: BatchOrder; logoutBase?: AuditRecord; eraseBase: AuditRecord } | { refused: PrivacyDeskError })[] = orders.map((order) => {
+          const problem = orderProblem(order);
+          if (problem) return { refused: invalidInput(`${problem} Nothing was sent for this uid.`) };
           const checked: BatchOrder = { uid: order.uid };
-          const reference = checkReference(order.reference);
+          const reference = order.reference?.trim();
           if (reference) checked.reference = reference;
           const actId = order.actId ?? randomUUID();
           const eraseBase = batchEntry(job.action, checked, actId);
           return job.logoutFirst ? { order: checked, logoutBase: batchEntry('logout', checked, actId), eraseBase } : { order: checked, eraseBase };
         });
-        const attempted = prepared.flatMap(({ logoutBase, eraseBase }) => (logoutBase ? [logoutBase, eraseBase] : [eraseBase]));
+        const attempted = prepared.flatMap((item) => ('refused' in item ? [] : item.logoutBase ? [item.logoutBase, item.eraseBase] : [item.eraseBase]));
         // The gathered outcomes ride along: if this write fails, the audit log keeps them (the acts happened).
         try {
           await audit.appendMany([...takeOutcomes(), ...attempted]);
@@ -226,7 +230,9 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
           const why = isPrivacyDeskError(error) ? error.message : 'The audit trail could not be written.';
           throw new PrivacyDeskError({ code: 'AUDIT_WRITE_FAILED', outcome: 'not-sent', message: `${why} Nothing more was sent: no act happens without its audit record.` }, { cause: error });
         }
-        return prepared.map(({ order, logoutBase, eraseBase }) => {
+        return prepared.map((item): BatchAttempt => {
+          if ('refused' in item) return { send: async () => ({ outcome: 'not-sent', error: item.refused }) };
+          const { order, logoutBase, eraseBase } = item;
           let sent = false;
           return {
             async send(): Promise<BatchSendResult> {
@@ -321,10 +327,17 @@ function stepOf(ended: { outcome: Outcome; status?: number | undefined; errorCod
 }
 
 function checkReference(reference: string | undefined): string | undefined {
-  const trimmed = reference?.trim();
-  if (!trimmed) return undefined;
-  if (trimmed.length > 200) throw invalidInput('The reference is longer than 200 characters. Enter only the ticket or request number. Nothing was sent.');
-  return trimmed;
+  const problem = referenceProblem(reference);
+  if (problem) throw invalidInput(`${referenceProblemMessage(problem)} Nothing was sent.`);
+  return reference?.trim() || undefined;
+}
+
+/** Why a batch order can never be sent (the same rules as a single act's), or undefined. */
+function orderProblem(order: BatchOrder): string | undefined {
+  const uid = uidProblem(order.uid);
+  if (uid) return uidProblemMessage(uid);
+  const reference = referenceProblem(order.reference);
+  return reference ? referenceProblemMessage(reference) : undefined;
 }
 
 async function recordAttempt(audit: AuditLog, entry: AuditRecord): Promise<void> {

@@ -638,7 +638,7 @@ export const fr: Messages = {
       edgeSpaces_other: '{{formatted}} uid commencent ou finissent par des espaces et sont gardés tels quels : lignes {{lines}} — vérifiez qu’ils correspondent à la demande.',
       linesAndMore_one: '{{lines}} et {{count}} autre',
       linesAndMore_other: '{{lines}} et {{count}} autres',
-      problems: { empty: 'Pas d’uid sur cette ligne (sa cellule uid est vide).' },
+      problems: { empty: 'Pas d’uid sur cette ligne (sa cellule uid est vide).', referenceTooLong: 'Sa référence a {{length}} caractères ; une référence en a au plus {{max}}. Ne gardez que le numéro de ticket ou de demande.' },
     },
     check: {
       button: 'Vérifier auprès du service',

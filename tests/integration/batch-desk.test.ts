@@ -8,6 +8,7 @@ import type { BatchProgress } from '../../shared/batch';
 import { inspectUid } from '../../sandbox/test-support';
 import { pdfText } from '../support/pdf-text';
 import { readItems } from '../../core/batch/job-state';
+import { createJob } from '../../core/batch/journal';
 import { useSandbox } from './helpers';
 
 describe('desk.batch against the sandbox', () => {
@@ -71,6 +72,32 @@ describe('desk.batch against the sandbox', () => {
     expect((await desk.batch.list())[0]).toMatchObject({ batchId: run.batchId, state: 'finished', counts: { done: 20, notFound: 2 } });
     // A draft is used once.
     await expect(desk.batch.start({ ...start, confirmation: 'DELETE 22' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
+  it('a reference over 200 characters is an invalid line at preview; a job holding one anyway fails that item alone, with its reason, and finishes', async () => {
+    const uids = await seededUids(4);
+    const longReference = `REQ-${'7'.repeat(296)}`;
+    const preview = await desk.batch.preview({ source: `uid,ticket\n${uids[0]},T-1\n${uids[1]},${longReference}\n`, referenceColumn: 'ticket', sourceName: 'tickets.csv' });
+    expect(preview).toMatchObject({ items: 1, invalidCount: 1, invalid: [{ line: 3, problem: { code: 'reference-too-long', length: 300, max: 200 }, reason: expect.stringContaining('at most 200') }] });
+    expect(preview.invalid[0]?.excerpt).toMatch(/^REQ-7+…$/);
+
+    // A job written before the preview checked references (or by hand): its bad item sits among good ones.
+    const journal = await createJob(dataDir, { action: 'delete', profileId: 'temporary', profileName: 'Sandbox', baseUrl: sandbox.current.url, logoutFirst: false, total: 4, source: 'old.csv' });
+    await journal.appendItems(uids.map((uid, index) => (index === 1 ? { line: index + 2, uid, reference: longReference } : { line: index + 2, uid, reference: `T-${index}` })));
+    await journal.finishItems();
+    await journal.close();
+
+    const run = await desk.batch.resume(journal.jobId, { concurrency: 4 });
+    expect(await run.finished).toMatchObject({ state: 'finished', counts: { done: 3, failed: 1, unfinished: 0 } });
+    const rows = [];
+    for await (const row of desk.batch.results(journal.jobId)) rows.push(row);
+    expect(rows.map((row) => row.outcome)).toEqual(['done', 'failed', 'done', 'done']);
+    expect(rows[1]?.reason).toContain('The reference is 300 characters long; references are at most 200');
+    expect(rows[1]?.reason).not.toMatch(/audit/i);
+    // Never sent, never audited as attempted; the others were.
+    expect((await inspectUid(sandbox.current, uids[1]!)).body).toMatchObject({ state: 'active' });
+    const attempted = (await desk.readAudit()).entries.filter((entry) => entry.jobId === journal.jobId && entry.outcome === 'attempted').map((entry) => entry.uid);
+    expect(attempted.sort()).toEqual([uids[0], uids[2], uids[3]].sort());
   });
 
   it('refuses wrong credentials before the job exists: nothing sent, no job left behind', async () => {
