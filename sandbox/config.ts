@@ -17,11 +17,11 @@ export const variantsSchema = z.strictObject({
   paginationHeaders: z.boolean(),
   perPageCap: z.number().int().min(1).max(1000),
   tokenCreatedAt: z.boolean(),
-  erasureResponse: z.enum(['json', 'empty-200', '204']),
-  notFoundBody: z.enum(['json', 'empty']),
+  erasureResponse: z.enum(['json', 'empty-200', '204', 'success-false', 'error-200']),
+  notFoundBody: z.enum(['json', 'empty', 'error-200']),
   unauthorizedBody: z.enum(['empty', 'json']),
-  logoutErrorStatus: z.union([z.literal(400), z.literal(422)]),
-  logoutSuccessBody: z.enum(['json', 'empty']),
+  logoutErrorStatus: z.union([z.literal(400), z.literal(422), z.literal(200)]),
+  logoutSuccessBody: z.enum(['json', 'empty', 'success-false']),
   retryAfter: z.enum(['seconds', 'http-date', 'none']),
 });
 

@@ -24,11 +24,15 @@ export interface SandboxVariants {
   paginationHeaders: boolean;
   perPageCap: number;
   tokenCreatedAt: boolean;
-  erasureResponse: 'json' | 'empty-200' | '204';
-  notFoundBody: 'json' | 'empty';
+  /** 'success-false', 'error-200': a 200 whose body says the erasure failed; the user is left as it was. */
+  erasureResponse: 'json' | 'empty-200' | '204' | 'success-false' | 'error-200';
+  /** 'error-200': an unknown uid is answered 200 with an error body instead of 404. */
+  notFoundBody: 'json' | 'empty' | 'error-200';
   unauthorizedBody: 'empty' | 'json';
-  logoutErrorStatus: 400 | 422;
-  logoutSuccessBody: 'json' | 'empty';
+  /** 200: a refused token is answered 200 with the error body. */
+  logoutErrorStatus: 400 | 422 | 200;
+  /** 'success-false': a valid token is answered 200 {"success": false} and no session ends. */
+  logoutSuccessBody: 'json' | 'empty' | 'success-false';
   retryAfter: 'seconds' | 'http-date' | 'none';
 }
 

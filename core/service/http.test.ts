@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyTransportError, DEFAULT_MAX_BODY_BYTES, isCancelledRedirect, sendRequest, statusError, type HttpDeps } from './http';
+import { classifyTransportError, DEFAULT_MAX_BODY_BYTES, failureInBody, isCancelledRedirect, sendRequest, statusError, type HttpDeps } from './http';
 
 const deps = (fetch: HttpDeps['fetch'], timeoutMs = 1000): HttpDeps => ({ fetch, timeoutMs, now: Date.now, secrets: () => [] });
 const request = { method: 'GET' as const, url: 'https://service.example/api/v1/users', purpose: 'listing users' };
@@ -155,4 +155,29 @@ describe('statusError', () => {
     expect(error.message).toContain('https://new.example/api/v1/users');
     expect(error.message).not.toContain('k-secret');
   });
+});
+
+describe('failureInBody: which 2xx bodies say the request failed (docs/SERVICE-API.md#bodies-that-say-failure)', () => {
+  it.each([
+    [{ error: 'User not found', status: 404 }, 'an "error" member'],
+    [{ success: false }, '"success": false'],
+    [{ ok: false }, '"ok": false'],
+    [{ errors: [{ detail: 'Validation failed' }] }, 'an "errors" member'],
+    [{ errors: { uid: ['is locked'] } }, 'an "errors" member'],
+    [{ error: { code: 'locked' } }, 'an "error" member'],
+    [{ status: 404 }, '"status": 404'],
+    [{ statusCode: '503' }, '"statusCode": 503'],
+    [{ code: 422, message: 'nope' }, '"code": 422'],
+    [{ status: 'Error' }, '"status": "error"'],
+    [{ status: 'fail', data: null }, '"status": "fail"'],
+  ])('%j says failure (%s)', (body, sign) => {
+    expect(failureInBody(body)).toBe(sign);
+  });
+
+  it.each([[{ success: true }], [{}], [[]], ['done'], [null], [{ error: null }], [{ error: '' }], [{ error: false }], [{ errors: [] }], [{ errors: {} }], [{ status: 200 }], [{ status: 'ok' }], [{ code: 'USER_DELETED' }], [{ code: 1001 }], [{ success: 'false' }]])(
+    '%j does not',
+    (body) => {
+      expect(failureInBody(body)).toBeUndefined();
+    },
+  );
 });

@@ -252,12 +252,45 @@ export function readJson(response: HttpResponse): JsonBody {
   return parsed.ok ? { kind: 'json', value: parsed.value } : { kind: 'text', problem: parsed.problem };
 }
 
+const FAILURE_STATES = new Set(['error', 'fail', 'failed', 'failure']);
+const failureStatus = (value: unknown): number | undefined => {
+  const number = typeof value === 'string' && /^\d{3}$/.test(value.trim()) ? Number(value) : value;
+  return typeof number === 'number' && Number.isInteger(number) && number >= 400 && number <= 599 ? number : undefined;
+};
+const present = (value: unknown): boolean =>
+  value !== undefined && value !== null && value !== false && value !== '' && !(Array.isArray(value) && value.length === 0) && !(typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0);
+
+/**
+ * Which sign in a 2xx answer's JSON says the request failed (`"success": false`, `an "error" member`), or undefined when it
+ * does not. Some services put their real status in the body and always answer 200, so a 2xx is a success only when
+ * its body does not say otherwise (docs/SERVICE-API.md#bodies-that-say-failure): a top-level object with
+ * "success": false or "ok": false; an "error" or "errors" member that holds something; "status", "statusCode" or
+ * "code" from 400 to 599 (a number or its digits); or "status" "error", "fail", "failed" or "failure".
+ */
+export function failureInBody(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const body = value as Record<string, unknown>;
+  if (body.success === false) return '"success": false';
+  if (body.ok === false) return '"ok": false';
+  if (present(body.error)) return 'an "error" member';
+  if (present(body.errors)) return 'an "errors" member';
+  for (const field of ['status', 'statusCode', 'code'] as const) {
+    const status = failureStatus(body[field]);
+    if (status !== undefined) return `"${field}": ${status}`;
+  }
+  if (typeof body.status === 'string' && FAILURE_STATES.has(body.status.trim().toLowerCase())) return `"status": "${body.status.trim().toLowerCase()}"`;
+  return undefined;
+}
+
 /** The service's own words about a failure (error_description, error, message), with any secret cut out. */
 export function serviceDescription(response: HttpResponse, secrets: Iterable<string | undefined>): string | undefined {
   const body = readJson(response);
   if (body.kind !== 'json' || !body.value || typeof body.value !== 'object') return undefined;
   const record = body.value as Record<string, unknown>;
-  const text = [record.error_description, record.error, record.message].find((value) => typeof value === 'string' && value.trim() !== '');
+  // JSON:API and similar put their words in the first of "errors".
+  const first = Array.isArray(record.errors) ? (record.errors[0] as unknown) : undefined;
+  const fromErrors = typeof first === 'object' && first !== null ? [(first as Record<string, unknown>).detail, (first as Record<string, unknown>).message, (first as Record<string, unknown>).title] : [first];
+  const text = [record.error_description, record.error, record.message, ...fromErrors].find((value) => typeof value === 'string' && value.trim() !== '');
   return typeof text === 'string' ? excerpt(redactSecrets(text, secrets)) : undefined;
 }
 

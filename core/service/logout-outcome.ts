@@ -1,6 +1,6 @@
 import { PrivacyDeskError } from '../../shared/errors';
 import type { LogoutResult } from '../../shared/logout';
-import { safeLocation } from './http';
+import { failureInBody, safeLocation } from './http';
 import { parseRetryAfter } from '../retry';
 import { parseBoundedJson } from '../bounded-json';
 
@@ -12,6 +12,18 @@ import { parseBoundedJson } from '../bounded-json';
 export function logoutRefusal(result: LogoutResult, nowMs = Date.now()): PrivacyDeskError | null {
   const { status, requestId } = result;
   if (result.ok) {
+    // A 2xx whose JSON says it failed: the service may or may not have ended the sessions (http.ts failureInBody).
+    const sign = failureInBody(result.body);
+    if (sign !== undefined) {
+      const said = serviceWords(result.body);
+      return new PrivacyDeskError({
+        code: 'UNEXPECTED_RESPONSE',
+        outcome: 'unknown',
+        status,
+        requestId,
+        message: `The service answered ${status} to the logout, but its answer says it failed (${sign})${said ? `: “${said}”` : ''}, so whether the user's sessions ended is UNKNOWN. A logout can safely be sent again.`,
+      });
+    }
     // A 2xx whose body is not JSON (an HTML page, a cut document) is rarely the service's logout route: not a known success.
     if (typeof result.body !== 'string' || result.body.trim() === '') return null;
     const parsed = parseBoundedJson(result.body);
@@ -62,7 +74,8 @@ export function logoutRefusal(result: LogoutResult, nowMs = Date.now()): Privacy
 function serviceWords(body: unknown): string {
   if (typeof body === 'object' && body !== null) {
     const { error_description: description, error } = body as { error_description?: unknown; error?: unknown };
-    return String(description ?? error ?? '').slice(0, 300);
+    const words = [description, error].find((value): value is string => typeof value === 'string');
+    return (words ?? '').slice(0, 300);
   }
   return typeof body === 'string' ? body.slice(0, 300) : '';
 }

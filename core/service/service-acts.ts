@@ -3,8 +3,8 @@ import type { ErasureAction, ErasureResult } from '../../shared/users';
 import type { LogoutOptions, LogoutResult } from '../../shared/logout';
 import type { Profile } from '../../shared/profile';
 import { encodeUidSegment } from '../../shared/uid';
-import { ACTION_WORDS } from '../action-words';
-import { readJson, sendRequest, serviceDescription, statusError, type HttpDeps, type HttpRequest, type HttpResponse } from './http';
+import { actionWords, unknownAction } from '../action-words';
+import { failureInBody, readJson, sendRequest, serviceDescription, statusError, type HttpDeps, type HttpRequest, type HttpResponse } from './http';
 import { logoutRefusal } from './logout-outcome';
 import { buildLogoutToken, type LogoutTokenContext } from './logout-token';
 import { sendAuthorized, type TokenManager } from './token-manager';
@@ -31,17 +31,13 @@ export function createServiceActs({ profile, http, tokens, tokenContext }: Servi
   const baseUrl = profile.baseUrl;
 
   async function erase(action: ErasureAction, uid: string): Promise<ErasureResult> {
+    const words = actionWords(action);
     const segment = encodeUidSegment(uid);
-    const words = ACTION_WORDS[action];
     // Anonymise carries an empty JSON object: API requests are JSON (docs/SERVICE-API.md#requests-and-content-types), and servers that
     // parse JSON bodies strictly refuse a JSON Content-Type with no body at all. Delete carries no body and so no Content-Type: a DELETE
     // with a body makes Node's fetch close the connection afterwards, and a batch would then pay a new connection (a TLS handshake) per item.
-    const route: Pick<HttpRequest, 'method' | 'url' | 'headers' | 'body'> =
-      action === 'anonymize'
-        ? { method: 'POST', url: `${baseUrl}/api/v1/users/${segment}/anonymize`, body: '{}', headers: { Accept: 'application/json', 'Content-Type': 'application/json' } }
-        : { method: 'DELETE', url: `${baseUrl}/api/v1/users/${segment}`, headers: { Accept: 'application/json' } };
     const request: HttpRequest = {
-      ...route,
+      ...eraseRoute(action, `${baseUrl}/api/v1/users/${segment}`),
       purpose: `${words.doing} user “${uid}”`,
       irreversible: true,
     };
@@ -57,7 +53,7 @@ export function createServiceActs({ profile, http, tokens, tokenContext }: Servi
           outcome: 'unknown',
           status,
           requestId,
-          message: `The service answered ${status} while ${words.doing} user “${uid}”, but ${problem}${said ? `: “${said}”` : ''}. The outcome is UNKNOWN: check the user before trying again.`,
+          message: `The service answered ${status} while ${words.doing} user “${uid}”, but ${problem}${said ? `: “${said}”` : ''}. The outcome is UNKNOWN: the service may or may not have done it. Check the user before trying again.`,
         });
       }
       const result: ErasureResult = { action, uid, outcome: 'done', status, completedAt: new Date(http.now()).toISOString() };
@@ -121,13 +117,24 @@ export function createServiceActs({ profile, http, tokens, tokenContext }: Servi
   return { erase, sendLogout };
 }
 
-/** Why a 2xx is not a readable success, or undefined when it is (empty, or JSON that does not say it failed). */
+/** Each action's request, and nothing for anything else: never DELETE because an action is "not anonymize". */
+function eraseRoute(action: ErasureAction, userUrl: string): Pick<HttpRequest, 'method' | 'url' | 'headers' | 'body'> {
+  switch (action) {
+    case 'anonymize':
+      return { method: 'POST', url: `${userUrl}/anonymize`, body: '{}', headers: { Accept: 'application/json', 'Content-Type': 'application/json' } };
+    case 'delete':
+      return { method: 'DELETE', url: userUrl, headers: { Accept: 'application/json' } };
+    default:
+      throw unknownAction(action satisfies never);
+  }
+}
+
+/** Why a 2xx is not a readable success, or undefined when it is (empty, or JSON that does not say it failed: http.ts failureInBody). */
 function successProblem(response: HttpResponse): string | undefined {
   const body = readJson(response);
   if (body.kind === 'empty') return undefined;
   if (body.kind === 'text') return body.problem === 'not JSON' ? 'its answer could not be read as JSON' : `its answer could not be read: it is JSON ${body.problem}`;
-  const value = body.value;
-  if (value && typeof value === 'object' && (value as { success?: unknown }).success === false) return 'it reported a failure';
-  return undefined;
+  const sign = failureInBody(body.value);
+  return sign === undefined ? undefined : `its answer says it failed (${sign})`;
 }
 

@@ -96,6 +96,7 @@ export function registerLogoutRoute(app: FastifyInstance, ctx: SandboxContext): 
       throw error;
     }
     // Same answer whether or not a user matched: the service does not reveal who exists.
+    if (ctx.config.variants.logoutSuccessBody === 'success-false') return reply.code(200).send({ success: false });
     ctx.state.logout(subject);
     if (ctx.config.variants.logoutSuccessBody === 'empty') return reply.code(200).send();
     return reply.code(200).send({ success: true });

@@ -61,18 +61,40 @@ function listBody(ctx: SandboxContext, users: ServiceUser[], request: PageReques
 }
 
 export function sendUserNotFound(ctx: SandboxContext, reply: FastifyReply): FastifyReply {
-  reply.code(404);
-  if (ctx.config.variants.notFoundBody === 'empty') return reply.send();
-  return reply.send({ success: false, error: 'User not found' });
+  switch (ctx.config.variants.notFoundBody) {
+    case 'empty':
+      return reply.code(404).send();
+    case 'error-200':
+      // A service that puts its status in the body and always answers 200.
+      return reply.code(200).send({ error: 'User not found', status: 404 });
+    case 'json':
+      return reply.code(404).send({ success: false, error: 'User not found' });
+  }
 }
 
-function sendErased(ctx: SandboxContext, reply: FastifyReply): FastifyReply {
+/** The variants whose 200 says the erasure failed: the user is left as it was. */
+function erasureFailureBody(ctx: SandboxContext): Record<string, unknown> | undefined {
+  switch (ctx.config.variants.erasureResponse) {
+    case 'success-false':
+      return { success: false };
+    case 'error-200':
+      return { error: 'The user could not be erased', status: 500 };
+    default:
+      return undefined;
+  }
+}
+
+/** Erases through `erase` (false: no active user has the uid), then answers as the variants say. */
+function answerErasure(ctx: SandboxContext, reply: FastifyReply, uid: string, erase: (uid: string) => boolean): FastifyReply {
+  const failure = erasureFailureBody(ctx);
+  if (failure && ctx.state.findActive(uid)) return reply.code(200).send(failure);
+  if (!erase(uid)) return sendUserNotFound(ctx, reply);
   switch (ctx.config.variants.erasureResponse) {
     case '204':
       return reply.code(204).send();
     case 'empty-200':
       return reply.code(200).send();
-    case 'json':
+    default:
       return reply.code(200).send({ success: true });
   }
 }
@@ -110,14 +132,12 @@ export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext): v
   app.post<{ Params: { uid: string } }>('/api/v1/users/:uid/anonymize', async (request, reply) => {
     markUidRequest(request, request.params.uid, 'anonymize');
     if (!authorize(ctx, request, reply, 'authentication')) return reply;
-    if (!ctx.state.anonymize(request.params.uid)) return sendUserNotFound(ctx, reply);
-    return sendErased(ctx, reply);
+    return answerErasure(ctx, reply, request.params.uid, (uid) => ctx.state.anonymize(uid));
   });
 
   app.delete<{ Params: { uid: string } }>('/api/v1/users/:uid', async (request, reply) => {
     markUidRequest(request, request.params.uid, 'delete');
     if (!authorize(ctx, request, reply, 'authentication')) return reply;
-    if (!ctx.state.delete(request.params.uid)) return sendUserNotFound(ctx, reply);
-    return sendErased(ctx, reply);
+    return answerErasure(ctx, reply, request.params.uid, (uid) => ctx.state.delete(uid));
   });
 }
