@@ -115,7 +115,7 @@ export function entryProblem(value: unknown): string | null {
   if (!isText(r.outcome) || !STAGES.includes(r.outcome)) return `unknown outcome ${JSON.stringify(r.outcome) ?? 'missing'}`;
   for (const field of ['uid', 'profileId', 'profileName', 'baseUrl'] as const) if (!isText(r[field])) return `"${field}" is ${describe(r[field])}, not a text`;
   if (!isText(r.via) || !VIAS.includes(r.via)) return `unknown origin ("via" ${JSON.stringify(r.via) ?? 'missing'})`;
-  for (const field of ['actId', 'reference', 'operator', 'appVersion', 'jobId', 'requestId', 'errorCode']) {
+  for (const field of ['actId', 'reference', 'operator', 'appVersion', 'jobId', 'pastedUid', 'requestId', 'errorCode']) {
     if (!optional(r, field, isText)) return `"${field}" is ${describe(r[field])}, not a text`;
   }
   if (!optional(r, 'status', (v) => Number.isInteger(v))) return `"status" is ${describe(r.status)}, not a whole number`;

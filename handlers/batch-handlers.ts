@@ -81,9 +81,9 @@ export function batchHandlers({ desk, jobs }: BatchHandlerContext): AreaHandlers
         ),
       ),
     }),
-    'batch.start': async ({ draftId, profileId, action, logoutFirst, reference, concurrency, confirmation }) =>
+    'batch.start': async ({ draftId, profileId, action, logoutFirst, reference, concurrency, confirmation, useTrimmed }) =>
       runAsJob((control) =>
-        desk.batch.start({ draftId, profileId, action, logoutFirst, concurrency, confirmation, ...(reference !== undefined ? { reference } : {}) }, control),
+        desk.batch.start({ draftId, profileId, action, logoutFirst, concurrency, confirmation, useTrimmed, ...(reference !== undefined ? { reference } : {}) }, control),
       ),
     'batch.resume': async ({ batchId, concurrency }) => runAsJob((control) => desk.batch.resume(batchId, { concurrency }, control)),
     'batch.setPaused': async ({ jobId, paused }) => {

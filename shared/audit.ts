@@ -60,6 +60,8 @@ export interface AuditRecord {
   via: AuditVia;
   /** Set when via is 'batch'. */
   jobId?: string;
+  /** A batch item the operator chose to send trimmed: the uid as pasted (spaces at an end); `uid` is what was sent. */
+  pastedUid?: string;
   /** A deliberate test (the logout tester's negative cases): refused is the expected result. */
   test?: { case: NegativeCase };
   status?: number;

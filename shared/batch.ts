@@ -93,6 +93,16 @@ export const batchCheckResultSchema = z.object({
   missingSample: z.array(z.string()).max(20),
 });
 export type BatchCheckResult = z.output<typeof batchCheckResultSchema>;
+  /**
+   * uids with spaces at an end that are not on the service while their trimmed form is: most likely a
+   * paste mistake. The operator may choose to send the trimmed form instead (batch.start `useTrimmed`).
+   * Those whose trimmed form is also in the list are not counted (it would be erased twice).
+   */
+  trimmable: z.object({
+    count: z.number().int().min(0),
+    /** The first ones: their input line, the uid as pasted, and its trimmed form. */
+    sample: z.array(z.object({ line: z.number().int().min(1), uid: z.string(), trimmed: z.string() })).max(20),
+  }),
 
 export const batchStartInputSchema = z.object({
   draftId: draftIdSchema,
@@ -107,6 +117,8 @@ export const batchStartInputSchema = z.object({
   confirmation: z.string().max(100),
 });
 
+  /** The operator's choice: send the trimmed form of the uids the check found trimmable (recorded in the job and the audit trail). */
+  useTrimmed: z.boolean().default(false),
 export const batchResumeInputSchema = z.object({
   batchId: batchIdSchema,
   concurrency: z.number().int().min(1).max(MAX_BATCH_CONCURRENCY).default(DEFAULT_BATCH_CONCURRENCY),
@@ -178,7 +190,10 @@ export interface BatchResultRow {
   line: number;
   uid: string;
   reference?: string;
+  /** The uid sent. */
   outcome: BatchResultOutcome;
+  /** The uid as pasted, when the operator chose to send its trimmed form (`uid`). */
+  pastedUid?: string;
   status?: number;
   requestId?: string;
   /** Why it failed, in words (failed items). */

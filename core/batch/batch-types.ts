@@ -24,6 +24,8 @@ export interface BatchStartRequest {
   concurrency: number;
   /** What the operator typed; must match batchConfirmationPhrase(action, count). */
   confirmation: string;
+  /** Send the trimmed form of the uids the check found with spaces at an end, not on the service, while their trimmed form is (the operator's choice, recorded). */
+  useTrimmed?: boolean;
 }
 
 /** Pause and resume from outside the run; a cancel is the signal. */

@@ -111,6 +111,10 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
           message: `To confirm, type ${batchConfirmationPhrase(request.action, draft.items)} exactly (the operation and the number of uids). Nothing was sent.`,
         });
       }
+      const trimmable = request.useTrimmed ? readTrimmable(dataDir, request.draftId) : null;
+      if (request.useTrimmed && trimmable === null) {
+        throw invalidInput('To send uids trimmed, check the list against the service first: only the check tells which trimmed uids exist. Nothing was sent.');
+      }
       const profile = await deps.getProfile(request.profileId);
       // Credentials are checked (a token is had) before the job exists: a job that cannot run is not left behind.
       await (await deps.connectionFor(profile.id)).client.checkToken('authentication');
@@ -126,6 +130,7 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
         logoutFirst: request.logoutFirst,
         total: draft.items,
         source: draft.sourceName,
+        ...(trimmable && trimmable.size > 0 ? { trimmedByChoice: trimmable.size } : {}),
       });
       try {
         const missingAtCheck = readMissing(dataDir, request.draftId);

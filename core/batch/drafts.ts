@@ -7,6 +7,7 @@ import { MAX_PREVIEW_INVALID, PREVIEW_ENDS, type BatchPreview } from '../../shar
 import { ensureDataDir } from '../data-dir';
 import { openAppendFile } from './append-file';
 import type { BatchPreviewRequest } from './batch-types';
+import { batchItemSchema, damagedBatchFile, draftPreviewSchema, missingUidSchema, parseBatchFile } from './batch-file-schemas';
 import { batchesDir, writeFileAtomic, type BatchItem } from './job-files';
 import { parseBatchInput } from './parse-input';
 
@@ -25,7 +26,7 @@ export function draftsDir(dataDir: string): string {
 function draftPaths(dataDir: string, draftId: string) {
   if (!/^[0-9a-f]{32}$/.test(draftId)) throw draftMissing(draftId);
   const dir = draftsDir(dataDir);
-  return { dir, items: join(dir, `${draftId}.jsonl`), preview: join(dir, `${draftId}.json`), missing: join(dir, `${draftId}.missing.jsonl`) };
+  return { dir, items: join(dir, `${draftId}.jsonl`), preview: join(dir, `${draftId}.json`), missing: join(dir, `${draftId}.missing.jsonl`), trimmable: join(dir, `${draftId}.trimmable.jsonl`) };
 }
 
 export async function createDraft(dataDir: string, request: BatchPreviewRequest, now: () => number = Date.now): Promise<BatchPreview> {
@@ -79,6 +80,7 @@ export async function createDraft(dataDir: string, request: BatchPreviewRequest,
     };
     if (summary.columns) preview.columns = summary.columns;
     if (summary.uidColumn) preview.uidColumn = summary.uidColumn;
+    if (summary.fromExport) preview.fromExport = summary.fromExport;
     writeFileAtomic(paths.preview, paths.dir, JSON.stringify(preview));
     return preview;
   } catch (error) {
@@ -92,12 +94,19 @@ export async function createDraft(dataDir: string, request: BatchPreviewRequest,
 export function readDraft(dataDir: string, draftId: string): BatchPreview {
   const paths = draftPaths(dataDir, draftId);
   if (!existsSync(paths.preview) || !existsSync(paths.items)) throw draftMissing(draftId);
-  return JSON.parse(readFileSync(paths.preview, 'utf8')) as BatchPreview;
+  const preview = parseBatchFile(draftPreviewSchema, readFileSync(paths.preview, 'utf8'), paths.preview) as BatchPreview;
+  if (preview.draftId !== draftId) throw damagedBatchFile(paths.preview, `it names draft ${preview.draftId}`);
+  return preview;
 }
 
 export async function* readDraftItems(dataDir: string, draftId: string): AsyncGenerator<BatchItem> {
-  const lines = createInterface({ input: createReadStream(draftPaths(dataDir, draftId).items), crlfDelay: Infinity });
-  for await (const text of lines) if (text) yield JSON.parse(text) as BatchItem;
+  const path = draftPaths(dataDir, draftId).items;
+  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+  let line = 0;
+  for await (const text of lines) {
+    line++;
+    if (text) yield parseBatchFile(batchItemSchema, text, path, line);
+  }
 }
 
 export function removeDraft(dataDir: string, draftId: string): void {
@@ -105,6 +114,7 @@ export function removeDraft(dataDir: string, draftId: string): void {
   rmSync(paths.preview, { force: true });
   rmSync(paths.items, { force: true });
   rmSync(paths.missing, { force: true });
+  rmSync(paths.trimmable, { force: true });
 }
 
 /**
@@ -119,7 +129,24 @@ export function recordMissing(dataDir: string, draftId: string, missing: readonl
 export function readMissing(dataDir: string, draftId: string): Set<string> {
   const { missing } = draftPaths(dataDir, draftId);
   if (!existsSync(missing)) return new Set();
-  return new Set(readFileSync(missing, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as string));
+  return new Set(readFileSync(missing, 'utf8').split('\n').map((text, index) => (text ? parseBatchFile(missingUidSchema, text, missing, index + 1) : '')).filter(Boolean));
+}
+
+/**
+ * What the check found of uids with spaces at an end: not on the service, while their trimmed form is
+ * (a likely paste mistake). Kept with the draft, as pasted, so start can send the trimmed form when the
+ * operator chooses it.
+ */
+export function recordTrimmable(dataDir: string, draftId: string, pasted: readonly string[]): void {
+  const paths = draftPaths(dataDir, draftId);
+  writeFileAtomic(paths.trimmable, paths.dir, pasted.map((uid) => `${JSON.stringify(uid)}\n`).join(''));
+}
+
+/** The pasted uids recorded by recordTrimmable, or null when no check has run for this draft. */
+export function readTrimmable(dataDir: string, draftId: string): Set<string> | null {
+  const { trimmable } = draftPaths(dataDir, draftId);
+  if (!existsSync(trimmable)) return null;
+  return new Set(readFileSync(trimmable, 'utf8').split('\n').map((text, index) => (text ? parseBatchFile(missingUidSchema, text, trimmable, index + 1) : '')).filter(Boolean));
 }
 
 function forgetOldDrafts(dataDir: string, nowMs: number): void {

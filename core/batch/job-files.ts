@@ -16,6 +16,8 @@ export interface BatchPlan {
   total: number;
   /** Where the list came from (a file name, "pasted list", "-"). */
   source: string;
+  /** How many items the operator chose to send trimmed (pasted with spaces at an end; only the trimmed form is on the service). */
+  trimmedByChoice?: number;
 }
 
 export interface StoredPlan extends BatchPlan {
@@ -31,6 +33,8 @@ export interface BatchItem {
   reference?: string;
   /** The check against the service before the confirmation did not find this uid. */
   missingAtCheck?: true;
+  /** The uid as pasted, spaces at an end included, when the operator chose to send its trimmed form (`uid`). */
+  pastedUid?: string;
 }
 
 export const FINAL_OUTCOMES = ['done', 'not-found', 'done-before-interruption', 'failed'] as const;

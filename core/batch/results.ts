@@ -38,7 +38,7 @@ export async function* readResults(dataDir: string, batchId: string): AsyncGener
   const journal = new LineReader(paths.journal);
   try {
     for await (const item of readItems(dataDir, batchId)) {
-      const row: BatchResultRow = { line: item.line, uid: item.uid, outcome: 'unfinished' };
+      const row: BatchResultRow = { line: item.line, uid: item.uid, ...(item.pastedUid !== undefined ? { pastedUid: item.pastedUid } : {}), outcome: 'unfinished' };
       const reference = item.reference ?? plan.reference;
       if (reference !== undefined) row.reference = reference;
       const offset = finals.offsets[item.index] ?? 0;

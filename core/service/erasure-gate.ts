@@ -47,6 +47,8 @@ export interface BatchOrder {
   reference?: string;
   /** The same id for every attempt at one item in a run: its retries are steps of one act. Default: a new one. */
   actId?: string;
+  /** The uid as pasted, when the operator chose to send its trimmed form (`uid`): recorded on the item's audit entries. */
+  pastedUid?: string;
 }
 
 /** How one attempt of a batch item ended; never thrown, so the runner decides what comes next. */
@@ -195,7 +197,12 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
 
   function openBatch(job: BatchJobOrder): BatchGate {
     let outcomes: AuditRecord[] = [];
-    const batchEntry = (action: AuditOperation, order: BatchOrder, actId: string): AuditRecord => ({ ...baseEntry(action, order.uid, order.reference, actId), via: 'batch', jobId: job.jobId });
+    const batchEntry = (action: AuditOperation, order: BatchOrder, actId: string): AuditRecord => ({
+      ...baseEntry(action, order.uid, order.reference, actId),
+      via: 'batch',
+      jobId: job.jobId,
+      ...(order.pastedUid !== undefined ? { pastedUid: order.pastedUid } : {}),
+    });
     const outcomeOf = (base: AuditRecord, result: { outcome: Outcome; status?: number | undefined; requestId?: string | undefined; errorCode?: ErrorCode | undefined }): AuditRecord => {
       const entry: AuditRecord = { ...base, at: at(), outcome: result.outcome };
       if (result.status !== undefined) entry.status = result.status;
@@ -215,7 +222,7 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
         const prepared: ({ order: BatchOrder; logoutBase?: AuditRecord; eraseBase: AuditRecord } | { refused: PrivacyDeskError })[] = orders.map((order) => {
           const problem = orderProblem(order);
           if (problem) return { refused: invalidInput(`${problem} Nothing was sent for this uid.`) };
-          const checked: BatchOrder = { uid: order.uid };
+          const checked: BatchOrder = { uid: order.uid, ...(order.pastedUid !== undefined ? { pastedUid: order.pastedUid } : {}) };
           const reference = order.reference?.trim();
           if (reference) checked.reference = reference;
           const actId = order.actId ?? randomUUID();
