@@ -13,6 +13,7 @@ export const INVALID_LINES_SHOWN = 20;
 export const MISSING_SHOWN = 20;
 
 const KIND_NAMES: Record<BatchPreview['kind'], string> = { list: 'a list, one uid a line', csv: 'CSV', tsv: 'TSV (tab-separated)' };
+const EXPORT_NAMES: Record<NonNullable<BatchPreview['fromExport']>, string> = { audit: 'a Privacy Desk audit export', 'batch-results': 'a Privacy Desk batch results export' };
 
 /** A uid (or any value from the input or the service) quoted, with control and bidi characters shown as escapes. */
 export function quoted(value: string): string {
@@ -25,6 +26,7 @@ export function sayPreview(say: Say, preview: BatchPreview): void {
   say(`Read ${visibleText(preview.sourceName)} (${KIND_NAMES[preview.kind]}${columns}):`);
   say(`  valid uids:          ${preview.items}${preview.withReference > 0 ? ` (${preview.withReference} with their own reference)` : ''}`);
   if (preview.uidColumn && preview.kind !== 'list') say(`  uids read from:      ${uidColumnWords(preview.uidColumn)}`);
+  if (preview.fromExport) say(`  read as:             ${EXPORT_NAMES[preview.fromExport]}: the apostrophe it puts before cells a spreadsheet would run (= + - @ ') is taken off`);
   say(`  duplicates removed:  ${preview.duplicates}`);
   say(`  invalid lines:       ${preview.invalidCount}${preview.invalidCount > 0 ? ' (left out: nothing is sent for them)' : ''}`);
   sayInvalidLines(say, preview.invalid, preview.invalidCount);

@@ -17,9 +17,16 @@ export const AUDIT_EXPORT_FORMAT = 'privacy-desk-audit-export/1';
 /**
  * A spreadsheet runs a cell that starts with = + - @ (or a tab or carriage return, which some strip
  * first) as a formula: such cells get a leading apostrophe, which shows as text and runs nothing.
+ * A cell that starts with an apostrophe gets one too, so the mark can always be taken off again:
+ * `=1+1` is written `'=1+1` and `'=1+1` is written `''=1+1`, never the same (restoreCell undoes it).
  */
 export function neutraliseCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /^[=+\-@\t\r']/.test(value) ? `'${value}` : value;
+}
+
+/** A cell of our own CSV export as it was before neutraliseCell: one leading apostrophe removed. */
+export function restoreCell(cell: string): string {
+  return cell.startsWith("'") ? cell.slice(1) : cell;
 }
 
 function csvRow(entry: AuditEntryAt): string[] {

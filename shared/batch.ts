@@ -77,6 +77,8 @@ export interface BatchPreview {
   uidColumn?: { index: number; name?: string };
   /** Valid uids that begin or end with spaces: kept exactly, as everywhere, but worth a look (the first lines named). */
   edgeSpaces: { count: number; lines: number[] };
+  /** A CSV export of Privacy Desk's own (an audit or batch results export, known by its header row): its cells were read as they were before export, without the apostrophe that kept spreadsheets from running them. */
+  fromExport?: 'audit' | 'batch-results';
   firstUids: string[];
   lastUids: string[];
   sourceName: string;

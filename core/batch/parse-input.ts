@@ -1,8 +1,10 @@
 import { invalidInput } from '../../shared/errors';
 import { referenceProblem, type ReferenceProblem } from '../../shared/reference';
 import { uidProblem, type UidProblem } from '../../shared/uid';
+import { AUDIT_CSV_COLUMNS, restoreCell } from '../audit-export';
 import { referenceProblemMessage, uidProblemMessage } from '../input-problems';
 import { csvRows, type CsvRow } from './csv-rows';
+import { BATCH_RESULTS_CSV_COLUMNS } from './results';
 import { numberedLines, peekText, textChunks, type BatchInputSource } from './text-chunks';
 
 export type { BatchInputSource } from './text-chunks';
@@ -54,7 +56,12 @@ export interface BatchInputSummary {
   uidColumn?: { index: number; name?: string };
   /** Valid uids that begin or end with white space (kept exactly, as everywhere: said so the operator can look). */
   edgeSpaces: { count: number; lines: number[] };
+  /** A CSV export of Privacy Desk's own (by its header row): its cells were read back as they were before export. */
+  fromExport?: OwnExport;
 }
+
+/** Privacy Desk's own CSV exports, which a batch reads back exactly (core/audit-export.ts restoreCell). */
+export type OwnExport = 'audit' | 'batch-results';
 
 /** How many lines with edge spaces a summary names. */
 export const MAX_LISTED_EDGE_SPACES = 20;
@@ -130,19 +137,36 @@ export async function parseBatchInput(
   }
 
   let picked: { uid: number; reference?: number } | undefined;
+  let restore = (cell: string | undefined) => cell;
   for await (const row of csvRows(all, kind === 'csv' ? ',' : '\t')) {
     if (isEmptyRow(row)) continue;
     if (!picked) {
-      const hasHeader = options.hasHeader ?? (typeof options.uidColumn === 'string' || typeof options.referenceColumn === 'string' || uidColumnIndex(row.cells) !== -1);
+      const fromExport = kind === 'csv' && options.hasHeader !== false ? ownExportOf(row.cells) : undefined;
+      const hasHeader = fromExport !== undefined || (options.hasHeader ?? (typeof options.uidColumn === 'string' || typeof options.referenceColumn === 'string' || uidColumnIndex(row.cells) !== -1));
       if (hasHeader) summary.columns = row.cells;
       picked = pickColumns(row.cells, hasHeader, options);
       summary.uidColumn = hasHeader ? { index: picked.uid, name: row.cells[picked.uid] ?? '' } : { index: picked.uid };
+      if (fromExport) {
+        // Our own export: the apostrophe it put before formula-like cells (and before cells starting with one) comes off.
+        summary.fromExport = fromExport;
+        restore = (cell) => (cell === undefined ? cell : restoreCell(cell));
+      }
       if (hasHeader) continue;
     }
-    const reference = picked.reference === undefined ? undefined : row.cells[picked.reference];
-    await accept(row.line, row.cells[picked.uid] ?? '', reference);
+    const reference = picked.reference === undefined ? undefined : restore(row.cells[picked.reference]);
+    await accept(row.line, restore(row.cells[picked.uid]) ?? '', reference);
   }
   return summary;
+}
+
+/** The CSV exports Privacy Desk writes, by their header row (columns are only ever added at the end). */
+const OWN_EXPORTS: ReadonlyArray<{ kind: OwnExport; columns: readonly string[]; minimum: number }> = [
+  { kind: 'batch-results', columns: BATCH_RESULTS_CSV_COLUMNS, minimum: BATCH_RESULTS_CSV_COLUMNS.length },
+  { kind: 'audit', columns: AUDIT_CSV_COLUMNS, minimum: AUDIT_CSV_COLUMNS.indexOf('hash') + 1 },
+];
+
+function ownExportOf(header: readonly string[]): OwnExport | undefined {
+  return OWN_EXPORTS.find(({ columns, minimum }) => header.length >= minimum && header.every((cell, index) => index >= columns.length || cell === columns[index]))?.kind;
 }
 
 /**
