@@ -72,7 +72,10 @@ export function createFakeBatch(guard: (method: keyof BridgeClient, input: unkno
         state: 'running',
         counts: { done: 0, doneBeforeInterruption: 0, notFound: 0, failed: 0, unfinished: total },
       };
-      jobs.set(batchId, { summary, rows: draft.items.map((item) => ({ ...item, outcome: 'unfinished' as const })) });
+      // The operator's choice of trimmed uids: here, every uid with spaces at an end (the check's answer is the test's).
+      const sent = (item: DraftItem): BatchResultRow =>
+        input.useTrimmed && item.uid !== item.uid.trim() ? { ...item, uid: item.uid.trim(), pastedUid: item.uid, outcome: 'unfinished' } : { ...item, outcome: 'unfinished' };
+      jobs.set(batchId, { summary, rows: draft.items.map(sent) });
       const jobId = nextJobId('batch.run');
       runs.set(jobId, batchId);
       return { jobId, batchId };
@@ -146,7 +149,7 @@ function applyCounts(rows: BatchResultRow[], counts: BatchCounts): BatchResultRo
     if (outcome === 'not-found') return { line: row.line, uid: row.uid, ...(row.reference ? { reference: row.reference } : {}), outcome, status: 404, requestId: `req-${row.line}`, at };
     if (outcome === 'failed') return { line: row.line, uid: row.uid, ...(row.reference ? { reference: row.reference } : {}), outcome, status: 503, reason: FAKE_FAILURE_REASON, at };
     return { line: row.line, uid: row.uid, ...(row.reference ? { reference: row.reference } : {}), outcome };
-  });
+  }).map((row, index) => (rows[index]?.pastedUid !== undefined ? { ...row, pastedUid: rows[index]!.pastedUid } : row));
 }
 
 function seededRows(summary: BatchJobSummary): BatchResultRow[] {

@@ -2,6 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { ErrorPanel } from '../../components/error-panel';
 import { VisibleUid } from '../../components/visible-uid';
 import { formatNumber } from '../../i18n/format';
+import type { BatchCheckResult } from '../../../shared/batch';
+import { useBatchDraft } from './batch-draft-store';
 import { useBatchCheck } from './use-batch-check';
 
 /** Optional: which uids of the list exist on the service (a read-only walk of the users list, with progress and Cancel). */
@@ -64,8 +66,53 @@ export function BatchCheck({ draftId, profileId, items }: { draftId: string; pro
               <p className="muted small">{t('batch.check.missingHint')}</p>
             </div>
           )}
+          {state.result.trimmable.count > 0 && <TrimmableUids draftId={draftId} trimmable={state.result.trimmable} />}
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * uids pasted with spaces at an end that are not on the service while the same uid without them is: most
+ * likely a paste mistake, said as one, with a one-click choice to send the trimmed form. The choice is the
+ * operator's, made here; the job and the audit trail record it with each of those items.
+ */
+function TrimmableUids({ draftId, trimmable }: { draftId: string; trimmable: BatchCheckResult['trimmable'] }) {
+  const { t, i18n } = useTranslation();
+  const chosen = useBatchDraft((s) => s.useTrimmedFor === draftId);
+  const setDraft = useBatchDraft((s) => s.set);
+  const count = { count: trimmable.count, formatted: formatNumber(trimmable.count, i18n.language) };
+  const more = trimmable.count - trimmable.sample.length;
+  return (
+    <section className={`callout ${chosen ? '' : 'callout--warning'} batch-trimmable`} aria-labelledby={`trimmable-${draftId}`}>
+      <h4 id={`trimmable-${draftId}`} className="batch-trimmable__heading">
+        <span aria-hidden="true">⚠ </span>
+        {t('batch.check.trimmableHeading')}
+      </h4>
+      <p>{t('batch.check.trimmable', count)}</p>
+      <ul className="batch-trimmable__list">
+        {trimmable.sample.map((item) => (
+          <li key={item.line}>
+            <span className="muted small">{t('batch.check.trimmableLine', { line: formatNumber(item.line, i18n.language) })}</span> <VisibleUid uid={item.uid} inline /> <span aria-hidden="true">→</span>{' '}
+            <VisibleUid uid={item.trimmed} inline />
+          </li>
+        ))}
+      </ul>
+      {more > 0 && <p className="muted small">{t('batch.check.trimmableMore', { count: more })}</p>}
+      {chosen ? (
+        <>
+          <p role="status">{t('batch.check.trimmedChosen', count)}</p>
+          <button type="button" className="button button--small" onClick={() => setDraft({ useTrimmedFor: '', typed: '' })}>
+            {t('batch.check.sendAsPasted')}
+          </button>
+        </>
+      ) : (
+        // What will be sent changes: the phrase is typed again after the choice.
+        <button type="button" className="button button--small button--primary" onClick={() => setDraft({ useTrimmedFor: draftId, typed: '' })}>
+          {t('batch.check.useTrimmed', count)}
+        </button>
+      )}
+    </section>
   );
 }

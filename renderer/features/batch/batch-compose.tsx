@@ -50,6 +50,7 @@ export function BatchCompose({ profile, appInfo }: { profile: ProfileView; appIn
         logoutFirst: draft.logoutFirst,
         concurrency: 4,
         confirmation: typed,
+        useTrimmed: draft.useTrimmedFor === preview.draftId,
         ...(reference ? { reference } : {}),
       }),
     );

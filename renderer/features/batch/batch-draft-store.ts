@@ -23,12 +23,14 @@ interface BatchDraftState {
   typed: string;
   /** The profile the phrase was typed for: another profile needs it typed again. */
   typedFor: string;
+  /** The draft for which the operator chose to send the trimmed form of the uids the check found trimmable ('' for none). */
+  useTrimmedFor: string;
   set(patch: Partial<Omit<BatchDraftState, 'set' | 'clear'>>): void;
   /** A new batch: everything back to its default. */
   clear(): void;
 }
 
-const EMPTY = { pasted: '', file: null, uidColumn: '', referenceColumn: '', hasHeader: false, reference: '', action: 'anonymize' as ErasureAction, logoutFirst: true, typed: '', typedFor: '' };
+const EMPTY = { pasted: '', file: null, uidColumn: '', referenceColumn: '', hasHeader: false, reference: '', action: 'anonymize' as ErasureAction, logoutFirst: true, typed: '', typedFor: '', useTrimmedFor: '' };
 
 /** What the operator is composing: kept while they look at another view. Nothing here is persisted. */
 export const useBatchDraft = create<BatchDraftState>()((set) => ({

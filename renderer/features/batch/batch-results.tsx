@@ -145,6 +145,11 @@ function ResultRow({ row, language, startedAt }: { row: BatchResultRow; language
       <td className="numeric">{row.line}</td>
       <td className="uid-text batch-results__uid">
         <VisibleUid uid={row.uid} inline />
+        {row.pastedUid !== undefined && (
+          <span className="muted small block">
+            {t('batch.results.pastedAs')} <VisibleUid uid={row.pastedUid} inline /> · {t('batch.results.trimmedByChoice')}
+          </span>
+        )}
       </td>
       <td>
         <span className={`outcome-tag batch-outcome-tag--${row.outcome}`}>

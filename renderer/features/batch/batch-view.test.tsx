@@ -163,11 +163,84 @@ describe('the Batch screen', () => {
     const jobId = `job-${fake.calls.findIndex((call) => call.method === 'batch.check') + 1}`;
     act(() => fake.emitEvent('job.progress', { jobId, kind: 'batch.check', page: 1, totalPages: 3, collected: 100 }));
     expect(await screen.findByText('Reading the users list: page 1 of 3, 100 users so far…')).toBeTruthy();
-    act(() => fake.emitEvent('job.finished', { jobId, kind: 'batch.check', status: 'completed', result: { users: 250, existing: 18, missing: 2, missingSample: ['support-7', 'support-19'] } }));
+    act(() => fake.emitEvent('job.finished', { jobId, kind: 'batch.check', status: 'completed', result: { users: 250, existing: 18, missing: 2, missingSample: ['support-7', 'support-19'], trimmable: { count: 0, sample: [] } } }));
     expect(await screen.findByText(/^18 of 20 uids exist on the service; 2 do not\./)).toBeTruthy();
     const missing = screen.getByText('Not on the service (first ones)').nextElementSibling!;
     expect([...missing.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['support-7', 'support-19']);
     expect(fake.callsOf('batch.start')).toHaveLength(0);
+  });
+
+  it('draws a uid pasted with spaces at an end as it is, in the check’s missing list and in the results, never trimmed', async () => {
+    const { fake } = await openBatch();
+    paste(['support-1', 'support-2', ' user-000490 '].join('\n'));
+    await screen.findByText('Anonymise 3 users');
+    fireEvent.click(screen.getByRole('button', { name: 'Check against the service' }));
+    await waitFor(() => expect(fake.callsOf('batch.check')).toHaveLength(1));
+    const checkJob = `job-${fake.calls.findIndex((call) => call.method === 'batch.check') + 1}`;
+    act(() => fake.emitEvent('job.finished', { jobId: checkJob, kind: 'batch.check', status: 'completed', result: { users: 600, existing: 2, missing: 1, missingSample: [' user-000490 '], trimmable: { count: 0, sample: [] } } }));
+    const missing = (await screen.findByText('Not on the service (first ones)')).nextElementSibling!;
+    expect([...missing.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['␣user-000490␣']);
+    expect(within(missing as HTMLElement).getAllByRole('img', { name: 'space (U+0020)' })).toHaveLength(2);
+
+    fireEvent.change(screen.getByLabelText('Type ANONYMISE 3 to confirm'), { target: { value: 'ANONYMISE 3' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Start' }));
+    await waitFor(() => expect(fake.callsOf('batch.start')).toHaveLength(1));
+    expect(fake.callsOf('batch.start')[0]).toMatchObject({ useTrimmed: false });
+    const jobId = `job-${fake.calls.findIndex((call) => call.method === 'batch.start') + 1}`;
+    const batchId = (await fake.bridge['batch.list']({})).jobs[0]!.batchId;
+    act(() => fake.emitEvent('job.finished', { jobId, kind: 'batch.run', status: 'completed', result: { batchId, total: 3, counts: { done: 2, doneBeforeInterruption: 0, notFound: 1, failed: 0, unfinished: 0 }, state: 'finished' } }));
+    const table = await screen.findByRole('table', { name: `Results of batch ${batchId}` });
+    const row = within(table).getAllByRole('row').find((candidate) => candidate.textContent?.includes('user-000490'))!;
+    expect(row.querySelector('.batch-results__uid')!.textContent).toBe('␣user-000490␣');
+    expect(row.textContent).toContain('Not found (already erased or never existed)');
+  });
+
+  it('calls a pasted uid whose trimmed form exists a likely mistake, and sends the trimmed form only by the operator’s explicit choice', async () => {
+    const { fake } = await openBatch();
+    paste(['support-1', ' user-000490 ', 'support-2'].join('\n'));
+    await screen.findByText('Anonymise 3 users');
+    fireEvent.change(screen.getByLabelText('Type ANONYMISE 3 to confirm'), { target: { value: 'ANONYMISE 3' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Check against the service' }));
+    await waitFor(() => expect(fake.callsOf('batch.check')).toHaveLength(1));
+    const checkJob = `job-${fake.calls.findIndex((call) => call.method === 'batch.check') + 1}`;
+    const trimmable = { count: 1, sample: [{ line: 2, uid: ' user-000490 ', trimmed: 'user-000490' }] };
+    act(() => fake.emitEvent('job.finished', { jobId: checkJob, kind: 'batch.check', status: 'completed', result: { users: 600, existing: 2, missing: 1, missingSample: [' user-000490 '], trimmable } }));
+    const callout = await screen.findByRole('region', { name: 'Likely mistake: spaces at an end' });
+    expect(within(callout).getByText(/^1 uid begins or ends with spaces and is not on the service, but the same uid without them is\./)).toBeTruthy();
+    expect(within(callout).getByRole('listitem').textContent).toBe('line 2 ␣user-000490␣ → user-000490');
+
+    fireEvent.click(within(callout).getByRole('button', { name: 'Use the trimmed uid' }));
+    expect(within(callout).getByText(/^Your choice: the trimmed uid is sent instead of the one pasted\./)).toBeTruthy();
+    // What will be sent changed: the phrase typed before the choice confirms nothing.
+    expect((screen.getByLabelText('Type ANONYMISE 3 to confirm') as HTMLInputElement).value).toBe('');
+    fireEvent.change(screen.getByLabelText('Type ANONYMISE 3 to confirm'), { target: { value: 'ANONYMISE 3' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Start' }));
+    await waitFor(() => expect(fake.callsOf('batch.start')).toHaveLength(1));
+    expect(fake.callsOf('batch.start')[0]).toMatchObject({ useTrimmed: true, confirmation: 'ANONYMISE 3' });
+
+    const jobId = `job-${fake.calls.findIndex((call) => call.method === 'batch.start') + 1}`;
+    const batchId = (await fake.bridge['batch.list']({})).jobs[0]!.batchId;
+    act(() => fake.emitEvent('job.finished', { jobId, kind: 'batch.run', status: 'completed', result: { batchId, total: 3, counts: { done: 3, doneBeforeInterruption: 0, notFound: 0, failed: 0, unfinished: 0 }, state: 'finished' } }));
+    const table = await screen.findByRole('table', { name: `Results of batch ${batchId}` });
+    const cell = within(table).getAllByRole('row')[2]!.querySelector('.batch-results__uid')!;
+    expect(cell.textContent).toBe('user-000490pasted as ␣user-000490␣ · trimmed by your choice');
+  });
+
+  it('a new list forgets the choice of trimmed uids', async () => {
+    const { fake } = await openBatch();
+    paste(' user-000490 ');
+    await screen.findByText('Anonymise 1 user');
+    fireEvent.click(screen.getByRole('button', { name: 'Check against the service' }));
+    await waitFor(() => expect(fake.callsOf('batch.check')).toHaveLength(1));
+    const checkJob = `job-${fake.calls.findIndex((call) => call.method === 'batch.check') + 1}`;
+    act(() => fake.emitEvent('job.finished', { jobId: checkJob, kind: 'batch.check', status: 'completed', result: { users: 600, existing: 0, missing: 1, missingSample: [' user-000490 '], trimmable: { count: 1, sample: [{ line: 1, uid: ' user-000490 ', trimmed: 'user-000490' }] } } }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Use the trimmed uid' }));
+    paste(' user-000490 \n support-3');
+    await screen.findByText('Anonymise 2 users');
+    fireEvent.change(screen.getByLabelText('Type ANONYMISE 2 to confirm'), { target: { value: 'ANONYMISE 2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Start' }));
+    await waitFor(() => expect(fake.callsOf('batch.start')).toHaveLength(1));
+    expect(fake.callsOf('batch.start')[0]).toMatchObject({ useTrimmed: false });
   });
 
   it('shows the run’s progress: counts, rate, time left, bar and the service’s slow-down', async () => {

@@ -31,6 +31,7 @@ function toRow(value: unknown): BatchResultRow | null {
   return {
     line: typeof record.line === 'number' ? record.line : 0,
     uid: record.uid,
+    ...(typeof record.pastedUid === 'string' && record.pastedUid ? { pastedUid: record.pastedUid } : {}),
     outcome: record.outcome as BatchResultOutcome,
     ...(typeof record.reference === 'string' && record.reference ? { reference: record.reference } : {}),
     ...(typeof record.status === 'number' ? { status: record.status } : {}),
