@@ -186,6 +186,44 @@ describe('runBatch', () => {
     expect(scripted.sent.filter((uid) => uid === 'user-0')).toHaveLength(2);
   });
 
+  it('a Retry-After past what a run waits out (10 years) stops the run at once, resumable, saying until when', async () => {
+    const list = uids(6);
+    const tenYears = 10 * 365 * 86_400;
+    const scripted = scriptedGate((uid) => (uid === 'user-2' ? failure('RATE_LIMITED', 'refused', { status: 429, retryAfterSeconds: tenYears }) : done()));
+    const journal = await job(list);
+    const stoppedAt = clock;
+    const error = await run(journal, scripted.gate, list, { concurrency: 1 }).then(
+      () => undefined,
+      (thrown: unknown) => thrown as PrivacyDeskError,
+    );
+    expect(error).toMatchObject({ code: 'RATE_LIMITED', outcome: 'not-sent', retryAfterSeconds: tenYears });
+    const until = new Date(stoppedAt + tenYears * 1000);
+    expect(error?.message).toContain('asked to wait 3,650 days, until ');
+    expect(error?.message).toContain(`until ${until.getFullYear()}-`);
+    expect(error?.message).toContain('After that time, resume the job');
+    // No waiting at all: neither the 60 s hold nor a hundred of them for this item.
+    expect(waits.filter((ms) => ms >= 1_000)).toEqual([]);
+    expect(scripted.sent).toEqual(['user-0', 'user-1', 'user-2']);
+    const state = await readJobState(dataDir, journal.jobId);
+    expect(state.counts.done).toBe(2);
+    expect(state.unfinished).toBe(4);
+    expect(state.stateOf(2)).toBe('retry-not-sent');
+  });
+
+  it('a Retry-After within the bound is waited out, as before', async () => {
+    const list = uids(2);
+    let limited = false;
+    const scripted = scriptedGate((uid) => {
+      if (uid === 'user-0' && !limited) {
+        limited = true;
+        return failure('RATE_LIMITED', 'refused', { status: 429, retryAfterSeconds: 600 });
+      }
+      return done();
+    });
+    const result = await run(await job(list), scripted.gate, list, { concurrency: 1 });
+    expect(result.counts.done).toBe(2);
+  });
+
   it('stops the whole run on a failure that concerns every item, and leaves the rest unfinished', async () => {
     const list = uids(20);
     const scripted = scriptedGate(() => failure('INVALID_CREDENTIALS', 'refused', { status: 401 }));

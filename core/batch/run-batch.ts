@@ -3,6 +3,7 @@ import { PrivacyDeskError, isPrivacyDeskError, type ErrorCode } from '../../shar
 import type { BatchCounts, BatchProgress, BatchRunResult } from '../../shared/batch';
 import type { ErasureAction } from '../../shared/users';
 import type { BatchAttempt, BatchGate, BatchSendResult } from '../service/erasure-gate';
+import { isoWithOffset } from '../local-time';
 import { retryDelayMs } from '../retry';
 import type { BatchRunControl } from './batch-types';
 import type { ItemOutcome } from './job-files';
@@ -59,6 +60,8 @@ const UNREACHABLE_AFTER_MS = 30_000;
 /** Not-sent failures that can pass (the network, the token endpoint); any other not-sent fails the item at once. */
 const PASSING_NOT_SENT: ReadonlySet<ErrorCode> = new Set(['NETWORK', 'TIMEOUT', 'SERVER_ERROR', 'UNEXPECTED_RESPONSE', 'INTERNAL']);
 const RATE_WINDOW_MS = 10_000;
+/** The longest Retry-After a run waits out (its senders hold, then go on); a longer one stops the run, resumable. */
+export const LONGEST_RATE_LIMIT_WAIT_MS = 10 * 60_000;
 
 /**
  * Runs a batch job's unfinished items: `concurrency` senders share one pacer (a 429 slows
@@ -195,6 +198,11 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
         return record(run, 'not-found', result);
       }
       if (error.code === 'RATE_LIMITED') {
+        if (error.retryAfterSeconds !== undefined && error.retryAfterSeconds * 1000 > LONGEST_RATE_LIMIT_WAIT_MS) {
+          // Waiting that long would keep the run "waiting" for hours an item: it stops, resumable, and says until when.
+          await record(run, 'not-sent-retry', result, error.message);
+          return halt(waitTooLong(error, error.retryAfterSeconds, now()));
+        }
         pacer.rateLimited(error.retryAfterSeconds);
         rateLimited += 1;
         if (rateLimited > maxRateLimited) return record(run, 'failed', result, `The service answered 429 (too many requests) ${rateLimited} times in a row. ${error.message}`);
@@ -271,12 +279,40 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
 function stopped(jobId: string, counts: BatchCounts, cause: unknown): PrivacyDeskError {
   const known = isPrivacyDeskError(cause);
   const why = known ? cause.message : 'an unexpected error';
+  const when = known && cause.code === 'RATE_LIMITED' ? 'After that time' : 'Once this is fixed';
   return new PrivacyDeskError(
     {
       code: known ? cause.code : 'INTERNAL',
       outcome: 'not-sent',
-      message: `Batch job ${jobId} stopped: ${why} Nothing more was sent; ${counts.unfinished} item(s) are unfinished. Once this is fixed, resume the job (it finishes only what is unfinished).`,
+      message: `Batch job ${jobId} stopped: ${why} Nothing more was sent; ${counts.unfinished} item(s) are unfinished. ${when}, resume the job (it finishes only what is unfinished).`,
+      ...(known && cause.retryAfterSeconds !== undefined ? { retryAfterSeconds: cause.retryAfterSeconds } : {}),
     },
     { cause },
   );
+}
+
+/** A Retry-After past what a run waits out: the service's own wait, and until when, in the operator's local time. */
+function waitTooLong(cause: PrivacyDeskError, seconds: number, nowMs: number): PrivacyDeskError {
+  const until = nowMs + seconds * 1000;
+  const when = Number.isFinite(until) && Math.abs(until) <= 8.64e15 ? isoWithOffset(new Date(until)).replace(/\.\d{3}/, '') : 'a date too far to name';
+  return new PrivacyDeskError(
+    {
+      code: 'RATE_LIMITED',
+      outcome: 'not-sent',
+      retryAfterSeconds: seconds,
+      message: `the service answered 429 (too many requests) and asked to wait ${durationWords(seconds)}, until ${when}, longer than a batch waits (${LONGEST_RATE_LIMIT_WAIT_MS / 60_000} minutes).`,
+    },
+    { cause },
+  );
+}
+
+function durationWords(seconds: number): string {
+  const units: [number, string][] = [[86_400, 'day'], [3_600, 'hour'], [60, 'minute']];
+  for (const [size, name] of units) {
+    if (seconds >= size) {
+      const count = Math.round(seconds / size);
+      return `${count.toLocaleString('en-US')} ${name}${count === 1 ? '' : 's'}`;
+    }
+  }
+  return `${seconds} seconds`;
 }

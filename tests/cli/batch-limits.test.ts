@@ -1,0 +1,68 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../cli/run-cli';
+import { startCliFixture, type CliFixture } from './cli-harness';
+import { batchEnv, sandboxUids, uidFile } from './batch-harness';
+
+/** A proxy in front of the sandbox that answers a DELETE of `uid` with 429 and this Retry-After; everything else passes. */
+async function rateLimitingProxy(target: string, uid: string, retryAfter: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((incoming, outgoing) => {
+    if (incoming.method === 'DELETE' && incoming.url?.endsWith(`/users/${encodeURIComponent(uid)}`)) {
+      incoming.resume();
+      outgoing.writeHead(429, { 'content-type': 'text/plain', 'retry-after': retryAfter }).end('Retry later\n');
+      return;
+    }
+    const upstream = request(new URL(incoming.url ?? '/', target), { method: incoming.method, headers: incoming.headers }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
+    incoming.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The CLI in-process against `baseUrl` (not the fixture's sandbox address). */
+async function cliAt(f: CliFixture, baseUrl: string, args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli([...args, '--base-url', baseUrl, '--app', f.sandbox.credentials.applicationName], {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    stdin: Readable.from([]),
+    env: batchEnv(f),
+  });
+  return { code, stdout, stderr };
+}
+
+describe('privacy-desk batch: limits a run keeps', () => {
+  let f: CliFixture;
+  let uids: string[];
+  beforeAll(async () => {
+    f = await startCliFixture(12);
+    uids = (await sandboxUids(f)).slice(0, 4);
+  });
+  afterAll(() => f.close());
+
+  it('a 429 asking to wait 10 years stops the run at once, resumable, and says until when', async () => {
+    const proxy = await rateLimitingProxy(f.sandbox.url, uids[1]!, String(10 * 365 * 86_400));
+    try {
+      const { code, stderr } = await cliAt(f, proxy.url, ['batch', 'delete', uidFile(uids), '--concurrency', '1', '--yes', 'DELETE 4']);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/RATE_LIMITED: Batch job \S+ stopped: the service answered 429 \(too many requests\) and asked to wait 3,650 days, until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d, longer than a batch waits \(10 minutes\)\./);
+      expect(stderr).toContain('After that time, resume the job');
+      expect(stderr).toMatch(/3 items not finished: run privacy-desk batch resume \S+ .*to finish them/);
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
+});
