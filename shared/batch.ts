@@ -93,8 +93,6 @@ export const batchCheckResultSchema = z.object({
   missing: z.number().int().min(0),
   /** The first missing uids, to show. */
   missingSample: z.array(z.string()).max(20),
-});
-export type BatchCheckResult = z.output<typeof batchCheckResultSchema>;
   /**
    * uids with spaces at an end that are not on the service while their trimmed form is: most likely a
    * paste mistake. The operator may choose to send the trimmed form instead (batch.start `useTrimmed`).
@@ -105,6 +103,8 @@ export type BatchCheckResult = z.output<typeof batchCheckResultSchema>;
     /** The first ones: their input line, the uid as pasted, and its trimmed form. */
     sample: z.array(z.object({ line: z.number().int().min(1), uid: z.string(), trimmed: z.string() })).max(20),
   }),
+});
+export type BatchCheckResult = z.output<typeof batchCheckResultSchema>;
 
 export const batchStartInputSchema = z.object({
   draftId: draftIdSchema,
@@ -117,10 +117,10 @@ export const batchStartInputSchema = z.object({
   concurrency: z.number().int().min(1).max(MAX_BATCH_CONCURRENCY).default(DEFAULT_BATCH_CONCURRENCY),
   /** What the operator typed: must match batchConfirmationPhrase(action, items). */
   confirmation: z.string().max(100),
-});
-
   /** The operator's choice: send the trimmed form of the uids the check found trimmable (recorded in the job and the audit trail). */
   useTrimmed: z.boolean().default(false),
+});
+
 export const batchResumeInputSchema = z.object({
   batchId: batchIdSchema,
   concurrency: z.number().int().min(1).max(MAX_BATCH_CONCURRENCY).default(DEFAULT_BATCH_CONCURRENCY),
@@ -190,12 +190,12 @@ export type BatchResultOutcome = (typeof BATCH_RESULT_OUTCOMES)[number];
 export interface BatchResultRow {
   /** 1-based input line. */
   line: number;
-  uid: string;
-  reference?: string;
   /** The uid sent. */
-  outcome: BatchResultOutcome;
+  uid: string;
   /** The uid as pasted, when the operator chose to send its trimmed form (`uid`). */
   pastedUid?: string;
+  reference?: string;
+  outcome: BatchResultOutcome;
   status?: number;
   requestId?: string;
   /** Why it failed, in words (failed items). */
