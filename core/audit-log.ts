@@ -186,13 +186,14 @@ async function linkFor(lastLine: string | null, path: string): Promise<ChainLink
   const parsed = parseBoundedJson(lastLine);
   const previous = parsed.ok && entryProblem(parsed.value) === null ? parsed.value : undefined;
   if (isChained(previous)) return linkAfter(previous);
-  const isLegacy = typeof previous === 'object' && previous !== null && !Array.isArray(previous) && !('format' in previous);
-  if (isLegacy) return startChain(); // the first chained entry after lines written before the chain
-  // A corrupt last line: keep numbering after the last chained entry and link to the line's raw bytes,
-  // so verify still locates the corrupt line instead of seeing a new chain.
-  const { chainLines } = parseAuditText(await readWhole(path));
+  const text = await readWhole(path);
+  const { chainLines } = parseAuditText(text);
   const lastChained = [...chainLines].reverse().find((l) => l.kind === 'entry' && isChained(l.stored));
-  if (!lastChained || lastChained.kind !== 'entry' || !isChained(lastChained.stored)) return startChain();
+  // No chained entry yet: the chain starts here and records what the file holds before it (lines written
+  // before the chain existed), so verify can tell that genuine prefix from lines put there later.
+  if (!lastChained || lastChained.kind !== 'entry' || !isChained(lastChained.stored)) return startChain(text);
+  // A corrupt or unchained last line after the chain started: keep numbering after the last chained entry and
+  // link to the line's raw bytes, so verify locates that line instead of seeing a new chain.
   return { format: 2, seq: lastChained.stored.seq + 1, prevHash: sha256Hex(lastLine) };
 }
 

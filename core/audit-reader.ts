@@ -20,7 +20,7 @@ import type { AuditEntry, AuditEntryAt, AuditReading, ChainVerdict, CorruptAudit
 import { VERIFICATION_RESULTS } from '../shared/audit';
 import { OUTCOMES } from '../shared/errors';
 import { ERASURE_ACTIONS } from '../shared/users';
-import { AUDIT_FORMAT, verifyChain, type ChainLine, type TornTail } from './audit-chain';
+import { AUDIT_FORMAT, isChained, sha256Hex, verifyChain, type ChainLine, type ChainPrefix, type TornTail } from './audit-chain';
 import { upgradeLegacyEntry } from './legacy-audit-entry';
 import { parseBoundedJson } from './bounded-json';
 
@@ -34,6 +34,8 @@ export interface ParsedTrail {
   corrupt: CorruptAuditLine[];
   chainLines: ChainLine[];
   torn: (TornTail & { excerpt: string }) | null;
+  /** The lines before the first chained entry, as the file holds them (null when no entry is chained). */
+  prefix: ChainPrefix | null;
 }
 
 /** Splits the file's text into entries, corrupt lines and a torn tail (a last line with no newline). */
@@ -44,8 +46,12 @@ export function parseAuditText(text: string): ParsedTrail {
   const entries: AuditEntryAt[] = [];
   const corrupt: CorruptAuditLine[] = [];
   const chainLines: ChainLine[] = [];
+  let prefix: ChainPrefix | null = null;
+  let offset = 0;
   parts.forEach((raw, index) => {
     const line = index + 1;
+    const start = offset;
+    offset += raw.length + 1;
     if (!raw.trim()) return;
     // Bounded: a line nested thousands deep would overflow the stack when hashed or shown; it is corrupt like any other.
     const parsed = parseBoundedJson(raw);
@@ -63,14 +69,15 @@ export function parseAuditText(text: string): ParsedTrail {
     }
     chainLines.push({ line, kind: 'entry', stored: value as Record<string, unknown> });
     entries.push({ ...upgradeLegacyEntry(value as AuditEntry), line });
+    if (!prefix && isChained(value)) prefix = { lines: index, sha256: sha256Hex(text.slice(0, start)) };
   });
-  return { entries, corrupt, chainLines, torn };
+  return { entries, corrupt, chainLines, torn, prefix };
 }
 
 /** The whole reading from the file's text. */
 export function readingOf(text: string, setAside?: AuditReading['setAside'], anchor?: string): AuditReading {
   const parsed = parseAuditText(text);
-  const verdict: ChainVerdict = verifyChain(parsed.chainLines, parsed.torn, anchor);
+  const verdict: ChainVerdict = verifyChain(parsed.chainLines, parsed.torn, { prefix: parsed.prefix, ...(anchor !== undefined ? { anchor } : {}) });
   const corrupt = parsed.torn ? [...parsed.corrupt, { line: parsed.torn.line, problem: 'incomplete last line (torn write)', excerpt: parsed.torn.excerpt }] : parsed.corrupt;
   const reading: AuditReading = { entries: parsed.entries, corrupt, verdict, outcomeMissing: outcomesMissing(parsed.entries) };
   if (setAside) reading.setAside = setAside;
@@ -127,5 +134,8 @@ export function entryProblem(value: unknown): string | null {
   if (!Number.isSafeInteger(r.seq) || (r.seq as number) < 1) return 'chain number ("seq") missing or invalid';
   if (!isText(r.prevHash) || !/^[0-9a-f]{64}$/.test(r.prevHash)) return 'chain link ("prevHash") missing or invalid';
   if (!optional(r, 'chainId', isText)) return '"chainId" is not a text';
+  if (!optional(r, 'before', (v) => typeof v === 'object' && v !== null && Number.isSafeInteger((v as { lines?: unknown }).lines) && /^[0-9a-f]{64}$/.test(String((v as { sha256?: unknown }).sha256)))) {
+    return 'record of the lines before the chain ("before") invalid';
+  }
   return null;
 }

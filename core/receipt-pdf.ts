@@ -107,6 +107,11 @@ function drawAct(doc: Doc, words: ReceiptWords, act: ReceiptAct, index: number, 
   row(doc, words.appVersion, first.appVersion === undefined ? { words: words.notGiven } : { data: first.appVersion });
   row(doc, words.via, { words: words.vias[first.via] ?? words.notGiven, data: first.jobId });
   if (first.test) row(doc, '', { words: words.deliberateTest(first.test.case) });
+  if (act.entries.some(({ hash }) => hash === null)) {
+    doc.fillColor(ALERT);
+    row(doc, '', { words: words.outsideChain, strong: true });
+    doc.fillColor('black');
+  }
   act.steps.forEach((step, stepIndex) => drawStep(doc, words, step, stepIndex + 1));
   drawVerification(doc, words, act);
   doc.moveDown(0.8);
@@ -167,6 +172,7 @@ function drawChain(doc: Doc, words: ReceiptWords, verdict: ChainVerdict): void {
   row(doc, words.headHash, verdict.headHash ? { data: verdict.headHash } : { words: words.noEntries });
   if (verdict.ok) {
     row(doc, '', { words: words.chainVerified(verdict.entries), strong: true });
+    if (verdict.legacy) row(doc, '', { words: words.chainPrefix(verdict.legacy) });
   } else {
     doc.fillColor(ALERT);
     row(doc, '', { words: `${words.chainBroken}. ${words.chainBrokenDetail(words.breakKinds[verdict.kind], verdict.line)}`, strong: true });

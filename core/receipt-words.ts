@@ -56,6 +56,10 @@ export interface ReceiptWords {
   entriesIntro: string;
   entryLine: (line: number, seq: number | undefined) => string;
   noHash: string;
+  /** An act with entries that have no place in the hash chain: never presented as verified. */
+  outsideChain: string;
+  /** After the verified line, when lines written before the chain existed stand before it. */
+  chainPrefix: (lines: number) => string;
   chainTitle: string;
   headHash: string;
   noEntries: string;
@@ -121,6 +125,9 @@ const en: ReceiptWords = {
   entriesIntro: 'SHA-256 of each entry of these acts, by its line in audit.jsonl.',
   entryLine: (line, seq) => (seq === undefined ? `line ${line}` : `line ${line} (entry ${seq})`),
   noHash: '(not chained)',
+  outsideChain:
+    'Outside the hash chain: entries of this act have no place in the chain (written before it existed, or added by hand). Nothing on this receipt vouches for them, whatever the verdict below says.',
+  chainPrefix: (lines) => `${lines} earlier ${lines === 1 ? 'line stands' : 'lines stand'} before the chain: written before it existed, with no hash of their own.`,
   chainTitle: 'Audit trail integrity at generation time',
   headHash: 'Chain head hash',
   noEntries: '(empty trail)',
@@ -146,7 +153,7 @@ const fr: ReceiptWords = {
   forReference: 'Tous les actes enregistrés sous la référence',
   forAct: 'L’acte',
   intro:
-    'Ce reçu est tiré du journal d’audit tenu par Privacy Desk sur l’ordinateur qui a agi. Chaque acte indique ses requêtes avec leurs heures, leur résultat, le statut HTTP et l’identifiant de requête du service. Les empreintes à la fin permettent de vérifier plus tard les entrées dans le journal ; inscrivez l’empreinte de tête dans le dossier de la demande comme point d’ancrage extérieur.',
+    'Ce reçu est tiré du journal d’audit tenu par Privacy Desk sur l’ordinateur qui a agi. Chaque acte indique ses requêtes avec leurs heures, leur résultat, le statut HTTP et l’identifiant de requête du service. Les empreintes à la fin permettent de vérifier plus tard les entrées dans le journal\u00a0; inscrivez l’empreinte de tête dans le dossier de la demande comme point d’ancrage extérieur.',
   generatedAt: 'Établi le',
   generatedBy: 'Établi par Privacy Desk',
   reference: 'Référence',
@@ -158,14 +165,14 @@ const fr: ReceiptWords = {
   actId: 'Identifiant de l’acte',
   uid: 'uid',
   uidEscaped: 'uid, forme échappée',
-  uidEscapedNote: 'Cet uid contient des caractères que la police du reçu ne sait pas dessiner : il n’est écrit que sous sa forme échappée (échappements JSON \\u), qui l’énonce exactement.',
+  uidEscapedNote: 'Cet uid contient des caractères que la police du reçu ne sait pas dessiner\u00a0: il n’est écrit que sous sa forme échappée (échappements JSON \\u), qui l’énonce exactement.',
   operator: 'Opérateur (utilisateur du système)',
   appVersion: 'Version de l’application',
   via: 'Lancé depuis',
   vias: { app: 'l’application', cli: 'la ligne de commande', batch: 'un lot' },
-  deliberateTest: (testCase) => `Test délibéré (${testCase}) : un refus était le résultat attendu.`,
+  deliberateTest: (testCase) => `Test délibéré (${testCase})\u00a0: un refus était le résultat attendu.`,
   operations: { anonymize: 'Anonymiser', delete: 'Supprimer', logout: 'Déconnecter (fin des sessions de l’utilisateur)', batch: 'Lot (bilan de son exécution)' },
-  step: (index, operation) => `Étape ${index} : ${operation}`,
+  step: (index, operation) => `Étape ${index}\u00a0: ${operation}`,
   attemptedAt: 'Tentée le',
   outcomeAt: 'Résultat le',
   outcome: 'Résultat',
@@ -175,14 +182,14 @@ const fr: ReceiptWords = {
     'not-sent': 'Non envoyée — rien n’a atteint le service',
     unknown: 'Résultat inconnu — la requête a peut-être atteint le service',
   },
-  noOutcome: 'Aucun résultat enregistré — la requête a peut-être atteint le service ; vérifiez l’utilisateur',
+  noOutcome: 'Aucun résultat enregistré — la requête a peut-être atteint le service\u00a0; vérifiez l’utilisateur',
   batchSummary: (b) =>
-    `${b.total} éléments : ${b.done + b.doneBeforeInterruption} faits, ${b.notFound} introuvables, ${b.failed} en échec, ${b.unfinished} non terminés (${{ finished: 'terminé', cancelled: 'annulé', stopped: 'arrêté par une erreur' }[b.ended]})`,
+    `${b.total} éléments\u00a0: ${b.done + b.doneBeforeInterruption} faits, ${b.notFound} introuvables, ${b.failed} en échec, ${b.unfinished} non terminés (${{ finished: 'terminé', cancelled: 'annulé', stopped: 'arrêté par une erreur' }[b.ended]})`,
   httpStatus: 'Statut HTTP',
   requestId: 'Identifiant de requête',
   errorCode: 'Code d’erreur',
   verification: 'Vérification ensuite',
-  verificationMethod: 'Le même acte confirmé a été renvoyé : une fois le premier effectué, le service ne peut que répondre 404 (l’uid ne répond plus).',
+  verificationMethod: 'Le même acte confirmé a été renvoyé\u00a0: une fois le premier effectué, le service ne peut que répondre 404 (l’uid ne répond plus).',
   verifications: {
     verified: 'Vérifiée — l’uid ne répond plus',
     'not-verified': 'Non vérifiée — l’uid répond encore',
@@ -194,11 +201,14 @@ const fr: ReceiptWords = {
   entriesIntro: 'SHA-256 de chaque entrée de ces actes, par sa ligne dans audit.jsonl.',
   entryLine: (line, seq) => (seq === undefined ? `ligne ${line}` : `ligne ${line} (entrée ${seq})`),
   noHash: '(non chaînée)',
+  outsideChain:
+    'Hors de la chaîne d’empreintes\u00a0: des entrées de cet acte n’ont pas de place dans la chaîne (écrites avant qu’elle existe, ou ajoutées à la main). Rien dans ce reçu ne les garantit, quel que soit le verdict ci-dessous.',
+  chainPrefix: (lines) => `${lines} ${lines === 1 ? 'ligne antérieure précède' : 'lignes antérieures précèdent'} la chaîne\u00a0: écrites avant qu’elle existe, sans empreinte propre.`,
   chainTitle: 'Intégrité du journal d’audit au moment de l’établissement',
   headHash: 'Empreinte de tête de la chaîne',
   noEntries: '(journal vide)',
-  chainVerified: (entries) => `Vérifié : la chaîne de ${entries} entrées est intacte.`,
-  chainBroken: 'ATTENTION : LA CHAÎNE DU JOURNAL D’AUDIT EST ROMPUE',
+  chainVerified: (entries) => `Vérifié\u00a0: la chaîne de ${entries} entrées est intacte.`,
+  chainBroken: 'ATTENTION\u00a0: LA CHAÎNE DU JOURNAL D’AUDIT EST ROMPUE',
   chainBrokenDetail: (kind, line) => `${kind}, constaté d’abord à la ligne ${line} d’audit.jsonl. Les entrées à partir de là ne sont pas sûres.`,
   breakKinds: {
     edited: 'Une entrée a été modifiée',
@@ -209,7 +219,7 @@ const fr: ReceiptWords = {
     corrupt: 'Une ligne est illisible',
     unchained: 'Les entrées ne sont pas chaînées',
   },
-  escapedNote: 'Un texte sous forme échappée (« \\u… ») contient des caractères que la police du reçu ne sait pas dessiner.',
+  escapedNote: 'Un texte sous forme échappée («\u00a0\\u…\u00a0») contient des caractères que la police du reçu ne sait pas dessiner.',
   page: (page, pages) => `Page ${page} sur ${pages}`,
 };
 

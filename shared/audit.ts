@@ -89,6 +89,8 @@ export interface AuditEntry extends Omit<AuditRecord, 'actId' | 'operator' | 'ap
   prevHash?: string;
   /** On the first entry only: the random id that anchors the chain. */
   chainId?: string;
+  /** On the first entry only: the lines the file held when the chain started (written before it existed) and their SHA-256. */
+  before?: { lines: number; sha256: string };
 }
 
 /** A line that could not be read as an entry: shown as corrupt, never hiding the others. */
