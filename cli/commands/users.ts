@@ -4,7 +4,7 @@ import type { Desk } from '../../core/desk';
 import type { CliIo } from '../io';
 import { listAllUsers } from '../../core/list-all-users';
 import { printErasureSteps } from '../erasure-steps';
-import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
+import { addConnectionOptions, parseTimeoutMs, resolveConnection, type ConnectionOptions } from '../connection';
 import { noteLiveData } from '../live-data';
 import { markIrreversible, type CliContext } from '../context';
 import type { CliOutput } from '../output';
@@ -28,7 +28,7 @@ export function usersCommand({ io, out }: CliContext): Command {
     const perPage = parseWholeNumber(opts.perPage ?? (opts.all ? String(MAX_PER_PAGE) : '10'), '--per-page', { max: MAX_PER_PAGE });
     const { desk, profileId } = await resolveConnection(opts, io.env);
     if (opts.all) {
-      const all = await listAll(desk, profileId, perPage, io.stderr);
+      const all = await listAll(desk, profileId, perPage, io.stderr, parseTimeoutMs(opts.timeout));
       // Not one page: every page was walked, so no page number or hasNext pretends otherwise (README, "The CLI").
       if (opts.json) out.json({ users: all.users.map((u) => u.fields), total: all.users.length, pagesWalked: all.pagesWalked, perPage });
       else printUsers(out, all.users, `all pages (${all.pagesWalked} walked), ${all.users.length} users`);
@@ -61,7 +61,8 @@ export function usersCommand({ io, out }: CliContext): Command {
   return users;
 }
 
-async function listAll(desk: Desk, profileId: string, perPage: number, stderr: CliIo['stderr']): Promise<{ users: UserRecord[]; pagesWalked: number }> {
+/** Every page; with --timeout, a page that keeps failing is given up after twice that, as a single page is (else two minutes). */
+async function listAll(desk: Desk, profileId: string, perPage: number, stderr: CliIo['stderr'], timeoutMs: number | undefined): Promise<{ users: UserRecord[]; pagesWalked: number }> {
   const progress = stderr.isTTY === true;
   let pagesWalked = 0;
   const users = await listAllUsers(
@@ -72,6 +73,7 @@ async function listAll(desk: Desk, profileId: string, perPage: number, stderr: C
     },
     {
       perPage,
+      ...(timeoutMs !== undefined ? { pageRetry: { budgetMs: 2 * timeoutMs } } : {}),
       onProgress: progress ? ({ page, collected, totalPages }) => stderr.write(`\rpage ${page}${totalPages ? ` of ${totalPages}` : ''}, ${collected} users`) : undefined,
     },
   );
