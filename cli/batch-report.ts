@@ -89,7 +89,7 @@ export function sayConfirmation(say: Say, facts: ConfirmationFacts): void {
   say(facts.resumeOf ? `About to resume batch ${facts.resumeOf.batchId} — irreversible:` : 'About to run this batch — irreversible:');
   say(`  environment:  ${visibleText(facts.profileName)} — ${visibleText(facts.baseUrl)} (${marking})`);
   say(`  operation:    ${words.name}: ${words.what}`);
-  const notEnded = facts.resumeOf ? 'not ended first (as confirmed when the job started)' : 'not ended first (add --logout-first to log each user out before the erasure)';
+  const notEnded = facts.resumeOf ? 'not ended first (as confirmed when the job started)' : 'NOT ended first (--no-logout-first: the erasure only)';
   say(`  sessions:     ${facts.logoutFirst ? 'each user’s sessions are ended first (a logout, then the erasure)' : notEnded}`);
   say(`  reference:    ${referenceWords(facts)}`);
   if (facts.resumeOf) {

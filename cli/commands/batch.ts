@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { Desk } from '../../core/desk';
 import { batchConfirmationPhrase, DEFAULT_BATCH_CONCURRENCY, MAX_BATCH_CONCURRENCY, type BatchPreview } from '../../shared/batch';
 import { invalidInput } from '../../shared/errors';
@@ -40,7 +40,9 @@ export function batchCommand(context: CliContext): Command {
       .option('--reference-column <name|n>', 'a column with each item’s own reference: a header name, or a 0-based index when all digits')
       .option('--reference <ref>', 'ticket or request number for the items without their own, kept in the audit trail')
       .option('--concurrency <n>', `requests at once (1-${MAX_BATCH_CONCURRENCY})`, String(DEFAULT_BATCH_CONCURRENCY))
-      .option('--logout-first', 'end each user’s sessions first (a logout, then the erasure)')
+      .option('--no-logout-first', 'do not end each user’s sessions first (by default a logout is sent, then the erasure)')
+      // The default since sessions are ended first everywhere; still accepted from older scripts.
+      .addOption(new Option('--logout-first').hideHelp())
       .option('--check', 'before confirming, look the uids up on the service (reads every page of users; nothing is changed)')
       .option('--dry-run', 'stop after the preview: nothing is sent')
       .option('--yes <phrase>', 'the typed confirmation, e.g. --yes "DELETE 250" (the operation and the count of valid uids)')
@@ -87,7 +89,7 @@ async function runBatch(context: CliContext, action: ErasureAction, file: string
     profileName: profile.name,
     baseUrl: profile.baseUrl,
     action,
-    logoutFirst: opts.logoutFirst === true,
+    logoutFirst: opts.logoutFirst !== false,
     ...(opts.reference !== undefined ? { reference: opts.reference } : {}),
     withReference: preview.withReference,
     count: preview.items,
@@ -114,7 +116,7 @@ async function runBatch(context: CliContext, action: ErasureAction, file: string
         draftId: preview.draftId,
         profileId,
         action,
-        logoutFirst: opts.logoutFirst === true,
+        logoutFirst: opts.logoutFirst !== false,
         ...(opts.reference !== undefined ? { reference: opts.reference } : {}),
         concurrency,
         confirmation,

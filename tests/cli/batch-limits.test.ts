@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/run-cli';
 import { startCliFixture, type CliFixture } from './cli-harness';
-import { batchEnv, sandboxUids, uidFile } from './batch-harness';
+import { batchEnv, runBatchCli, sandboxUids, uidFile } from './batch-harness';
 
 /** A proxy in front of the sandbox that answers a DELETE of `uid` with 429 and this Retry-After; everything else passes. */
 async function rateLimitingProxy(target: string, uid: string, retryAfter: string): Promise<{ url: string; close(): Promise<void> }> {
@@ -65,4 +65,23 @@ describe('privacy-desk batch: limits a run keeps', () => {
       await proxy.close();
     }
   }, 30_000);
+
+  it('ends each user’s sessions first by default, as the console and single acts do; --no-logout-first skips it', async () => {
+    const all = await sandboxUids(f);
+    const [first, second, third] = all.slice(-3) as [string, string, string];
+    const help = await runBatchCli(f, ['batch', 'delete', '--help']);
+    expect(help.stdout).toContain('--no-logout-first');
+    const dry = await runBatchCli(f, ['batch', 'delete', uidFile([first]), '--dry-run']);
+    expect(dry.stdout).toMatch(/sessions: +each user’s sessions are ended first/);
+
+    const logoutsBefore = f.sandbox.stats().logoutRequests;
+    expect((await runBatchCli(f, ['batch', 'delete', uidFile([first, second]), '--yes', 'DELETE 2'])).code).toBe(0);
+    expect(f.sandbox.stats().logoutRequests - logoutsBefore).toBe(2);
+    expect(f.auditLines().filter((entry) => entry.action === 'logout' && entry.outcome === 'attempted').map((entry) => entry.uid)).toEqual(expect.arrayContaining([first, second]));
+
+    const without = await runBatchCli(f, ['batch', 'delete', uidFile([third]), '--no-logout-first', '--yes', 'DELETE 1']);
+    expect(without.code).toBe(0);
+    expect(without.stdout).toMatch(/sessions: +NOT ended first \(--no-logout-first/);
+    expect(f.sandbox.stats().logoutRequests - logoutsBefore).toBe(2);
+  });
 });
