@@ -1,4 +1,4 @@
-import type { BatchProgress } from '../shared/batch';
+import type { BatchJobSummary, BatchProgress } from '../shared/batch';
 import { invalidInput } from '../shared/errors';
 import type { BatchRun, BatchRunControl, DeskBatch } from '../core/batch/batch-types';
 import { createPauseSwitch } from '../core/batch/pause-switch';
@@ -21,6 +21,12 @@ export interface BatchHandlerContext {
  */
 export function batchHandlers({ desk, jobs }: BatchHandlerContext): AreaHandlers<BatchMethod> {
   const pauses = new Map<string, ReturnType<typeof createPauseSwitch>>();
+  /** batch id → the bridge job running it here: served with the job, so any window can pause or cancel it. */
+  const runningJobs = new Map<string, string>();
+  const withJobId = (job: BatchJobSummary): BatchJobSummary => {
+    const jobId = runningJobs.get(job.batchId);
+    return job.live && jobId ? { ...job, live: { ...job.live, jobId } } : job;
+  };
 
   /** Begins a run under our own controls, then hands it to a job; answers once the job exists. */
   async function runAsJob(begin: (control: BatchRunControl) => Promise<BatchRun>): Promise<{ jobId: string; batchId: string }> {
@@ -52,11 +58,13 @@ export function batchHandlers({ desk, jobs }: BatchHandlerContext): AreaHandlers
         } finally {
           job.signal.removeEventListener('abort', cancel);
           pauses.delete(job.jobId);
+          runningJobs.delete(run.batchId);
         }
       },
       { batchId: run.batchId },
     );
     pauses.set(jobId, pause);
+    runningJobs.set(run.batchId, jobId);
     return { jobId, batchId: run.batchId };
   }
 
@@ -95,8 +103,11 @@ export function batchHandlers({ desk, jobs }: BatchHandlerContext): AreaHandlers
       else pause.resume();
       return { paused: pause.paused };
     },
-    'batch.list': async () => ({ jobs: await desk.batch.list() }),
-    'batch.get': async ({ batchId }) => ({ job: (await desk.batch.list()).find((job) => job.batchId === batchId) ?? null }),
+    'batch.list': async () => ({ jobs: (await desk.batch.list()).map(withJobId) }),
+    'batch.get': async ({ batchId }) => {
+      const job = (await desk.batch.list()).find((candidate) => candidate.batchId === batchId);
+      return { job: job ? withJobId(job) : null };
+    },
     'batch.results': async ({ batchId, format }) => desk.batch.exportResults(batchId, format),
   };
 }

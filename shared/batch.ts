@@ -153,6 +153,11 @@ export const batchProgressSchema = z.object({
   /** running; paused (by the operator); waiting (the service asked to slow down: waitSeconds); stopping (cancel: items in flight finish). */
   state: z.enum(BATCH_RUN_STATES),
   waitSeconds: z.number().min(0).optional(),
+  /**
+   * Set by desk.batch on every report of a run in this process, increasing: of two views of a job (this
+   * event, a batch.list answer), the one with the higher revision is the newer (the window keeps that one).
+   */
+  revision: z.number().int().min(0).optional(),
 });
 export type BatchProgress = z.output<typeof batchProgressSchema>;
 
@@ -180,7 +185,26 @@ export interface BatchJobSummary {
   total: number;
   /** running: a process holds it now; unfinished: can be resumed; finished: every item has its outcome. */
   state: (typeof BATCH_JOB_STATES)[number];
+  /** While this process runs it: the run's own counts (ahead of the journal); otherwise as the journal records them. */
   counts: BatchCounts;
+  /** Present while this process (the app) runs the job: what its run says now. A job run by another process (the CLI) has none. */
+  live?: BatchJobLive;
+  /** The revision this view was read at (BatchProgress.revision): the higher of two views of a job is the newer. */
+  revision: number;
+}
+
+/**
+ * The one truth about a running job, on every screen: the run's state and figures, served with the job
+ * (batch.list, batch.get) and carried by its progress events, which have the same revision numbers.
+ */
+export interface BatchJobLive {
+  state: (typeof BATCH_RUN_STATES)[number];
+  inFlight: number;
+  ratePerSecond: number;
+  secondsLeft?: number;
+  waitSeconds?: number;
+  /** The bridge job ('batch.run') that runs it here: pause and cancel name it. */
+  jobId?: string;
 }
 
 /** An item's outcome in the results: a final one, or unfinished when the job was not finished. */

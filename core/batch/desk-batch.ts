@@ -1,5 +1,5 @@
 import { PrivacyDeskError, invalidInput } from '../../shared/errors';
-import { batchConfirmationPhrase, matchesBatchConfirmation, MAX_BATCH_CONCURRENCY, type BatchCounts, type BatchJobSummary } from '../../shared/batch';
+import { batchConfirmationPhrase, matchesBatchConfirmation, MAX_BATCH_CONCURRENCY, type BatchCounts, type BatchJobLive, type BatchJobSummary, type BatchProgress } from '../../shared/batch';
 import type { Profile } from '../../shared/profile';
 import { referenceProblem } from '../../shared/reference';
 import type { UserRecord } from '../../shared/users';
@@ -32,6 +32,10 @@ const MISSING_SAMPLE = 20;
 export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
   const { dataDir } = deps;
   const now = deps.now ?? Date.now;
+  /** The runs of this process: their latest report, which list() serves with the job (one truth for every screen). */
+  const live = new Map<string, BatchProgress>();
+  /** Increases with every report and every end of a run here: the higher of two views of a job is the newer. */
+  let revision = 0;
 
   async function run(journal: Journal, state: JobState | null, concurrency: number, control: BatchRunControl): Promise<BatchRun> {
     const plan = journal.plan;
@@ -44,11 +48,24 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
       items: unfinishedItems(plan, state),
       counts,
       concurrency: Math.min(MAX_BATCH_CONCURRENCY, Math.max(1, concurrency)),
-      control,
+      control: {
+        ...control,
+        onProgress: (progress) => {
+          const reported = { ...progress, revision: ++revision };
+          live.set(plan.jobId, reported);
+          // Paused with nothing in flight: what was done goes to the journal now, so another process reading it (the CLI's batch list) sees the same counts.
+          if (progress.state === 'paused' && progress.inFlight === 0) void journal.flush().catch(() => undefined);
+          control.onProgress?.(reported);
+        },
+      },
       now,
       ...(deps.sleep ? { sleep: deps.sleep } : {}),
     });
-    const forget = () => deps.onRunEnded?.(plan.profileId);
+    const forget = () => {
+      live.delete(plan.jobId);
+      revision++;
+      deps.onRunEnded?.(plan.profileId);
+    };
     finished.then(forget, forget);
     return { batchId: plan.jobId, total: plan.total, finished };
   }
@@ -174,10 +191,14 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
       }
     },
 
-    list: async () => (await listJobs(dataDir)).map(summaryOf),
+    list: async () => {
+      const at = revision;
+      return (await listJobs(dataDir)).map((job) => summaryOf(job, live.get(job.jobId), at));
+    },
     mostRecentUnfinished: async () => {
-      const job = (await listJobs(dataDir)).find((candidate) => candidate.state === 'unfinished');
-      return job ? summaryOf(job) : null;
+      const at = revision;
+      const job = (await listJobs(dataDir)).find((candidate) => candidate.state === 'unfinished' && !live.has(candidate.jobId));
+      return job ? summaryOf(job, undefined, at) : null;
     },
     results: (batchId) => readResults(dataDir, batchId),
     exportResults: (batchId, format) => exportResults(dataDir, batchId, format),
@@ -196,7 +217,8 @@ function countsOf(counts: Record<ItemState, number>): BatchCounts {
   };
 }
 
-function summaryOf(job: JobSummary): BatchJobSummary {
+/** A job as every screen shows it: while this process runs it, its run's latest report (state, counts, figures) wins over the journal, which lags behind. */
+function summaryOf(job: JobSummary, progress: BatchProgress | undefined, at: number): BatchJobSummary {
   const { plan } = job;
   const summary: BatchJobSummary = {
     batchId: job.jobId,
@@ -208,9 +230,18 @@ function summaryOf(job: JobSummary): BatchJobSummary {
     source: plan.source,
     createdAt: plan.createdAt,
     total: plan.total,
-    state: job.state,
-    counts: countsOf(job.counts),
+    state: progress ? 'running' : job.state,
+    counts: progress ? { ...progress.counts } : countsOf(job.counts),
+    revision: Math.max(at, progress?.revision ?? 0),
   };
   if (plan.reference) summary.reference = plan.reference;
+  if (progress) summary.live = liveOf(progress);
   return summary;
+}
+
+function liveOf(progress: BatchProgress): BatchJobLive {
+  const live: BatchJobLive = { state: progress.state, inFlight: progress.inFlight, ratePerSecond: progress.ratePerSecond };
+  if (progress.secondsLeft !== undefined) live.secondsLeft = progress.secondsLeft;
+  if (progress.waitSeconds !== undefined) live.waitSeconds = progress.waitSeconds;
+  return live;
 }

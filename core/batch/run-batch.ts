@@ -162,7 +162,8 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
     else if (outcome === 'not-found') counts.notFound += 1;
     else counts.failed += 1;
     finishedAt.push(now());
-    report();
+    // Paused or stopping, nothing new starts: each item in flight that ends is reported, so the figures left on screen are the final ones.
+    report(signal.aborted || control.pause?.paused === true);
   }
 
   async function processItem(run: RunItem) {

@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BatchProgress } from '../../shared/batch';
+import type { JobFinished, JobProgress } from '../../shared/jobs';
+import { createSessionCredentialStore } from '../../core/credential-store';
+import { createDesk, type Desk } from '../../core/desk';
+import { readJobState } from '../../core/batch/job-state';
+import { batchHandlers } from '../../handlers/batch-handlers';
+import { createJobRegistry } from '../../handlers/jobs';
+import { useSandbox } from './helpers';
+
+/**
+ * One truth about a job on every screen: what batch.list and batch.get serve for a job this app runs is
+ * its run's own latest report (state, counts, figures, the bridge job to pause it), with the revision its
+ * progress events carry — never the journal's lagging counts beside a progress event's fresher ones.
+ */
+describe('a running job’s state, served with the job', () => {
+  const sandbox = useSandbox({ users: 30 });
+  let dataDir: string;
+  let desk: Desk;
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'privacy-desk-job-state-'));
+    desk = createDesk({ dataDir, credentialStore: createSessionCredentialStore(), via: 'app', appVersion: 'test', operator: 'dpo' });
+    desk.useTemporaryConnection({ name: 'Sandbox', baseUrl: sandbox.current.url, applicationName: sandbox.current.credentials.applicationName, credentials: sandbox.current.credentials });
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('paused, running and finished: the list says what the progress events say, and the journal agrees once paused', async () => {
+    const uids = (await desk.listUsers('temporary', { page: 1, perPage: 100 })).users.flatMap((user) => (user.uid && /^[\w.@-]+$/.test(user.uid) ? [user.uid] : [])).slice(0, 12);
+    expect(uids).toHaveLength(12);
+    sandbox.current.setFaults({ latencyMs: 40 });
+    const progress: BatchProgress[] = [];
+    const finished: JobFinished[] = [];
+    const waiters: { test: () => boolean; resolve: () => void }[] = [];
+    const settle = () => waiters.splice(0).forEach((waiter) => (waiter.test() ? waiter.resolve() : waiters.push(waiter)));
+    const until = (test: () => boolean) => new Promise<void>((resolve) => (test() ? resolve() : waiters.push({ test, resolve })));
+    const jobs = createJobRegistry((name, payload) => {
+      if (name === 'job.progress' && (payload as JobProgress).kind === 'batch.run') progress.push(payload as BatchProgress);
+      if (name === 'job.finished') finished.push(payload as JobFinished);
+      settle();
+    });
+    const bridge = batchHandlers({ desk, jobs });
+
+    const preview = await bridge['batch.preview']({ text: uids.join('\n'), kind: 'auto', sourceName: 'pasted list' });
+    const { jobId, batchId } = await bridge['batch.start']({ draftId: preview.draftId, profileId: 'temporary', action: 'anonymize', logoutFirst: false, concurrency: 2, confirmation: 'ANONYMISE 12', useTrimmed: false });
+    await until(() => progress.some((p) => p.counts.done >= 3));
+    await bridge['batch.setPaused']({ jobId, paused: true });
+    // Paused once the items in flight have ended: their outcomes are reported too.
+    await until(() => progress.at(-1)?.state === 'paused' && progress.at(-1)?.inFlight === 0);
+    const paused = progress.at(-1)!;
+    expect(paused.counts.done).toBeGreaterThanOrEqual(3);
+    expect(paused.counts.done).toBeLessThan(12);
+
+    const [listed] = (await bridge['batch.list']({})).jobs;
+    expect(listed).toMatchObject({ batchId, state: 'running', counts: paused.counts, live: { state: 'paused', inFlight: 0, jobId } });
+    expect(listed!.revision).toBeGreaterThanOrEqual(paused.revision!);
+    expect((await bridge['batch.get']({ batchId })).job).toEqual(listed);
+    // Another process reads the journal: it says the same (what was done is written once paused).
+    const journal = await readJobState(dataDir, batchId);
+    expect(journal.counts.done).toBe(paused.counts.done);
+
+    await bridge['batch.setPaused']({ jobId, paused: false });
+    await until(() => progress.at(-1)?.state === 'running' && (progress.at(-1)?.revision ?? 0) > paused.revision!);
+    const running = (await bridge['batch.get']({ batchId })).job!;
+    expect(running.live?.state).toBe('running');
+    expect(running.counts.done + running.counts.unfinished).toBe(12);
+    expect(running.counts.done).toBeGreaterThanOrEqual(paused.counts.done);
+
+    sandbox.current.setFaults({ latencyMs: 0 });
+    await until(() => finished.length === 1);
+    const result = finished[0]!;
+    expect(result).toMatchObject({ kind: 'batch.run', status: 'completed', result: { state: 'finished', counts: { done: 12, unfinished: 0 } } });
+    const ended = (await bridge['batch.get']({ batchId })).job!;
+    expect(ended).toMatchObject({ state: 'finished', counts: { done: 12, unfinished: 0 } });
+    expect(ended.live).toBeUndefined();
+    expect(ended.revision).toBeGreaterThan(progress.at(-1)!.revision!);
+  });
+});
