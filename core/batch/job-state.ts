@@ -1,6 +1,7 @@
 import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { PrivacyDeskError } from '../../shared/errors';
+import { batchItemSchema, damagedBatchFile, journalEventSchema, parseBatchFile, storedPlanSchema } from './batch-file-schemas';
 import { batchesDir, FINAL_OUTCOMES, JOB_ID_PATTERN, jobPaths, type BatchItem, type JournalEvent, type StoredPlan } from './job-files';
 import { isJobRunning } from './run-lock';
 
@@ -48,11 +49,16 @@ export function readPlan(dataDir: string, jobId: string): StoredPlan {
   if (!JOB_ID_PATTERN.test(jobId)) throw jobNotFound(dataDir, jobId);
   const { plan } = jobPaths(dataDir, jobId);
   if (!existsSync(plan)) throw jobNotFound(dataDir, jobId);
+  let text: string;
   try {
-    return JSON.parse(readFileSync(plan, 'utf8')) as StoredPlan;
+    text = readFileSync(plan, 'utf8');
   } catch (error) {
     throw new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', message: `The plan of batch job ${jobId} (${plan}) cannot be read, so the job cannot be resumed. Start the batch again.` }, { cause: error });
   }
+  // Parsed, not cast: the plan's action decides what is sent.
+  const stored = parseBatchFile(storedPlanSchema, text, plan);
+  if (stored.jobId !== jobId) throw damagedBatchFile(plan, `it names job ${stored.jobId}`);
+  return stored;
 }
 
 /**
@@ -111,21 +117,16 @@ function nextCode(code: number, event: JournalEvent): number {
   return CODE[outcome];
 }
 
-const OUTCOME_NAMES: readonly string[] = ['not-sent-retry', 'unknown-retry', ...FINAL_OUTCOMES];
-
-/** One journal line as an event, or null when it is not a readable one (skipped, as readJobState does). */
+/** One journal line as an event (journalEventSchema, an item of the job), or null when it is not one (readJobState lists it as corrupt). */
 export function parseEvent(text: string, total: number): JournalEvent | null {
-  let value: Partial<JournalEvent>;
+  let value: unknown;
   try {
-    value = JSON.parse(text) as Partial<JournalEvent>;
+    value = JSON.parse(text);
   } catch {
     return null;
   }
-  if (typeof value !== 'object' || value === null || typeof value.seq !== 'number') return null;
-  if (!Number.isInteger(value.item) || (value.item as number) < 0 || (value.item as number) >= total) return null;
-  if (value.kind === 'started') return value as JournalEvent;
-  if (value.kind === 'outcome' && typeof value.outcome === 'string' && OUTCOME_NAMES.includes(value.outcome)) return value as JournalEvent;
-  return null;
+  const parsed = journalEventSchema.safeParse(value);
+  return parsed.success && parsed.data.item < total ? parsed.data : null;
 }
 
 /** Calls `onLine` for every complete non-empty line (1-based numbers); returns whether the last line was torn. */
@@ -162,22 +163,31 @@ async function countLines(path: string): Promise<number> {
   return count;
 }
 
-/** Streams items.jsonl in order (index = position), skipping a torn last line. */
+/**
+ * Streams items.jsonl in order (index = position), skipping a torn last line (never acknowledged, as
+ * readJobState counts). Every other line is parsed against batchItemSchema: a bad one throws
+ * damagedBatchFile, naming the file and the line.
+ */
 export async function* readItems(dataDir: string, jobId: string): AsyncGenerator<BatchItem & { index: number }> {
   const { items } = jobPaths(dataDir, jobId);
   if (!existsSync(items)) return;
-  const lines = createInterface({ input: createReadStream(items), crlfDelay: Infinity });
+  // readline drops the newline, so a torn last line is told apart by the file's last byte (as forEachLine does).
+  let lastByte = 0x0a;
+  const stream = createReadStream(items);
+  stream.on('data', (chunk) => {
+    if (chunk.length > 0) lastByte = (chunk as Buffer)[chunk.length - 1] ?? 0x0a;
+  });
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let index = 0;
+  let line = 0;
+  let held: { text: string; line: number } | undefined;
   for await (const text of lines) {
-    if (!text.trim()) continue;
-    let item: BatchItem;
-    try {
-      item = JSON.parse(text) as BatchItem;
-    } catch {
-      return; // only the torn last line can fail: items.jsonl is written whole and synced before any start
-    }
-    yield { ...item, index: index++ };
+    line++;
+    // Hold each line back by one: the last one may be torn, which is only known at the end.
+    if (held) yield { ...parseBatchFile(batchItemSchema, held.text, items, held.line), index: index++ };
+    held = text.trim() ? { text, line } : undefined;
   }
+  if (held && lastByte === 0x0a) yield { ...parseBatchFile(batchItemSchema, held.text, items, held.line), index };
 }
 
 export type JobRunState = 'running' | 'unfinished' | 'finished';

@@ -4,7 +4,7 @@ import type { AuditOperation, AuditRecord, AuditVia, BatchAuditSummary } from '.
 import type { Profile } from '../../shared/profile';
 import { ERASURE_ACTIONS, type ErasureAction, type ErasureLogoutStep, type ErasureResult } from '../../shared/users';
 import type { LogoutOptions, LogoutResult } from '../../shared/logout';
-import { ACTION_WORDS } from '../action-words';
+import { ACTION_WORDS, isErasureAction, unknownAction } from '../action-words';
 import type { AuditLog } from '../audit-log';
 import { assertValidUid, referenceProblemMessage, uidProblemMessage } from '../input-problems';
 import { referenceProblem } from '../../shared/reference';
@@ -196,6 +196,8 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
   }
 
   function openBatch(job: BatchJobOrder): BatchGate {
+    // The job's action comes from a file on disk: anything but an erasure action is refused before any entry or request.
+    if (!isErasureAction(job.action)) throw unknownAction(job.action);
     let outcomes: AuditRecord[] = [];
     const batchEntry = (action: AuditOperation, order: BatchOrder, actId: string): AuditRecord => ({
       ...baseEntry(action, order.uid, order.reference, actId),

@@ -33,9 +33,6 @@ export function createServiceActs({ profile, http, tokens, tokenContext }: Servi
   async function erase(action: ErasureAction, uid: string): Promise<ErasureResult> {
     const words = actionWords(action);
     const segment = encodeUidSegment(uid);
-    // Anonymise carries an empty JSON object: API requests are JSON (docs/SERVICE-API.md#requests-and-content-types), and servers that
-    // parse JSON bodies strictly refuse a JSON Content-Type with no body at all. Delete carries no body and so no Content-Type: a DELETE
-    // with a body makes Node's fetch close the connection afterwards, and a batch would then pay a new connection (a TLS handshake) per item.
     const request: HttpRequest = {
       ...eraseRoute(action, `${baseUrl}/api/v1/users/${segment}`),
       purpose: `${words.doing} user “${uid}”`,
@@ -119,6 +116,9 @@ export function createServiceActs({ profile, http, tokens, tokenContext }: Servi
 
 /** Each action's request, and nothing for anything else: never DELETE because an action is "not anonymize". */
 function eraseRoute(action: ErasureAction, userUrl: string): Pick<HttpRequest, 'method' | 'url' | 'headers' | 'body'> {
+  // Anonymise carries an empty JSON object: API requests are JSON (docs/SERVICE-API.md#requests-and-content-types), and servers that
+  // parse JSON bodies strictly refuse a JSON Content-Type with no body at all. Delete carries no body and so no Content-Type: a DELETE
+  // with a body makes Node's fetch close the connection afterwards, and a batch would then pay a new connection (a TLS handshake) per item.
   switch (action) {
     case 'anonymize':
       return { method: 'POST', url: `${userUrl}/anonymize`, body: '{}', headers: { Accept: 'application/json', 'Content-Type': 'application/json' } };
