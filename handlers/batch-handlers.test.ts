@@ -224,8 +224,12 @@ describe('batch over the bridge, against a real Desk and the sandbox', () => {
     expect(erasures).toHaveLength(2);
     expect((await value<{ job: BatchJobSummary }>('batch.get', { batchId })).job).toMatchObject({ state: 'unfinished', counts: { done: 2, unfinished: 8 } });
 
+    // batch.resume takes the typed phrase of the unfinished items: a wrong one rejects the call itself, and nothing is sent.
+    expect(await dispatchBridgeCall(handlers, 'batch.resume', { batchId })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('confirmation') } });
+    expect(await dispatchBridgeCall(handlers, 'batch.resume', { batchId, confirmation: 'ANONYMISE 10' })).toMatchObject({ ok: false, error: { code: 'CONFIRMATION_MISMATCH', message: expect.stringContaining('ANONYMISE 8 exactly') } });
+    expect(erasures).toHaveLength(2);
     // batch.resume finishes only what is unfinished.
-    const resumed = await value<{ jobId: string; batchId: string }>('batch.resume', { batchId });
+    const resumed = await value<{ jobId: string; batchId: string }>('batch.resume', { batchId, confirmation: 'ANONYMISE 8' });
     expect(resumed.batchId).toBe(batchId);
     expect(await finishedOf(resumed.jobId)).toMatchObject({ status: 'completed', result: { batchId, state: 'finished', counts: { done: 10, unfinished: 0 } } });
     expect(erasures).toHaveLength(10);
@@ -236,7 +240,7 @@ describe('batch over the bridge, against a real Desk and the sandbox', () => {
     const finishedJob = (await value<{ jobs: BatchJobSummary[] }>('batch.list', {})).jobs.find((job) => job.state === 'finished');
     expect(finishedJob).toBeDefined();
     const eventsBefore = events.length;
-    expect(await dispatchBridgeCall(handlers, 'batch.resume', { batchId: finishedJob!.batchId })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('is finished') } });
+    expect(await dispatchBridgeCall(handlers, 'batch.resume', { batchId: finishedJob!.batchId, confirmation: 'DELETE 0' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('is finished') } });
     expect(events.length).toBe(eventsBefore);
   });
 

@@ -93,7 +93,7 @@ export function batchHandlers({ desk, jobs }: BatchHandlerContext): AreaHandlers
       runAsJob((control) =>
         desk.batch.start({ draftId, profileId, action, logoutFirst, concurrency, confirmation, useTrimmed, ...(reference !== undefined ? { reference } : {}) }, control),
       ),
-    'batch.resume': async ({ batchId, concurrency }) => runAsJob((control) => desk.batch.resume(batchId, { concurrency }, control)),
+    'batch.resume': async ({ batchId, concurrency, confirmation }) => runAsJob((control) => desk.batch.resume(batchId, { concurrency, confirmation }, control)),
     'batch.setPaused': async ({ jobId, paused }) => {
       const pause = pauses.get(jobId);
       if (!pause) {

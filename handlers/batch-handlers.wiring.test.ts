@@ -107,7 +107,7 @@ describe('batch.start and batch.resume as jobs', () => {
 
   it("batch.setPaused switches the run's pause, and is refused once the job has ended", async () => {
     const { runs, call, finishedOf } = setUp();
-    const { jobId } = await call<{ jobId: string }>('batch.resume', { batchId: BATCH_ID, concurrency: 4 });
+    const { jobId } = await call<{ jobId: string }>('batch.resume', { batchId: BATCH_ID, concurrency: 4, confirmation: 'DELETE 2' });
     const pause = runs[0]!.control.pause!;
     expect(await call('batch.setPaused', { jobId, paused: true })).toEqual({ paused: true });
     expect(pause.paused).toBe(true);

@@ -63,7 +63,7 @@ function templates(): Partial<Record<BridgeMethod, Record<string, unknown>>> {
     'batch.preview': { text: 'fuzz-a\nfuzz-b', kind: 'list', sourceName: 'fuzz.txt' },
     'batch.check': { draftId: 'f'.repeat(32), profileId: profile.id },
     'batch.start': { draftId: 'f'.repeat(32), profileId: profile.id, action: 'anonymize', logoutFirst: false, concurrency: 2, confirmation: 'ANONYMISE 2' },
-    'batch.resume': { batchId: '20000101-000000-000000', concurrency: 2 },
+    'batch.resume': { batchId: '20000101-000000-000000', concurrency: 2, confirmation: 'DELETE 1' },
     'batch.setPaused': { jobId: 'fuzz-no-such-job', paused: true },
     'batch.list': {},
     'batch.get': { batchId: '20000101-000000-000000' },

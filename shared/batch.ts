@@ -124,6 +124,8 @@ export const batchStartInputSchema = z.object({
 export const batchResumeInputSchema = z.object({
   batchId: batchIdSchema,
   concurrency: z.number().int().min(1).max(MAX_BATCH_CONCURRENCY).default(DEFAULT_BATCH_CONCURRENCY),
+  /** What the operator typed: must match batchConfirmationPhrase(action, unfinished items), e.g. `DELETE 120`. */
+  confirmation: z.string().max(100),
 });
 
 /** Counts of a job's items by where they stand. */

@@ -93,9 +93,9 @@ ${BATCH_EXIT_CODES_HELP}`),
       resumeOf: { batchId: job.batchId, total: job.total, counts: job.counts },
     });
     const hint = resumeCommand(job.batchId, { id: job.profileId, baseUrl: job.baseUrl, applicationName: connection?.applicationName ?? '' });
-    await obtainConfirmation({ action: job.action, count: job.counts.unfinished, yes: opts.yes, stdinIsInput: false, commandHint: hint }, io);
+    const confirmation = await obtainConfirmation({ action: job.action, count: job.counts.unfinished, yes: opts.yes, stdinIsInput: false, commandHint: hint }, io);
     context.exitCode = await followRun(context, { batch, dataDir: desk.dataDir, json: opts.json === true, resumeCommand: () => hint, toSend: job.counts.unfinished }, (control) =>
-      batch.resume(job.batchId, { concurrency }, control),
+      batch.resume(job.batchId, { concurrency, confirmation }, control),
     );
   });
 

@@ -67,8 +67,11 @@ export interface DeskBatch {
   check(input: { draftId: string; profileId: string }, walk?: WalkControl): Promise<BatchCheckResult>;
   /** Checks the typed confirmation, turns the draft into a job (plan and items on disk) and runs it. */
   start(request: BatchStartRequest, control?: BatchRunControl): Promise<BatchRun>;
-  /** Runs the unfinished items of a job again (after a crash, a kill, a cancel); in-flight items are re-checked. */
-  resume(batchId: string, options: { concurrency: number }, control?: BatchRunControl): Promise<BatchRun>;
+  /**
+   * Runs the unfinished items of a job again (after a crash, a kill, a cancel); in-flight items are re-checked.
+   * `confirmation` must match batchConfirmationPhrase(action, unfinished items), as the operator typed it.
+   */
+  resume(batchId: string, options: { concurrency: number; confirmation: string }, control?: BatchRunControl): Promise<BatchRun>;
   /** Every job in the data folder, newest first. */
   list(): Promise<BatchJobSummary[]>;
   /** The newest unfinished job no process is running, or null. */

@@ -171,12 +171,18 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
       return run(journal, null, request.concurrency, control);
     },
 
-    async resume(batchId, { concurrency }, control = {}) {
+    async resume(batchId, { concurrency, confirmation }, control = {}) {
       const before = await readJobState(dataDir, batchId);
       if (!before.itemsComplete) {
         throw invalidInput(`Batch job ${batchId} stopped while its list was being recorded, before anything was sent. Start the batch again from the list.`);
       }
       if (before.unfinished === 0) throw invalidInput(`Batch job ${batchId} is finished: every item has its outcome. See its results.`);
+      if (!matchesBatchConfirmation(confirmation, before.plan.action, before.unfinished)) {
+        throw new PrivacyDeskError({
+          code: 'CONFIRMATION_MISMATCH',
+          message: `To confirm, type ${batchConfirmationPhrase(before.plan.action, before.unfinished)} exactly (the operation and the number of unfinished uids). Nothing was sent.`,
+        });
+      }
       const profile = await deps.getProfile(before.plan.profileId);
       if (profile.baseUrl !== before.plan.baseUrl) {
         throw invalidInput(`Batch job ${batchId} was confirmed for ${before.plan.baseUrl}, but the profile "${profile.name}" now points at ${profile.baseUrl}. Nothing was sent.`);

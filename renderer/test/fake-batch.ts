@@ -84,6 +84,9 @@ export function createFakeBatch(guard: (method: keyof BridgeClient, input: unkno
       guard('batch.resume', input);
       const job = jobs.get(input.batchId);
       if (!job || job.summary.state !== 'unfinished') throw new PrivacyDeskError({ code: 'NOT_FOUND', message: 'No unfinished batch has this id.' });
+      if (!matchesBatchConfirmation(input.confirmation, job.summary.action, job.summary.counts.unfinished)) {
+        throw new PrivacyDeskError({ code: 'CONFIRMATION_MISMATCH', message: `Type ${batchConfirmationPhrase(job.summary.action, job.summary.counts.unfinished)} to confirm.` });
+      }
       job.summary = { ...job.summary, state: 'running' };
       const jobId = nextJobId('batch.run');
       runs.set(jobId, input.batchId);

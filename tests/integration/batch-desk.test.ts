@@ -87,7 +87,7 @@ describe('desk.batch against the sandbox', () => {
     await journal.finishItems();
     await journal.close();
 
-    const run = await desk.batch.resume(journal.jobId, { concurrency: 4 });
+    const run = await desk.batch.resume(journal.jobId, { concurrency: 4, confirmation: 'DELETE 4' });
     expect(await run.finished).toMatchObject({ state: 'finished', counts: { done: 3, failed: 1, unfinished: 0 } });
     const rows = [];
     for await (const row of desk.batch.results(journal.jobId)) rows.push(row);
@@ -139,12 +139,15 @@ describe('desk.batch against the sandbox', () => {
     expect(await desk.batch.mostRecentUnfinished()).toMatchObject({ batchId: run.batchId, state: 'unfinished', counts: { unfinished: 30 - doneFirst } });
 
     const requestsBefore = sandbox.current.stats().apiRequests;
-    const again = await desk.batch.resume(run.batchId, { concurrency: 4 });
+    // The typed phrase names the unfinished count: the whole job's count is refused, nothing sent.
+    await expect(desk.batch.resume(run.batchId, { concurrency: 4, confirmation: 'ANONYMISE 30' })).rejects.toMatchObject({ code: 'CONFIRMATION_MISMATCH', message: expect.stringContaining(`ANONYMISE ${30 - doneFirst} exactly`) });
+    expect(sandbox.current.stats().apiRequests).toBe(requestsBefore);
+    const again = await desk.batch.resume(run.batchId, { concurrency: 4, confirmation: `anonymize ${30 - doneFirst}`.toUpperCase() });
     const second = await again.finished;
     expect(second).toMatchObject({ state: 'finished', counts: { done: 30, notFound: 0, doneBeforeInterruption: 0, unfinished: 0 } });
     // Only the unfinished ones were sent (plus token requests, which are not API requests).
     expect(sandbox.current.stats().apiRequests - requestsBefore).toBe(30 - doneFirst);
-    await expect(desk.batch.resume(run.batchId, { concurrency: 4 })).rejects.toMatchObject({ message: expect.stringContaining('is finished') });
+    await expect(desk.batch.resume(run.batchId, { concurrency: 4, confirmation: 'ANONYMISE 0' })).rejects.toMatchObject({ message: expect.stringContaining('is finished') });
     const summaries = (await desk.readAudit()).entries.filter((entry) => entry.action === 'batch').map((entry) => entry.batch);
     expect(summaries).toEqual([
       expect.objectContaining({ ended: 'cancelled', done: doneFirst, unfinished: 30 - doneFirst }),

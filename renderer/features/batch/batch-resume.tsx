@@ -40,7 +40,7 @@ export function BatchResume({ job, profiles, appInfo, onCancel }: { job: BatchJo
       useBatchRun.setState({ run: { phase: 'failed', error: new PrivacyDeskError({ code: 'INTERNAL', message: 'This window cannot follow long work (no event channel): reload it.' }) } });
       return;
     }
-    void startRun(bridge, events, () => bridge['batch.resume']({ batchId: job.batchId, concurrency: DEFAULT_BATCH_CONCURRENCY }));
+    void startRun(bridge, events, () => bridge['batch.resume']({ batchId: job.batchId, concurrency: DEFAULT_BATCH_CONCURRENCY, confirmation: typed }));
   };
 
   return (

@@ -295,7 +295,7 @@ describe('the Batch screen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Resume' }));
     fireEvent.change(await screen.findByLabelText('Type ANONYMISE 20 to confirm'), { target: { value: 'ANONYMISE 20' } });
     fireEvent.click(screen.getAllByRole('button', { name: 'Resume' }).at(-1)!);
-    await waitFor(() => expect(fake.callsOf('batch.resume')).toEqual([{ batchId, concurrency: 4 }]));
+    await waitFor(() => expect(fake.callsOf('batch.resume')).toEqual([{ batchId, concurrency: 4, confirmation: 'ANONYMISE 20' }]));
   });
 
   it('shows the results when the run finishes, failed ones first on demand, and exports them as CSV', async () => {
@@ -389,7 +389,7 @@ describe('the Batch screen', () => {
     fireEvent.change(field, { target: { value: 'DELETE 120' } });
     expect(resume().disabled).toBe(false);
     fireEvent.click(resume());
-    await waitFor(() => expect(fake.callsOf('batch.resume')).toEqual([{ batchId: unfinished.batchId, concurrency: 4 }]));
+    await waitFor(() => expect(fake.callsOf('batch.resume')).toEqual([{ batchId: unfinished.batchId, concurrency: 4, confirmation: 'DELETE 120' }]));
     expect(await screen.findByRole('heading', { name: 'Progress' })).toBeTruthy();
   });
 });
