@@ -783,6 +783,8 @@ export const en = {
         unfinished_other: '{{formatted}} unfinished',
       },
       states: { running: 'Running', unfinished: 'Unfinished', finished: 'Finished' },
+      runStates: { running: 'Running', paused: 'Paused', waiting: 'Waiting', stopping: 'Stopping' },
+      elsewhere: 'In another process (the CLI): counts as its journal records them',
       columns: { created: 'Started', operation: 'Operation', profile: 'Profile', total: 'uids', counts: 'Outcomes', state: 'State', actions: 'Actions' },
     },
   },

@@ -776,6 +776,8 @@ export const fr: Messages = {
         unfinished_other: '{{formatted}} non terminés',
       },
       states: { running: 'En cours', unfinished: 'Non terminé', finished: 'Terminé' },
+      runStates: { running: 'En cours', paused: 'En pause', waiting: 'En attente', stopping: 'Arrêt en cours' },
+      elsewhere: 'Dans un autre processus (la CLI) : comptes tels que son journal les enregistre',
       columns: { created: 'Lancé le', operation: 'Opération', profile: 'Profil', total: 'uid', counts: 'Résultats', state: 'État', actions: 'Actions' },
     },
   },

@@ -1,4 +1,4 @@
-import { batchConfirmationPhrase, matchesBatchConfirmation, PREVIEW_ENDS, type BatchCounts, type BatchInvalidLine, type BatchJobSummary, type BatchPreview, type BatchResultRow, type BatchRunResult } from '../../shared/batch';
+import { batchConfirmationPhrase, matchesBatchConfirmation, PREVIEW_ENDS, type BatchCounts, type BatchInvalidLine, type BatchJobLive, type BatchJobSummary, type BatchPreview, type BatchProgress, type BatchResultRow, type BatchRunResult } from '../../shared/batch';
 import type { BridgeClient, ProfileView } from '../../shared/contract';
 import { PrivacyDeskError } from '../../shared/errors';
 import { uidProblem } from '../../shared/uid';
@@ -26,9 +26,9 @@ const hex = (length: number, seed: number) => (seed.toString(16) + '0'.repeat(le
  * the typed phrase; jobs only start — a test drives them with job.progress / job.finished events, and a
  * finished event settles the job's rows (done first, then not found, then failed, the rest unfinished).
  */
-export function createFakeBatch(guard: (method: keyof BridgeClient, input: unknown) => void, nextJobId: (kind: 'batch.check' | 'batch.run') => string, profiles: ProfileView[], seeded: BatchJobSummary[] = []) {
+export function createFakeBatch(guard: (method: keyof BridgeClient, input: unknown) => void, nextJobId: (kind: 'batch.check' | 'batch.run') => string, profiles: ProfileView[], seeded: Array<Omit<BatchJobSummary, 'revision'> & { revision?: number }> = []) {
   const drafts = new Map<string, { items: DraftItem[]; sourceName: string }>();
-  const jobs = new Map<string, FakeJob>(seeded.map((summary) => [summary.batchId, { summary, rows: seededRows(summary) }]));
+  const jobs = new Map<string, FakeJob>(seeded.map((seed) => [seed.batchId, { summary: { revision: 0, ...seed }, rows: seededRows(seed) }]));
   /** batch.run jobs by job id → batch id. */
   const runs = new Map<string, string>();
   const paused = new Map<string, boolean>();
@@ -71,12 +71,15 @@ export function createFakeBatch(guard: (method: keyof BridgeClient, input: unkno
         total,
         state: 'running',
         counts: { done: 0, doneBeforeInterruption: 0, notFound: 0, failed: 0, unfinished: total },
+        revision: 0,
       };
       // The operator's choice of trimmed uids: here, every uid with spaces at an end (the check's answer is the test's).
       const sent = (item: DraftItem): BatchResultRow =>
         input.useTrimmed && item.uid !== item.uid.trim() ? { ...item, uid: item.uid.trim(), pastedUid: item.uid, outcome: 'unfinished' } : { ...item, outcome: 'unfinished' };
-      jobs.set(batchId, { summary, rows: draft.items.map(sent) });
       const jobId = nextJobId('batch.run');
+      // Run by this app: the list serves its run's state (the tests' progress events say the rest).
+      summary.live = { state: 'running', inFlight: 0, ratePerSecond: 0, jobId };
+      jobs.set(batchId, { summary, rows: draft.items.map(sent) });
       runs.set(jobId, batchId);
       return { jobId, batchId };
     },
@@ -87,14 +90,16 @@ export function createFakeBatch(guard: (method: keyof BridgeClient, input: unkno
       if (!matchesBatchConfirmation(input.confirmation, job.summary.action, job.summary.counts.unfinished)) {
         throw new PrivacyDeskError({ code: 'CONFIRMATION_MISMATCH', message: `Type ${batchConfirmationPhrase(job.summary.action, job.summary.counts.unfinished)} to confirm.` });
       }
-      job.summary = { ...job.summary, state: 'running' };
       const jobId = nextJobId('batch.run');
+      job.summary = { ...job.summary, state: 'running', live: { state: 'running', inFlight: 0, ratePerSecond: 0, jobId } };
       runs.set(jobId, input.batchId);
       return { jobId, batchId: input.batchId };
     },
     'batch.setPaused': async (input) => {
       guard('batch.setPaused', input);
       paused.set(input.jobId, input.paused);
+      const job = jobs.get(runs.get(input.jobId) ?? '');
+      if (job?.summary.live) job.summary = { ...job.summary, live: { ...job.summary.live, state: input.paused ? 'paused' : 'running' } };
       return { paused: input.paused };
     },
     'batch.list': async (input) => {
@@ -125,12 +130,25 @@ export function createFakeBatch(guard: (method: keyof BridgeClient, input: unkno
     if (!job) return;
     const counts = result?.counts ?? job.summary.counts;
     job.rows = applyCounts(job.rows, counts);
-    job.summary = { ...job.summary, counts, state: counts.unfinished === 0 ? 'finished' : 'unfinished' };
+    const { live: _live, ...rest } = job.summary;
+    void _live;
+    job.summary = { ...rest, counts, state: counts.unfinished === 0 ? 'finished' : 'unfinished' };
+  };
+
+  /** A progress event: as desk.batch does, the job's list entry takes the run's counts and state. */
+  const report = (progress: BatchProgress & { jobId: string }) => {
+    const job = jobs.get(progress.batchId);
+    if (!job) return;
+    const live: BatchJobLive = { state: progress.state, inFlight: progress.inFlight, ratePerSecond: progress.ratePerSecond, jobId: progress.jobId };
+    if (progress.secondsLeft !== undefined) live.secondsLeft = progress.secondsLeft;
+    if (progress.waitSeconds !== undefined) live.waitSeconds = progress.waitSeconds;
+    job.summary = { ...job.summary, state: 'running', counts: progress.counts, live, revision: progress.revision ?? job.summary.revision };
   };
 
   return {
     methods,
     settle,
+    report,
     /** The batch a batch.run job runs, when it is one. */
     batchOf: (jobId: string) => runs.get(jobId),
     isPaused: (jobId: string) => paused.get(jobId) ?? false,
@@ -155,7 +173,7 @@ function applyCounts(rows: BatchResultRow[], counts: BatchCounts): BatchResultRo
   }).map((row, index) => (rows[index]?.pastedUid !== undefined ? { ...row, pastedUid: rows[index]!.pastedUid } : row));
 }
 
-function seededRows(summary: BatchJobSummary): BatchResultRow[] {
+function seededRows(summary: Pick<BatchJobSummary, 'total' | 'counts'>): BatchResultRow[] {
   const rows = Array.from({ length: summary.total }, (_, index) => ({ line: index + 1, uid: `seeded-${index + 1}`, outcome: 'unfinished' as const }));
   return applyCounts(rows, summary.counts);
 }

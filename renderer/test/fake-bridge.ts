@@ -314,6 +314,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
   const emitEvent: typeof events.emit = (name, payload) => {
     if (name === 'job.finished') runningJobs.delete(payload.jobId);
     if (name === 'job.finished' && payload.kind === 'batch.run' && 'status' in payload) batch.settle(payload.jobId, payload.status === 'completed' ? payload.result : undefined);
+    if (name === 'job.progress' && payload.kind === 'batch.run') batch.report(payload);
     if (name === 'job.finished' && payload.kind === 'users.index' && 'status' in payload && payload.status === 'completed') indexed = true;
     events.emit(name, payload);
   };

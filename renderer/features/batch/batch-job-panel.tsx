@@ -1,12 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { BatchJobSummary } from '../../../shared/batch';
 import type { ErrorInfo } from '../../../shared/errors';
-import { useBridge } from '../../bridge/bridge-context';
 import { CardSection } from '../../components/card-section';
 import { ErrorPanel } from '../../components/error-panel';
 import { formatDateTime, formatNumber } from '../../i18n/format';
-import { batchKeys } from './batch-keys';
+import { useBatchJob } from './batch-jobs-store';
 import { BatchResultsTable, OutcomeCounts, useExportResults } from './batch-results';
 
 interface JobPanelProps {
@@ -21,9 +19,8 @@ interface JobPanelProps {
 /** Step 5: a job's outcome — the summary by outcome, every item's row, the CSV export, and Resume when items are left. */
 export function BatchJobPanel({ batchId, runError, onClose, closeLabel, onResume }: JobPanelProps) {
   const { t, i18n } = useTranslation();
-  const bridge = useBridge();
   const exportResults = useExportResults();
-  const job = useQuery({ queryKey: batchKeys.job(batchId), queryFn: async () => (await bridge['batch.get']({ batchId })).job });
+  const job = useBatchJob(batchId);
   const summary = job.data;
   const n = (value: number) => formatNumber(value, i18n.language);
 

@@ -1,17 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { BatchCounts, BatchJobSummary } from '../../../shared/batch';
-import { useBridge } from '../../bridge/bridge-context';
 import { ErrorPanel } from '../../components/error-panel';
 import { formatDateTime, formatNumber } from '../../i18n/format';
-import { batchKeys } from './batch-keys';
 import { useExportResults } from './batch-results';
 import { formatShortDateTime } from './format-when';
-
-export function useBatchJobs() {
-  const bridge = useBridge();
-  return useQuery({ queryKey: batchKeys.jobs, queryFn: async () => (await bridge['batch.list']({})).jobs });
-}
 
 interface OffersProps {
   jobs: BatchJobSummary[];
@@ -98,7 +90,7 @@ export function PastJobs({ jobs, onShow, busy }: { jobs: BatchJobSummary[]; onSh
                     <JobCounts counts={job.counts} />
                   </td>
                   <td>
-                    <span className={`tag batch-job-state--${job.state}`}>{t(`batch.jobs.states.${job.state}`)}</span>
+                    <JobState job={job} />
                   </td>
                   <td className="batch-jobs__actions">
                     <button type="button" className="button button--small" onClick={() => onShow(job)} disabled={busy || job.state === 'running'} aria-label={t('batch.jobs.showFor', { time: formatDateTime(job.createdAt, i18n.language) })}>
@@ -134,6 +126,18 @@ function JobCounts({ counts }: { counts: BatchCounts }) {
         .filter(([part, count]) => count > 0 || part === 'done' || part === 'failed')
         .map(([part, count]) => t(`batch.jobs.countParts.${part}`, { count, formatted: formatNumber(count, i18n.language) }))
         .join(' · ')}
+    </>
+  );
+}
+
+/** The job's state as its run says it (paused, waiting…) when this app runs it: the same word as the progress panel's. */
+function JobState({ job }: { job: BatchJobSummary }) {
+  const { t } = useTranslation();
+  const state = job.live?.state;
+  return (
+    <>
+      <span className={`tag batch-job-state--${state ?? job.state}`}>{state ? t(`batch.jobs.runStates.${state}`) : t(`batch.jobs.states.${job.state}`)}</span>
+      {job.state === 'running' && !job.live && <span className="muted small block">{t('batch.jobs.elsewhere')}</span>}
     </>
   );
 }

@@ -1,39 +1,39 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BatchProgress } from '../../../shared/batch';
+import type { BatchJobLive, BatchJobSummary } from '../../../shared/batch';
 import { useBridge } from '../../bridge/bridge-context';
 import { CardSection } from '../../components/card-section';
 import { ErrorPanel } from '../../components/error-panel';
 import { formatNumber } from '../../i18n/format';
-import { batchKeys } from './batch-keys';
+import { setLiveState, useBatchJob } from './batch-jobs-store';
 import { useBatchRun } from './batch-run-store';
 import { formatDuration } from './format-duration';
 
-/** Step 4: the run as it goes — counts, rate, time left, its state — with Pause / Resume and Cancel. */
+/**
+ * Step 4: the run as it goes — counts, rate, time left, its state — with Pause / Resume and Cancel.
+ * Everything it says of the job comes from the one record every batch screen reads (batch-jobs-store.ts).
+ */
 export function BatchProgressPanel() {
   const { t, i18n } = useTranslation();
   const bridge = useBridge();
+  const queryClient = useQueryClient();
   const run = useBatchRun((s) => s.run);
   const setPaused = useBatchRun((s) => s.setPaused);
   const cancel = useBatchRun((s) => s.cancel);
   const dismiss = useBatchRun((s) => s.dismiss);
   const [controlError, setControlError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const followedBatch = run.phase === 'running' && !run.jobId && !run.progress ? run.batchId : null;
-  // A job followed without events (another process may run it): its state in the data folder says when it ends.
-  const job = useQuery({
-    queryKey: batchKeys.job(followedBatch ?? ''),
-    queryFn: async () => (await bridge['batch.get']({ batchId: followedBatch! })).job,
-    enabled: followedBatch !== null,
-    refetchInterval: 2000,
-  });
-  const endedState = job.data?.state;
+  const batchId = run.phase === 'running' ? run.batchId : null;
+  const job = useBatchJob(batchId).data;
+  // A followed job that no process runs any more (another process ran it): its results are shown.
+  const ended = job && job.state !== 'running' && !(run.phase === 'running' && run.jobId);
   useEffect(() => {
-    if (followedBatch && endedState && endedState !== 'running') useBatchRun.getState().ended(followedBatch);
-  }, [followedBatch, endedState]);
+    if (batchId && ended) useBatchRun.getState().ended(batchId);
+  }, [batchId, ended]);
   if (run.phase !== 'running') return null;
-  const progress = run.progress;
+  const live = job?.live;
+  const jobId = run.jobId ?? live?.jobId ?? null;
   const n = (value: number) => formatNumber(value, i18n.language);
 
   const control = async (action: () => Promise<void>) => {
@@ -47,18 +47,23 @@ export function BatchProgressPanel() {
       setBusy(false);
     }
   };
+  const pauseOrResume = (paused: boolean) =>
+    control(async () => {
+      if (!jobId) return;
+      const answer = await setPaused(bridge, jobId, paused);
+      setLiveState(queryClient, run.batchId, answer ? 'paused' : 'running');
+    });
 
-  const stopping = run.cancelling || progress?.state === 'stopping';
-  // The store follows the core's reports and the answers to Pause / Resume, whichever came last.
-  const paused = run.paused;
+  const stopping = run.cancelling || live?.state === 'stopping';
+  const paused = live?.state === 'paused';
   return (
     <CardSection title={t('batch.progress.heading')} hint={t('batch.progress.batchId', { id: run.batchId })} className="batch-card batch-progress">
-      {progress ? (
-        <ProgressFigures progress={progress} />
+      {job && live ? (
+        <ProgressFigures job={job} live={live} />
       ) : run.jobId ? (
         <p className="muted" role="status">{t('batch.progress.starting')}</p>
       ) : (
-        // Followed from a job listed as running: its events come only if this app runs it (not the CLI).
+        // Followed from a job listed as running: its figures come only if this app runs it (not the CLI).
         <div className="batch-progress__waiting" role="status">
           <p className="muted">{t('batch.progress.waitingForEvents')}</p>
           <button type="button" className="button button--small" onClick={dismiss}>
@@ -66,12 +71,12 @@ export function BatchProgressPanel() {
           </button>
         </div>
       )}
-      <p className={`batch-state batch-state--${stopping ? 'stopping' : (progress?.state ?? 'running')}`} role="status" aria-live="polite">
-        <span aria-hidden="true" className="batch-state__mark">{stopping ? '■' : paused ? '❚❚' : progress?.state === 'waiting' ? '⏳' : '▶'}</span>
+      <p className={`batch-state batch-state--${stopping ? 'stopping' : (live?.state ?? 'running')}`} role="status" aria-live="polite">
+        <span aria-hidden="true" className="batch-state__mark">{stopping ? '■' : paused ? '❚❚' : live?.state === 'waiting' ? '⏳' : '▶'}</span>
         {stopping
           ? t('batch.progress.states.stopping')
-          : progress?.state === 'waiting'
-            ? t('batch.progress.states.waiting', { seconds: n(Math.ceil(progress.waitSeconds ?? 0)) })
+          : live?.state === 'waiting'
+            ? t('batch.progress.states.waiting', { seconds: n(Math.ceil(live.waitSeconds ?? 0)) })
             : paused
               ? t('batch.progress.states.paused')
               : t('batch.progress.states.running')}
@@ -79,15 +84,15 @@ export function BatchProgressPanel() {
       {controlError ? <ErrorPanel title={t('batch.progress.controlFailed')} error={controlError} /> : null}
       <div className="batch-progress__actions">
         {paused ? (
-          <button type="button" className="button button--primary" disabled={busy || stopping || !run.jobId} onClick={() => void control(() => setPaused(bridge, false))}>
+          <button type="button" className="button button--primary" disabled={busy || stopping || !jobId} onClick={() => void pauseOrResume(false)}>
             {t('batch.progress.resume')}
           </button>
         ) : (
-          <button type="button" className="button" disabled={busy || stopping || !run.jobId} onClick={() => void control(() => setPaused(bridge, true))}>
+          <button type="button" className="button" disabled={busy || stopping || !jobId} onClick={() => void pauseOrResume(true)}>
             {t('batch.progress.pause')}
           </button>
         )}
-        <button type="button" className="button button--danger-ghost" disabled={busy || stopping || !run.jobId} onClick={() => void control(() => cancel(bridge))} aria-describedby="batch-cancel-hint">
+        <button type="button" className="button button--danger-ghost" disabled={busy || stopping || !jobId} onClick={() => void control(() => (jobId ? cancel(bridge, jobId) : Promise.resolve()))} aria-describedby="batch-cancel-hint">
           {stopping ? t('batch.progress.stopping') : t('batch.progress.cancel')}
         </button>
         <span id="batch-cancel-hint" className="muted small">
@@ -98,12 +103,12 @@ export function BatchProgressPanel() {
   );
 }
 
-function ProgressFigures({ progress }: { progress: BatchProgress }) {
+function ProgressFigures({ job, live }: { job: BatchJobSummary; live: BatchJobLive }) {
   const { t, i18n } = useTranslation();
   const n = (value: number) => formatNumber(value, i18n.language);
-  const { counts, total } = progress;
+  const { counts, total } = job;
   const finished = total - counts.unfinished;
-  const rate = formatNumber(Math.round(progress.ratePerSecond * 10) / 10, i18n.language);
+  const rate = formatNumber(Math.round(live.ratePerSecond * 10) / 10, i18n.language);
   return (
     <>
       <div className="batch-bar">
@@ -116,7 +121,7 @@ function ProgressFigures({ progress }: { progress: BatchProgress }) {
         <Figure label={t('batch.progress.failed')} value={n(counts.failed)} tone={counts.failed > 0 ? 'failed' : undefined} />
         <Figure label={t('batch.progress.remaining')} value={n(counts.unfinished)} />
         <Figure label={t('batch.progress.rate')} value={t('batch.progress.rateValue', { rate })} />
-        <Figure label={t('batch.progress.timeLeft')} value={progress.secondsLeft === undefined ? t('batch.progress.estimating') : formatDuration(progress.secondsLeft, t)} />
+        <Figure label={t('batch.progress.timeLeft')} value={live.secondsLeft === undefined ? t('batch.progress.estimating') : formatDuration(live.secondsLeft, t)} />
       </dl>
     </>
   );

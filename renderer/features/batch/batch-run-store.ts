@@ -1,16 +1,19 @@
 import { create } from 'zustand';
-import type { BatchProgress, BatchRunResult } from '../../../shared/batch';
+import type { BatchRunResult } from '../../../shared/batch';
 import type { BridgeClient } from '../../../shared/contract';
 import type { ErrorInfo } from '../../../shared/errors';
 import type { JobFinished, JobProgress } from '../../../shared/jobs';
 import type { BridgeEventClient } from '../../bridge/bridge-event-client';
 import { followJob, type FollowedJob } from '../../bridge/jobs';
 
-/** How a batch run stands in this window. */
+/**
+ * Which run this window shows, and what the operator asked of it. How the job stands (its state, counts,
+ * figures) is not kept here: every screen reads it from the one record of jobs (batch-jobs-store.ts).
+ */
 export type BatchRunState =
   | { phase: 'idle' }
   | { phase: 'starting' }
-  | { phase: 'running'; jobId: string | null; batchId: string; progress?: BatchProgress; paused: boolean; cancelling: boolean }
+  | { phase: 'running'; jobId: string | null; batchId: string; cancelling: boolean }
   /** completed: result.state says finished or cancelled; cancelled/failed: the job stopped before reporting counts. */
   | { phase: 'ended'; batchId: string; result?: BatchRunResult; error?: ErrorInfo }
   | { phase: 'failed'; error: unknown };
@@ -25,8 +28,9 @@ interface BatchRunStore {
   attach(events: BridgeEventClient, batchId: string): void;
   /** A followed job that another process ran has ended (seen in batch.get): show its results. */
   ended(batchId: string): void;
-  setPaused(bridge: BridgeClient, paused: boolean): Promise<void>;
-  cancel(bridge: BridgeClient): Promise<void>;
+  /** Pauses or resumes the run (its bridge job: this window's, or the one the job record names); answers whether it is paused. */
+  setPaused(bridge: BridgeClient, jobId: string, paused: boolean): Promise<boolean>;
+  cancel(bridge: BridgeClient, jobId: string): Promise<void>;
   /** Back to a new batch. */
   dismiss(): void;
 }
@@ -52,10 +56,9 @@ export const useBatchRun = create<BatchRunStore>()((set, get) => {
   const onProgress = (batchId: string) => (progress: JobProgress) => {
     if (progress.kind !== 'batch.run' || progress.batchId !== batchId) return;
     const run = get().run;
-    if (run.phase !== 'running' || run.batchId !== batchId) return;
-    // The core's word on the state wins over the last button pressed.
-    const paused = progress.state === 'paused' ? true : progress.state === 'running' ? false : run.paused;
-    set({ run: { ...run, jobId: run.jobId ?? progress.jobId, progress, paused } });
+    if (run.phase !== 'running' || run.batchId !== batchId || run.jobId) return;
+    // Followed from its events (started before a reload): they name its bridge job.
+    set({ run: { ...run, jobId: progress.jobId } });
   };
 
   return {
@@ -73,7 +76,7 @@ export const useBatchRun = create<BatchRunStore>()((set, get) => {
             const started = await call();
             batchId = started.batchId;
             // Progress may arrive before followJob answers: be in the running phase first.
-            set({ run: { phase: 'running', jobId: started.jobId, batchId, paused: false, cancelling: false } });
+            set({ run: { phase: 'running', jobId: started.jobId, batchId, cancelling: false } });
             return started;
           },
           { onProgress: (progress) => onProgress(batchId)(progress) },
@@ -91,7 +94,7 @@ export const useBatchRun = create<BatchRunStore>()((set, get) => {
 
     attach(events, batchId) {
       stopFollowing();
-      set({ run: { phase: 'running', jobId: null, batchId, paused: false, cancelling: false } });
+      set({ run: { phase: 'running', jobId: null, batchId, cancelling: false } });
       const stopProgress = events.subscribe('job.progress', (payload) => onProgress(batchId)(payload));
       const stopFinished = events.subscribe('job.finished', (payload) => {
         const run = get().run;
@@ -114,19 +117,14 @@ export const useBatchRun = create<BatchRunStore>()((set, get) => {
       set({ run: { phase: 'ended', batchId } });
     },
 
-    async setPaused(bridge, paused) {
-      const run = get().run;
-      if (run.phase !== 'running' || !run.jobId) return;
-      const answer = await bridge['batch.setPaused']({ jobId: run.jobId, paused });
-      const now = get().run;
-      if (now.phase === 'running' && now.batchId === run.batchId) set({ run: { ...now, paused: answer.paused } });
+    async setPaused(bridge, jobId, paused) {
+      return (await bridge['batch.setPaused']({ jobId, paused })).paused;
     },
 
-    async cancel(bridge) {
+    async cancel(bridge, jobId) {
       const run = get().run;
-      if (run.phase !== 'running' || !run.jobId) return;
-      set({ run: { ...run, cancelling: true } });
-      await bridge['jobs.cancel']({ jobId: run.jobId });
+      if (run.phase === 'running') set({ run: { ...run, cancelling: true } });
+      await bridge['jobs.cancel']({ jobId });
     },
 
     dismiss() {

@@ -290,12 +290,45 @@ describe('the Batch screen', () => {
     expect(screen.getByText('Cancel: the items in flight finish, nothing more is sent; you can resume later.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Cancel batch' }));
     await waitFor(() => expect(fake.callsOf('jobs.cancel')).toEqual([{ jobId }]));
-    // The fake stops the run with its counts (nothing done yet): the job is left unfinished, resumable.
-    expect(await screen.findByText('Batch stopped: 20 of 20 items unfinished')).toBeTruthy();
+    // The run stops with the counts it last reported (10 finished): the job is left unfinished, resumable.
+    expect(await screen.findByText('Batch stopped: 10 of 20 items unfinished')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Resume' }));
-    fireEvent.change(await screen.findByLabelText('Type ANONYMISE 20 to confirm'), { target: { value: 'ANONYMISE 20' } });
+    fireEvent.change(await screen.findByLabelText('Type ANONYMISE 10 to confirm'), { target: { value: 'ANONYMISE 10' } });
     fireEvent.click(screen.getAllByRole('button', { name: 'Resume' }).at(-1)!);
-    await waitFor(() => expect(fake.callsOf('batch.resume')).toEqual([{ batchId, concurrency: 4, confirmation: 'ANONYMISE 20' }]));
+    await waitFor(() => expect(fake.callsOf('batch.resume')).toEqual([{ batchId, concurrency: 4, confirmation: 'ANONYMISE 10' }]));
+  });
+
+  it('the progress panel and the jobs table say the same state and counts: running, paused, running again, finished', async () => {
+    const { fake } = await openBatch();
+    const { jobId, batchId } = await startBatch(fake);
+    const panel = await screen.findByRole('region', { name: 'Progress' });
+    const row = async () => within(await screen.findByRole('table', { name: 'Batches on this computer' })).getAllByRole('row').find((candidate) => candidate.textContent?.includes(batchId))!;
+    const figure = (label: string) => within(panel).getByText(label, { selector: 'dt' }).nextSibling!.textContent;
+    const agree = async (state: string, panelState: string, counts: string, done: string) => {
+      await waitFor(async () => expect((await row()).querySelector('.tag')!.textContent).toBe(state));
+      expect(within(panel).getByText(panelState)).toBeTruthy();
+      expect((await row()).textContent).toContain(counts);
+      expect(figure('Done')).toBe(done);
+    };
+
+    act(() => fake.emitEvent('job.progress', { jobId, kind: 'batch.run', ...progress(batchId, { revision: 1 }) }));
+    await agree('Running', 'Running', '7 done · 2 not found · 1 failed · 10 unfinished', '7');
+
+    // Paused: the answer to Pause says so on both at once; the items in flight that end are counted on both.
+    fireEvent.click(within(panel).getByRole('button', { name: 'Pause' }));
+    await agree('Paused', 'Paused: nothing new is sent until you resume.', '7 done · 2 not found · 1 failed · 10 unfinished', '7');
+    act(() => fake.emitEvent('job.progress', { jobId, kind: 'batch.run', ...progress(batchId, { revision: 2, state: 'paused', inFlight: 0, counts: { done: 9, doneBeforeInterruption: 1, notFound: 2, failed: 1, unfinished: 7 } }) }));
+    await agree('Paused', 'Paused: nothing new is sent until you resume.', '10 done · 2 not found · 1 failed · 7 unfinished', '10');
+
+    fireEvent.click(within(panel).getByRole('button', { name: 'Resume' }));
+    await agree('Running', 'Running', '10 done · 2 not found · 1 failed · 7 unfinished', '10');
+
+    act(() => fake.emitEvent('job.finished', { jobId, kind: 'batch.run', status: 'completed', result: { batchId, total: 20, counts: { done: 17, doneBeforeInterruption: 1, notFound: 2, failed: 0, unfinished: 0 }, state: 'finished' } }));
+    expect(await screen.findByText('Batch finished: all 20 items have their outcome')).toBeTruthy();
+    await waitFor(async () => expect((await row()).querySelector('.tag')!.textContent).toBe('Finished'));
+    expect((await row()).textContent).toContain('18 done · 2 not found · 0 failed');
+    const summary = screen.getByRole('list', { name: 'Items by outcome' });
+    expect(within(summary).getByText('Done').parentElement!.textContent).toMatch(/^17/);
   });
 
   it('shows the results when the run finishes, failed ones first on demand, and exports them as CSV', async () => {
@@ -347,6 +380,7 @@ describe('the Batch screen', () => {
       total: 20,
       state: 'running',
       counts: { done: 3, doneBeforeInterruption: 0, notFound: 0, failed: 0, unfinished: 17 },
+      revision: 0,
     };
     const { fake } = await openBatch({ batchJobs: [running] });
     const offers = await screen.findByRole('list', { name: 'Batches to resume' });
@@ -375,6 +409,7 @@ describe('the Batch screen', () => {
       total: 250,
       state: 'unfinished',
       counts: { done: 120, doneBeforeInterruption: 0, notFound: 10, failed: 0, unfinished: 120 },
+      revision: 0,
     };
     const { fake } = await openBatch({ profiles: [LIVE_PROFILE], batchJobs: [unfinished] });
     const offers = await screen.findByRole('list', { name: 'Batches to resume' });
