@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_BATCH_TEXT_LENGTH } from '../shared/batch';
 import type { BridgeMethod } from '../shared/contract';
 import { PrivacyDeskError } from '../shared/errors';
-import { dispatchBridgeCall } from '../handlers/dispatch';
+import { dispatchBridgeCall, isBridgeMethod } from '../handlers/dispatch';
 import type { BridgeHandlers } from '../handlers/types';
-import { bridgeRequestRefusal, type Refusal } from './request-guard';
+import { bridgeRequestRefusal, callerRefusal, type Refusal } from './request-guard';
 
 /** Every bridge call's body, except the few below. */
 export const BRIDGE_BODY_LIMIT = 1_048_576;
@@ -64,18 +64,61 @@ export async function registerBridgeRoutes(server: FastifyInstance, options: Bri
     return reply.header('Cache-Control', 'no-store').send(await dispatchBridgeCall(options.handlers, method, input));
   };
 
-  // Only the bridge routes answer a body over their limit in the bridge's own shape.
-  server.setErrorHandler((error: { code?: string }, request, reply) => {
-    if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') throw error;
-    const method = (request.params as { method?: string }).method ?? request.url.slice('/bridge/'.length);
+  // The bridge routes answer every failure in the bridge's own shape: a body over the limit, a body Fastify cannot take.
+  server.setErrorHandler((error: { code?: string; statusCode?: number }, request, reply) => {
+    const method = methodOf(request.url);
+    if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+      if (status === 500) return reply.code(500).send({ ok: false, error: new PrivacyDeskError({ code: 'INTERNAL', message: 'The app could not read this request. Reload the window; if it persists, restart Privacy Desk.' }).toInfo() });
+      return reply.code(status).send(refusalBody({ code: 'INVALID_INPUT', message: `The request "${shortName(method)}" could not be read and was refused before anything was sent. Reload the window and try again.` }));
+    }
     const large = LARGE_BODY_METHODS[method as BridgeMethod];
     const limit = large?.bodyLimit ?? BRIDGE_BODY_LIMIT;
     const whatToDo = large?.whatToDo ?? 'Send less at once; if this came from the window, reload it.';
-    return reply.code(413).send(refusalBody({ code: 'INVALID_INPUT', message: `The request "${method.slice(0, 80)}" is larger than ${megabytes(limit)} and was refused before anything was sent. ${whatToDo}` }));
+    return reply.code(413).send(refusalBody({ code: 'INVALID_INPUT', message: `The request "${shortName(method)}" is larger than ${megabytes(limit)} and was refused before anything was sent. ${whatToDo}` }));
   });
 
   server.post<{ Params: { method: string } }>('/bridge/:method', { onRequest: checkCaller, bodyLimit: BRIDGE_BODY_LIMIT }, (request, reply) => answer(request.params.method, request, reply));
   for (const [method, large] of Object.entries(LARGE_BODY_METHODS)) {
     server.post(`/bridge/${method}`, { onRequest: checkCaller, bodyLimit: large.bodyLimit }, (request, reply) => answer(method, request, reply));
   }
+
+  // Every other request under /bridge (another HTTP method, a trailing slash, a name too long for a route):
+  // the same caller checks first, then a typed refusal, answered before any body is read.
+  const notABridgeCall = async (request: FastifyRequest, reply: FastifyReply) => {
+    const refusal = callerRefusal(request.headers, options.port(), options.token);
+    if (refusal) return reply.code(refusal.status).send(refusalBody(refusal));
+    const method = methodOf(request.url);
+    if (request.method !== 'POST' && isBridgeMethod(method)) {
+      return reply
+        .code(405)
+        .header('Allow', 'POST')
+        .send(refusalBody({ code: 'INVALID_INPUT', message: `Bridge calls are POST requests with a JSON body; this ${request.method.slice(0, 10)} "${shortName(method)}" was refused before anything was sent. Reload the window; if it persists, the app and its page are out of step.` }));
+    }
+    return reply.code(404).send(refusalBody({ code: 'INVALID_INPUT', message: `Privacy Desk has no operation called "${shortName(method)}". Reload the window; if it persists, the app and its page are out of step.` }));
+  };
+  const unreachable = async (_request: FastifyRequest, reply: FastifyReply) => reply;
+  server.all('/bridge', { onRequest: notABridgeCall, bodyLimit: BRIDGE_BODY_LIMIT }, unreachable);
+  server.all('/bridge/*', { onRequest: notABridgeCall, bodyLimit: BRIDGE_BODY_LIMIT }, unreachable);
+}
+
+/** The method a bridge path names: what follows /bridge/, without a query. */
+function methodOf(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return path.startsWith('/bridge/') ? decodeSafely(path.slice('/bridge/'.length)) : '';
+}
+
+function decodeSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A name from the request, short and printable enough to quote back. */
+function shortName(name: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what is replaced
+  const printable = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return printable.length > 80 ? `${printable.slice(0, 80)}…` : printable;
 }

@@ -93,7 +93,10 @@ describe('loopback web host', () => {
       expect([403, 404]).toContain(answer.status); // the static server refuses traversal outright
       expect(answer.body).not.toContain('privacy-desk');
     }
-    expect((await raw({ path: '/bridge/app.info' })).status).toBe(404); // GET is not a bridge call
+    // GET is not a bridge call: refused by the bridge's own checks (no token here), in its own shape.
+    const get = await raw({ path: '/bridge/app.info' });
+    expect(get.status).toBe(401);
+    expect(JSON.parse(get.body)).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED', outcome: 'not-sent' } });
   });
 
   it('accepts a good call with the token (200)', async () => {
@@ -190,8 +193,45 @@ describe('loopback web host', () => {
 
   it('answers no CORS preflight', async () => {
     const preflight = await raw({ method: 'OPTIONS', path: '/bridge/profiles.list', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' } });
-    expect(preflight.status).toBe(404);
+    expect(preflight.status).toBe(403);
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    expect(preflight.headers['access-control-allow-methods']).toBeUndefined();
+  });
+
+  it('answers odd bridge paths and methods the bridge’s way (a typed error with a stable code and words), after the same checks', async () => {
+    const ours = { 'X-Privacy-Desk-Token': host.token, Origin: host.origin, 'Sec-Fetch-Site': 'same-origin' };
+    const odd = [
+      { method: 'POST', path: '/bridge/app.info/', status: 404, words: 'no operation called "app.info/"' },
+      // Up to 100 characters the name reaches the dispatcher (which answers an unknown name with 200 and ok: false); longer, the host answers.
+      { method: 'POST', path: `/bridge/${'m'.repeat(100)}`, status: 200, words: 'no operation called' },
+      { method: 'POST', path: `/bridge/${'m'.repeat(101)}`, status: 404, words: `no operation called "${'m'.repeat(80)}…"` },
+      { method: 'POST', path: `/bridge/${'m'.repeat(5000)}`, status: 404, words: 'no operation called' },
+      { method: 'POST', path: '/bridge/', status: 200, words: 'no operation called ""' },
+      { method: 'POST', path: '/bridge', status: 404, words: 'no operation called ""' },
+      { method: 'POST', path: '/bridge/a/b?x=1', status: 404, words: 'no operation called "a/b"' },
+      { method: 'DELETE', path: '/bridge/profiles.list', status: 405, words: 'POST requests' },
+      { method: 'GET', path: '/bridge/app.info', status: 405, words: 'POST requests' },
+      { method: 'PUT', path: '/bridge/users.erase', status: 405, words: 'POST requests' },
+      { method: 'GET', path: '/bridge/nothing-here', status: 404, words: 'no operation called "nothing-here"' },
+    ];
+    for (const { method, path, status, words } of odd) {
+      const withBody = method === 'GET' ? {} : { 'Content-Length': '2' };
+      const answer = await raw({ method, path, headers: { ...ours, 'Content-Type': 'application/json', ...withBody }, body: method === 'GET' ? undefined : '{}' });
+      expect(answer.status, `${method} ${path}`).toBe(status);
+      const body = JSON.parse(answer.body);
+      expect(body, `${method} ${path}`).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', outcome: 'not-sent', message: expect.stringContaining(words) } });
+      expect(answer.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+      if (status === 405) expect(answer.headers.allow).toBe('POST');
+      // Nothing weaker than a real call: without the token, from another origin or another Host, the same refusals come first.
+      expect((await raw({ method, path, headers: { 'Content-Type': 'application/json' } })).status, `${method} ${path}`).toBe(401);
+      expect((await raw({ method, path, headers: { ...ours, Origin: 'https://evil.example' } })).status).toBe(403);
+      expect((await raw({ method, path, headers: { ...ours, Host: `evil.example:${port}` } })).status).toBe(403);
+    }
+    // A body of the wrong type on an odd path is the same typed answer, never Fastify's.
+    const plain = await raw({ method: 'POST', path: '/bridge/app.info/', headers: { ...ours, 'Content-Type': 'text/plain', 'Content-Length': '1' }, body: 'x' });
+    expect(JSON.parse(plain.body)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    // The real routes still work.
+    expect((await bridge('app.info', {})).status).toBe(200);
   });
 
   it('is not reachable from the network, only from loopback', async (context) => {
