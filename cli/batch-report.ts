@@ -2,7 +2,7 @@ import { isLocalBaseUrl } from '../shared/profile';
 import type { BatchCheckResult, BatchCounts, BatchInvalidLine, BatchPreview } from '../shared/batch';
 import type { ErasureAction } from '../shared/users';
 import { BATCH_OPERATION_WORDS, doneCount, plural } from './batch-words';
-import { visibleText } from './visible-text';
+import { escapeInvisible, visibleText } from './visible-text';
 
 /** Where the human-readable text goes: stdout, or stderr when --json keeps stdout for the one JSON document. */
 export type Say = (text: string) => void;
@@ -15,9 +15,9 @@ export const MISSING_SHOWN = 20;
 const KIND_NAMES: Record<BatchPreview['kind'], string> = { list: 'a list, one uid a line', csv: 'CSV', tsv: 'TSV (tab-separated)' };
 const EXPORT_NAMES: Record<NonNullable<BatchPreview['fromExport']>, string> = { audit: 'a Privacy Desk audit export', 'batch-results': 'a Privacy Desk batch results export' };
 
-/** A uid (or any value from the input or the service) quoted, with control and bidi characters shown as escapes. */
+/** A uid (or any value from the input or the service) quoted, every character a reader cannot see (controls, bidi marks, no-break and zero-width spaces…) shown as an escape. */
 export function quoted(value: string): string {
-  return `“${visibleText(value)}”`;
+  return `“${escapeInvisible(value)}”`;
 }
 
 /** Step 1: what was read. Nothing has been sent. */
@@ -57,13 +57,28 @@ function sayInvalidLines(say: Say, invalid: BatchInvalidLine[], invalidCount: nu
 }
 
 /** Step 2 (--check): which uids the service knows. */
-export function sayCheck(say: Say, check: BatchCheckResult, items: number): void {
+export function sayCheck(say: Say, check: BatchCheckResult, items: number, useTrimmed = false): void {
   say(`Checked against the service (${plural(check.users, 'user')} read): ${check.existing} of ${items} uids exist, ${check.missing} do not.`);
   if (check.missing === 0) return;
   say(`  Not found (each will end as "not found": already erased, or never existed):`);
   const shown = check.missingSample.slice(0, MISSING_SHOWN);
   for (const uid of shown) say(`    ${quoted(uid)}`);
   if (check.missing > shown.length) say(`    and ${check.missing - shown.length} more`);
+  sayTrimmable(say, check.trimmable, useTrimmed);
+}
+
+/** Pasted with spaces at an end, not on the service, while the trimmed uid is: a likely mistake, and the choice that undoes it. */
+function sayTrimmable(say: Say, trimmable: BatchCheckResult['trimmable'], useTrimmed: boolean): void {
+  if (trimmable.count === 0) {
+    if (useTrimmed) say('  --use-trimmed: no uid with spaces at an end has its trimmed form on the service; every uid is sent as it is.');
+    return;
+  }
+  const subject = trimmable.count === 1 ? '1 uid begins or ends with spaces and is' : `${trimmable.count} uids begin or end with spaces and are`;
+  say(`  Likely mistake: ${subject} not on the service, but the same uid without the spaces is:`);
+  for (const item of trimmable.sample) say(`    line ${item.line}: ${quoted(item.uid)} → ${quoted(item.trimmed)}`);
+  if (trimmable.count > trimmable.sample.length) say(`    and ${trimmable.count - trimmable.sample.length} more`);
+  if (useTrimmed) say('  --use-trimmed: the trimmed uids are sent; the job and the audit trail record each uid as pasted and that you chose its trimmed form.');
+  else say('  Sent as pasted, they end "not found" and those users keep their data. To send the trimmed uids instead, add --use-trimmed (recorded in the job and the audit trail).');
 }
 
 export interface ConfirmationFacts {

@@ -1,6 +1,7 @@
 import { ACTION_WORDS } from '../core/action-words';
 import type { ErasureResult } from '../shared/users';
 import type { CliOutput } from './output';
+import { escapeInvisible } from './visible-text';
 
 /**
  * Prints an erasure's steps in order: the logout sent first, the erasure, the check afterwards.
@@ -26,6 +27,6 @@ export function printErasureSteps(out: CliOutput, result: ErasureResult, profile
   }
   if (json) return out.json(result);
   if (logoutLine) out.line(logoutLine);
-  out.line(`${words.Done} user “${result.uid}” in ${profileName} (status ${result.status}${result.requestId ? `, request id ${result.requestId}` : ''}).`);
+  out.line(`${words.Done} user “${escapeInvisible(result.uid)}” in ${profileName} (status ${result.status}${result.requestId ? `, request id ${result.requestId}` : ''}).`);
   if (verificationLine) out.line(verificationLine);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createOutput } from './output';
 import { formatTable } from './table';
-import { visibleJson, visibleLines, visibleText } from './visible-text';
+import { escapeInvisible, visibleJson, visibleLines, visibleText, visibleUid } from './visible-text';
 
 const RETITLE = '\u001b]0;pwned\u0007';
 const ERASE_AND_GO_UP = '\u001b[2K\u001b[1A';
@@ -64,5 +64,31 @@ describe('CLI output (tables, lines, notes, JSON)', () => {
     expect(io.stdout.replace(/\n/g, '')).not.toMatch(OBEYED);
     expect(io.stderr.replace(/\n/g, '')).not.toMatch(OBEYED);
     expect(io.stderr).toContain('\\u001b[2K');
+  });
+});
+
+describe('uids in the CLI’s text output', () => {
+  it('a uid with spaces at an end is quoted, so the spaces show; invisible characters are escaped', () => {
+    expect(visibleUid(' user-000490 ')).toBe('" user-000490 "');
+    expect(visibleUid('dave smith')).toBe('"dave smith"');
+    expect(visibleUid('alice\u00a0')).toBe('"alice\\u00a0"');
+    expect(visibleUid('al\u200bice')).toBe('"al\\u200bice"');
+    expect(visibleUid('\u202eexe.png')).toBe('"\\u202eexe.png"');
+    expect(visibleUid('tag\u{e0041}')).toBe('"tag\\u{e0041}"');
+    // The quoted form reads back as the uid (a JSON string, but for the astral escape).
+    for (const uid of [' user-000490 ', 'alice\u00a0', 'say "hi" ', 'a\\b c']) expect(JSON.parse(visibleUid(uid))).toBe(uid);
+  });
+
+  it('leaves a uid every character of which shows as it is', () => {
+    for (const uid of ['user-000490', 'alice@example.com', 'zoë', '王小明', 'dév-👩‍💻']) expect(visibleUid(uid)).toBe(uid);
+  });
+
+  it('in a table, " user-000490 " and "user-000490" cannot be confused', () => {
+    const table = formatTable([{ uid: ' user-000490 ' }, { uid: 'user-000490' }], [{ title: 'UID', value: (r) => visibleUid(r.uid) }]);
+    expect(table.split('\n').slice(2).map((line) => line.trimEnd())).toEqual(['" user-000490 "', 'user-000490']);
+  });
+
+  it('inside quotes, invisible characters are escaped and spaces stay', () => {
+    expect(escapeInvisible(' a\u00a0b ')).toBe(' a\\u00a0b ');
   });
 });

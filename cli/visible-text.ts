@@ -1,3 +1,5 @@
+import { hasInvisible, uidParts } from '../shared/invisible-characters';
+
 /**
  * Text from the service (names, e-mails, uids, its error descriptions) is
  * printed to a terminal, which obeys control characters: ESC]0;…BEL retitles
@@ -37,4 +39,30 @@ export function visibleLines(text: string): string {
  */
 export function visibleJson(serialized: string): string {
   return serialized.replace(UNSAFE_IN_JSON, escapeCodeUnit);
+}
+
+/**
+ * Inside quotes: a value with every character a reader cannot see written as an escape (\u00a0,
+ * \u200b, \u202e…) — plain spaces stay, the quotes around show them. Control characters as visibleText.
+ */
+export function escapeInvisible(text: string): string {
+  return uidParts(text)
+    .map((part) => (part.kind === 'text' ? visibleText(part.text) : part.char === ' ' ? ' ' : escapeCodePoint(part.char)))
+    .join('');
+}
+
+/**
+ * A uid for a terminal: as it is when every character of it can be seen; otherwise quoted, so spaces at
+ * either end show, with each invisible character escaped: " user-000490 ", "alice\u00a0". The quoted
+ * form reads as a JSON string (quotes and backslashes inside are escaped) and states the uid exactly.
+ * --json output keeps the uid itself.
+ */
+export function visibleUid(uid: string): string {
+  if (!hasInvisible(uid) && !/^"|\\/.test(uid)) return visibleText(uid);
+  return `"${escapeInvisible(uid.replace(/\\/g, '\\\\').replace(/"/g, '\\"'))}"`;
+}
+
+function escapeCodePoint(char: string): string {
+  const code = char.codePointAt(0) as number;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }

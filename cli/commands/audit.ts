@@ -10,6 +10,7 @@ import { addReceiptCommand } from './audit-receipt';
 import { EXIT_FAILED } from '../exit-codes';
 import type { CliOutput } from '../output';
 import { formatTable } from '../table';
+import { visibleUid } from '../visible-text';
 
 interface FilterOptions {
   since?: string;
@@ -109,7 +110,7 @@ function printEntries(out: CliOutput, entries: AuditEntryAt[], missing: Set<numb
       { title: 'TIME', value: (e) => e.at },
       { title: 'OPERATION', value: (e) => e.action },
       { title: 'STAGE', value: (e) => stageWords(e, missing), maxWidth: 140 },
-      { title: 'UID', value: (e) => e.uid, maxWidth: 40 },
+      { title: 'UID', value: (e) => visibleUid(e.uid), maxWidth: 40 },
       { title: 'REFERENCE', value: (e) => e.reference ?? '', maxWidth: 24 },
       { title: 'PROFILE', value: (e) => e.profileName, maxWidth: 20 },
       { title: 'STATUS', value: (e) => (e.status !== undefined ? String(e.status) : ''), align: 'right' },

@@ -23,6 +23,7 @@ interface BatchFlags extends ConnectionOptions {
   concurrency: string;
   logoutFirst?: boolean;
   check?: boolean;
+  useTrimmed?: boolean;
   dryRun?: boolean;
   yes?: string;
   json?: boolean;
@@ -44,6 +45,7 @@ export function batchCommand(context: CliContext): Command {
       // The default since sessions are ended first everywhere; still accepted from older scripts.
       .addOption(new Option('--logout-first').hideHelp())
       .option('--check', 'before confirming, look the uids up on the service (reads every page of users; nothing is changed)')
+      .option('--use-trimmed', 'with --check: send the trimmed form of uids pasted with spaces at an end that are not on the service while their trimmed form is (recorded in the job and the audit trail)')
       .option('--dry-run', 'stop after the preview: nothing is sent')
       .option('--yes <phrase>', 'the typed confirmation, e.g. --yes "DELETE 250" (the operation and the count of valid uids)')
       .option('--json', 'print only a JSON summary on stdout: { batchId, state, total, counts, resultsFile }')
@@ -59,6 +61,7 @@ async function runBatch(context: CliContext, action: ErasureAction, file: string
   const uidColumn = parseColumn(opts.column, '--column');
   const referenceColumn = parseColumn(opts.referenceColumn, '--reference-column');
   if (opts.reference !== undefined && (opts.reference.trim() === '' || opts.reference.length > 200)) throw invalidInput('--reference takes 1 to 200 characters (a ticket or request number).');
+  if (opts.useTrimmed && !opts.check) throw invalidInput('--use-trimmed needs --check: only the check tells which uids with spaces at an end have their trimmed form on the service. Nothing was sent.');
   const { desk, profileId } = await resolveConnection(opts, io.env);
   const profile = await desk.getProfile(profileId);
   const batch = desk.batch;
@@ -80,7 +83,7 @@ async function runBatch(context: CliContext, action: ErasureAction, file: string
 
   // 2. Optionally, which uids the service knows (read-only).
   const check = opts.check ? await checkOnService(desk, io, preview, profileId) : undefined;
-  if (check) sayCheck(say, check, preview.items);
+  if (check) sayCheck(say, check, preview.items, opts.useTrimmed === true);
   else sayCheckHint(say);
 
   // 3. What is about to happen, where.
@@ -120,6 +123,7 @@ async function runBatch(context: CliContext, action: ErasureAction, file: string
         ...(opts.reference !== undefined ? { reference: opts.reference } : {}),
         concurrency,
         confirmation,
+        useTrimmed: opts.useTrimmed === true,
       },
       control,
     ),

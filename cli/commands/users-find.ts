@@ -5,6 +5,7 @@ import { addConnectionOptions, resolveConnection, type ConnectionOptions } from 
 import type { CliContext } from '../context';
 import { parseWholeNumber } from '../parse';
 import { formatTable } from '../table';
+import { visibleUid } from '../visible-text';
 
 const FIELD_NAMES: Record<MatchRange['field'], string> = { uid: 'uid', fullName: 'name', email: 'e-mail' };
 
@@ -41,7 +42,7 @@ export function withUsersFind(users: Command, { io, out }: CliContext): Command 
     if (answer.matches.length > 0) {
       out.line(
         formatTable(answer.matches, [
-          { title: 'UID', value: (m) => m.user.uid ?? '(erased)', maxWidth: 48 },
+          { title: 'UID', value: (m) => (m.user.uid === null ? '(erased)' : visibleUid(m.user.uid)), maxWidth: 48 },
           { title: 'FULL NAME', value: (m) => m.user.fullName ?? '', maxWidth: 32 },
           { title: 'EMAIL', value: (m) => m.user.email ?? '', maxWidth: 40 },
           { title: 'CREATED', value: (m) => (m.user.createdAt ?? '').slice(0, 10) },

@@ -10,6 +10,7 @@ import { markIrreversible, type CliContext } from '../context';
 import type { CliOutput } from '../output';
 import { parseWholeNumber } from '../parse';
 import { formatTable } from '../table';
+import { visibleUid } from '../visible-text';
 
 export function usersCommand({ io, out }: CliContext): Command {
   const users = new Command('users').description('list, anonymise and delete users');
@@ -102,7 +103,7 @@ function printUsers(out: CliOutput, users: UserRecord[], footer: string): void {
   if (users.length > 0) {
     out.line(
       formatTable(users, [
-        { title: 'UID', value: (u) => u.uid ?? '(erased)', maxWidth: 48 },
+        { title: 'UID', value: (u) => (u.uid === null ? '(erased)' : visibleUid(u.uid)), maxWidth: 48 },
         { title: 'FULL NAME', value: (u) => u.fullName ?? '', maxWidth: 32 },
         { title: 'EMAIL', value: (u) => u.email ?? '', maxWidth: 40 },
         { title: 'CREATED', value: (u) => (u.createdAt ?? '').slice(0, 10) },
