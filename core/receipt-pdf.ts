@@ -94,12 +94,14 @@ function drawAct(doc: Doc, words: ReceiptWords, act: ReceiptAct, index: number, 
   const { first } = act;
   heading(doc, words.actHeading(index, count));
   if (isDrawable(first.uid)) {
-    row(doc, words.uid, { data: first.uid });
+    // Quoted when its spaces could be miscounted, so the reader sees where it begins and ends.
+    row(doc, words.uid, { data: hasAmbiguousSpacing(first.uid) ? `“${first.uid}”` : first.uid });
     if (hasAmbiguousSpacing(first.uid)) row(doc, words.uidEscaped, { data: escapedForm(first.uid) });
   } else {
     row(doc, words.uidEscaped, { data: escapedForm(first.uid) });
     row(doc, '', { words: words.uidEscapedNote });
   }
+  if (first.pastedUid !== undefined) row(doc, words.pastedUid, { data: escapedForm(first.pastedUid), words: words.pastedUidNote });
   if (act.actId) row(doc, words.actId, { data: act.actId });
   row(doc, words.reference, first.reference === undefined ? { words: words.noReference } : { data: first.reference });
   row(doc, words.environment, { words: environmentOf(words, first.profileName, first.baseUrl) });

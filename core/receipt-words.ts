@@ -30,6 +30,9 @@ export interface ReceiptWords {
   uid: string;
   uidEscaped: string;
   uidEscapedNote: string;
+  /** A batch item the operator chose to send trimmed: the uid as pasted, and what that means. */
+  pastedUid: string;
+  pastedUidNote: string;
   operator: string;
   appVersion: string;
   via: string;
@@ -90,6 +93,8 @@ const en: ReceiptWords = {
   uid: 'uid',
   uidEscaped: 'uid, escaped',
   uidEscapedNote: 'This uid has characters the receipt’s font cannot draw: it is written only in its escaped form (JSON \\u escapes), which states it exactly.',
+  pastedUid: 'uid as pasted',
+  pastedUidNote: 'it began or ended with spaces and was not on the service, while the uid above was: the operator chose to send the uid above',
   operator: 'Operator (OS user)',
   appVersion: 'App version',
   via: 'Started from',
@@ -166,6 +171,8 @@ const fr: ReceiptWords = {
   uid: 'uid',
   uidEscaped: 'uid, forme échappée',
   uidEscapedNote: 'Cet uid contient des caractères que la police du reçu ne sait pas dessiner\u00a0: il n’est écrit que sous sa forme échappée (échappements JSON \\u), qui l’énonce exactement.',
+  pastedUid: 'uid tel que collé',
+  pastedUidNote: 'il commençait ou finissait par des espaces et n’était pas sur le service, alors que l’uid ci-dessus y était\u00a0: l’opérateur a choisi d’envoyer l’uid ci-dessus',
   operator: 'Opérateur (utilisateur du système)',
   appVersion: 'Version de l’application',
   via: 'Lancé depuis',

@@ -6,6 +6,7 @@ import { createSessionCredentialStore } from '../../core/credential-store';
 import { createDesk, type Desk } from '../../core/desk';
 import { readItems } from '../../core/batch/job-state';
 import { inspectUid } from '../../sandbox/test-support';
+import { pdfText } from '../support/pdf-text';
 import { useSandbox } from './helpers';
 
 /**
@@ -50,7 +51,7 @@ describe('uids with spaces at an end in a batch', () => {
   it('with the operator’s choice the trimmed uids are sent, and the job and the audit trail record the uid as pasted', async () => {
     const [a, b] = await plainUids(2);
     const preview = await desk.batch.preview({ source: [a, ` ${b} `, ' never-existed '].join('\n'), sourceName: 'pasted list' });
-    const start = { draftId: preview.draftId, profileId: 'temporary', action: 'anonymize' as const, logoutFirst: true, concurrency: 2, confirmation: 'ANONYMISE 3', useTrimmed: true };
+    const start = { draftId: preview.draftId, profileId: 'temporary', action: 'anonymize' as const, logoutFirst: true, concurrency: 2, confirmation: 'ANONYMISE 3', useTrimmed: true, reference: 'REQ-TRIM' };
     // The choice rests on the check: without one, nothing is sent.
     const before = sandbox.current.stats().apiRequests;
     await expect(desk.batch.start(start)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('check the list against the service first') });
@@ -79,5 +80,13 @@ describe('uids with spaces at an end in a batch', () => {
     expect(ofB.every((entry) => entry.pastedUid === ` ${b} `)).toBe(true);
     expect(entries.filter((entry) => entry.uid !== b).every((entry) => entry.pastedUid === undefined)).toBe(true);
     expect((await desk.readAudit()).verdict).toMatchObject({ ok: true });
+
+    // The reference's receipt says so too: the uid sent, the uid as pasted (escaped: its spaces show), and why.
+    const receipt = (await pdfText((await desk.receipt({ reference: 'REQ-TRIM' }, { locale: 'en' })).content)).text;
+    expect(receipt).toContain('uid as pasted');
+    expect(receipt).toContain(`" ${b} "`);
+    expect(receipt).toContain('the operator chose to send the uid above');
+    // A uid whose spaces could be miscounted is quoted where it is drawn.
+    expect(receipt).toContain('“ never-existed ”');
   });
 });
