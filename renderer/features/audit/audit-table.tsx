@@ -106,6 +106,11 @@ function ActCells({ row, actions }: { row: AuditActRow; actions: ReactNode }) {
       </div>
       <div role="cell" className="audit-grid__cell audit-grid__cell--uid mono" title={visibleUidText(entry.uid)}>
         <VisibleUid uid={entry.uid} inline className="uid-inline--nowrap" />
+        {entry.pastedUid !== undefined && (
+          <span className="muted small block">
+            {t('batch.results.pastedAs')} <VisibleUid uid={entry.pastedUid} inline className="uid-inline--nowrap" /> · {t('batch.results.trimmedByChoice')}
+          </span>
+        )}
       </div>
       <div role="cell" className="audit-grid__cell audit-grid__cell--reference" title={entry.reference}>
         {entry.reference || <EmptyValue />}
