@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ErrorInfo } from '../../shared/errors';
 import { toErrorInfo } from '../../shared/errors';
+import { wordError } from '../i18n/word-message';
 import { isUnrecordedOutcome } from './unrecorded-outcome';
 
 interface ErrorPanelProps {
@@ -12,9 +13,12 @@ interface ErrorPanelProps {
   retrying?: boolean;
 }
 
-/** An error as an operator needs it: what happened and what to do, the code and the request id for the ticket. */
+/**
+ * An error as an operator needs it: what happened and what to do in the window's language (from the
+ * error's message id, else what its code always means), the code and the request id for the ticket.
+ */
 export function ErrorPanel({ title, error, showOutcome, onRetry, retrying }: ErrorPanelProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const info: ErrorInfo = toErrorInfo(error);
   return (
     <div className="error-panel" role="alert">
@@ -31,7 +35,8 @@ export function ErrorPanel({ title, error, showOutcome, onRetry, retrying }: Err
           <p>{t('audit.outcomeUnrecordedBody', { outcome: t(`audit.outcomes.${info.outcome}`) })}</p>
         </div>
       )}
-      <p className="error-panel__message">{info.message}</p>
+      <p className="error-panel__message">{wordError(i18n, info)}</p>
+      {info.quote && <ErrorQuote quote={info.quote} />}
       {showOutcome && (
         <p className={`error-panel__outcome error-panel__outcome--${info.outcome}`} data-outcome={info.outcome}>
           <strong>{t('common.labelled', { label: t('outcome.label') })}</strong> {t(`outcome.${info.outcome}`)}
@@ -66,5 +71,24 @@ export function ErrorPanel({ title, error, showOutcome, onRetry, retrying }: Err
         </button>
       )}
     </div>
+  );
+}
+
+/** Words quoted as said, never translated: marked as the service's (or the system's), in no language of ours. */
+export function ErrorQuote({ quote }: { quote: NonNullable<ErrorInfo['quote']> }) {
+  const { t } = useTranslation();
+  return (
+    <p className="error-panel__quote">
+      {quote.from === 'service' ? t('errors.serviceSaid') : t('errors.systemSaid')}{' '}
+      {quote.from === 'service' ? (
+        <q lang="" className="selectable">
+          {quote.text}
+        </q>
+      ) : (
+        <code lang="" className="selectable">
+          {quote.text}
+        </code>
+      )}
+    </p>
   );
 }

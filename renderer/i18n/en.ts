@@ -82,6 +82,11 @@ export const en = {
     /** A label before its value: French puts a non-breaking space before the colon. */
     labelled: '{{label}}:',
   },
+  /** How an error is shown (renderer/components/error-panel.tsx); its message comes from the message catalogue. */
+  errors: {
+    serviceSaid: 'The service’s own words (not translated):',
+    systemSaid: 'Technical detail, from the system:',
+  },
   /** How an act ended (shared/errors.ts OUTCOMES), said so the operator knows what to do next. */
   outcome: {
     label: 'Outcome',

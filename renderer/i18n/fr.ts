@@ -79,6 +79,10 @@ export const fr: Messages = {
     /** A label before its value: French puts a non-breaking space before the colon. */
     labelled: '{{label}} :',
   },
+  errors: {
+    serviceSaid: 'Les mots du service (non traduits) :',
+    systemSaid: 'Détail technique, venant du système :',
+  },
   outcome: {
     label: 'Résultat',
     'not-sent': 'Non envoyée — rien n’a atteint le service, rien n’a changé.',

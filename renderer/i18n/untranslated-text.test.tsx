@@ -10,6 +10,7 @@ import { useNotices } from '../state/notices-store';
 import { useUiStore } from '../state/ui-store';
 import { createFakeBridge, LIVE_PROFILE, LOCAL_PROFILE } from '../test/fake-bridge';
 import { en } from './en';
+import { messagesEn, messagesNamespace } from './index';
 
 /**
  * Catches text that reaches the screen without going through i18next. Every English string is turned
@@ -39,7 +40,9 @@ function pseudoTree(node: unknown): unknown {
 function pseudoI18n() {
   const instance = i18next.createInstance();
   void instance.use(initReactI18next).init({
-    resources: { en: { translation: pseudoTree(en) as Record<string, unknown> } },
+    resources: { en: { translation: pseudoTree(en) as Record<string, unknown>, messages: pseudoTree(messagesNamespace(messagesEn)) as Record<string, unknown> } },
+    ns: ['translation', 'messages'],
+    defaultNS: 'translation',
     lng: 'en',
     fallbackLng: 'en',
     initAsync: false,

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LIVE_PROFILE } from '../../test/fake-bridge';
 import { renderApp } from '../../test/render-app';
+import { msg } from '../../../shared/messages';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -121,7 +122,7 @@ describe('erasure dialog', () => {
 
   it('keeps a failure in the dialog with its code, message and request id', async () => {
     const { user, dialog, fake } = await openDialog('Delete', 'dave smith');
-    fake.failNext('users.erase', { code: 'INSUFFICIENT_SCOPE', status: 403, requestId: 'req-403', message: 'The API key lacks the authentication scope. Enable it in the administration panel.' });
+    fake.failNext('users.erase', { code: 'INSUFFICIENT_SCOPE', status: 403, requestId: 'req-403', text: msg('act.scopeMissing', { purpose: msg('purpose.deleteUser', { uid: 'dave smith' }) }) });
     await user.type(within(dialog).getByLabelText('Type the uid to confirm'), 'dave smith');
     vi.useFakeTimers();
     fireEvent.click(confirmButton(dialog));
@@ -129,7 +130,7 @@ describe('erasure dialog', () => {
     await flushThenUseRealTimers();
     const alert = await within(dialog).findByRole('alert');
     expect(alert.textContent).toMatch(/INSUFFICIENT_SCOPE/);
-    expect(alert.textContent).toMatch(/Enable it in the administration panel/);
+    expect(alert.textContent).toMatch(/lacks the “authentication” scope\. Nothing was changed/);
     expect(alert.textContent).toMatch(/req-403/);
     expect(alert.textContent).toMatch(/Outcome: Refused by the service — nothing was changed\./);
     expect(screen.getByRole('dialog')).toBe(dialog);

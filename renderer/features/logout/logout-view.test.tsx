@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { msg } from '../../../shared/messages';
 import { LIVE_PROFILE } from '../../test/fake-bridge';
 import { renderApp } from '../../test/render-app';
 import { useLogoutStore } from './logout-store';
@@ -53,11 +54,12 @@ describe('logout tester', () => {
     const { fake } = renderApp();
     await user.click(await screen.findByRole('tab', { name: 'Logout tester' }));
     await user.type(screen.getByLabelText('User uid'), 'carol');
-    fake.failNext('logout.send', { code: 'NETWORK', outcome: 'unknown', message: 'Could not reach 127.0.0.1:4600: connection refused.' });
+    fake.failNext('logout.send', { code: 'NETWORK', outcome: 'not-sent', text: msg('http.unreachable', { host: '127.0.0.1:4600', reason: msg('reason.connectionRefused') }), quote: { from: 'system', text: 'ECONNREFUSED' } });
     await user.click(screen.getByRole('button', { name: 'Send logout' }));
     await waitFor(() => expect(fake.callsOf('logout.send')).toHaveLength(1));
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('Could not reach 127.0.0.1:4600: connection refused.');
+    expect(alert.textContent).toContain('Could not reach 127.0.0.1:4600: the connection was refused (nothing answers at that address).');
+    expect(within(alert).getByText('ECONNREFUSED')).toBeTruthy();
     expect(within(alert).getByText('NETWORK')).toBeTruthy();
     expect(alert.textContent).not.toMatch(/INTERNAL|Something went wrong inside/);
   });

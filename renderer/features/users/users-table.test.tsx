@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/render-app';
+import { msg } from '../../../shared/messages';
 
 describe('users table', () => {
   it('pages through the service with the chosen page and page size', async () => {
@@ -49,10 +50,10 @@ describe('users table', () => {
   it('shows the error code and message, and Retry loads the page', async () => {
     const user = userEvent.setup();
     const { fake } = renderApp();
-    fake.failNext('users.list', { code: 'RATE_LIMITED', status: 429, message: 'The service is limiting requests. Wait a minute, then retry.' });
+    fake.failNext('users.list', { code: 'RATE_LIMITED', status: 429, text: msg('http.rateLimited', { purpose: msg('purpose.listUsers', { page: 1 }), wait: msg('wait.seconds', { seconds: 60 }) }) });
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toMatch(/RATE_LIMITED/);
-    expect(alert.textContent).toMatch(/Wait a minute/);
+    expect(alert.textContent).toMatch(/Wait 60 s and try again/);
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('table', { name: 'Users on page 1' })).toBeTruthy();
   });

@@ -1,0 +1,42 @@
+import { message, param } from '../message-text';
+
+/** Batch erasure (core/batch/, handlers/batch-handlers.ts): refusals before a run, and why a run stopped. */
+export const BATCH_MESSAGES = {
+  'batch.nothingValid': message('The list has no valid uid to erase. Nothing was sent.'),
+  'batch.phraseMismatch': message('To confirm, type {{phrase}} exactly (the operation and the number of uids). Nothing was sent.', { phrase: param.text }),
+  'batch.trimNeedsCheck': message('To send uids trimmed, check the list against the service first: only the check tells which trimmed uids exist. Nothing was sent.'),
+  'batch.draftGone': message('The list to erase (draft {{draft}}…) is no longer here: drafts are kept for a day, and each is used once. Paste or open the list again. Nothing was sent.', { draft: param.text }),
+  'batch.notRecorded': message('Batch job {{job}} stopped while its list was being recorded, before anything was sent. Start the batch again from the list.', { job: param.text }),
+  'batch.finished': message('Batch job {{job}} is finished: every item has its outcome. See its results.', { job: param.text }),
+  'batch.otherAddress': message('Batch job {{job}} was confirmed for {{confirmed}}, but the profile “{{profile}}” now points at {{now}}. Nothing was sent.', { job: param.text, confirmed: param.text, profile: param.text, now: param.text }),
+  'batch.noSuchJob': message('There is no batch job “{{job}}” in {{dataDir}}. See the list of batches (in the CLI: batch list).', { job: param.text, dataDir: param.text }),
+  'batch.notRunningHere': message('There is no running batch job “{{job}}” in this app: it has ended, or another process (the CLI) runs it. Refresh the batch list.', { job: param.text }),
+  'batch.planUnreadable': message('The plan of batch job {{job}} ({{path}}) cannot be read, so the job cannot be resumed. Start the batch again.', { job: param.text, path: param.text }),
+  'batch.fileDamaged': message('{{path}} is not what Privacy Desk wrote, so the batch job was not run and nothing was sent. The file was changed or damaged outside Privacy Desk: do not repair it by hand. See what the audit trail records for this job, and start the remaining uids as a new batch.', { path: param.text }),
+  'batch.fileLineDamaged': message('Line {{line}} of {{path}} is not what Privacy Desk wrote, so the batch job was not run and nothing was sent. The file was changed or damaged outside Privacy Desk: do not repair it by hand. See what the audit trail records for this job, and start the remaining uids as a new batch.', { line: param.count, path: param.text }),
+  'batch.journalNotWritten': message('Privacy Desk could not write the journal of batch job {{job}}, so it stopped sending. Free disk space or fix the data folder’s rights, then resume the job.', { job: param.text }),
+  'batch.journalNotOpened': message('Privacy Desk could not open {{path}}, so the batch job was not resumed. Check that it is readable and writable by you.', { path: param.text }),
+  'batch.runLockBusy': message('Batch job {{job}} is already being run by another Privacy Desk process (the app or a CLI command), so this one sent nothing. Let that run finish, or stop it and resume the job here. If no other Privacy Desk is running, wait {{seconds}} s (a crashed run’s lock expires) and try again.', { job: param.text, seconds: param.count }),
+  'batch.runLockFailed': message('Privacy Desk could not lock batch job {{job}} ({{path}}), so nothing was sent. Check that the data folder is writable by you, then try again.', { job: param.text, path: param.text }),
+  'batch.runLockLost': message('Privacy Desk lost the run lock of batch job {{job}} ({{path}} was removed or taken over, for example after the computer slept). It stopped sending to avoid two runs of one job: check that no other run is going on, then resume the job.', { job: param.text, path: param.text }),
+  'batch.silentService': message('the service has answered nothing for {{seconds}} s: {{last}}', { seconds: param.count, last: param.phrase }),
+  'batch.stopped': message(
+    {
+      one: 'Batch job {{job}} stopped: {{why}} Nothing more was sent; {{count}} item is unfinished. Once this is fixed, resume the job (it finishes only what is unfinished).',
+      other: 'Batch job {{job}} stopped: {{why}} Nothing more was sent; {{count}} items are unfinished. Once this is fixed, resume the job (it finishes only what is unfinished).',
+    },
+    { job: param.text, why: param.phrase, count: param.count },
+  ),
+  'batch.unexpected': message('an unexpected error.'),
+
+  // core/batch/parse-input.ts, text-chunks.ts: reading the list.
+  'batch.listHasNoColumns': message('The input was read as a list (one uid a line, no columns), so there is no column “{{column}}” for {{role}} to pick. For a CSV or TSV file, check its separator and header row; for a list, pick no column. Nothing was sent.', { column: param.text, role: param.phrase }),
+  'batch.noColumnNumber': message('There is no column {{column}} for {{role}}: the first row has {{columns}} column(s), numbered from 0. Pick one of these.', { column: param.count, role: param.phrase, columns: param.count }),
+  'batch.noColumnNumberNamed': message('There is no column {{column}} for {{role}}: the first row has {{columns}} column(s), numbered from 0; columns found: {{names}}. Pick one of these.', { column: param.count, role: param.phrase, columns: param.count, names: param.text }),
+  'batch.noColumnNamed': message('There is no column named “{{column}}” for {{role}}; columns found: {{names}}. Pick one of these (names are matched exactly).', { column: param.text, role: param.phrase, names: param.text }),
+  'batch.noHeaderRow': message('Cannot pick the column “{{column}}” for {{role}} by name: the input has no header row. Pick the column by its number instead.', { column: param.text, role: param.phrase }),
+  'batch.role.uid': message('the uid'),
+  'batch.role.reference': message('the reference'),
+  'batch.lineTooLong': message('Line {{line}} is longer than {{limit}} characters, the most a line of a batch list may have; reading stopped there. A list has one uid a line (at most 1,024 characters), so this is probably not the file you meant, or its lines are not separated by line breaks. Nothing was sent.', { line: param.count, limit: param.count }),
+  'batch.quoteNeverClosed': message('Line {{line}} is longer than {{limit}} characters, the most a line of a batch list may have; reading stopped there. A quote (") opened on line {{quoteLine}} is never closed, so the rest of the file reads as one cell. Close the quote, or save the file again from the spreadsheet. Nothing was sent.', { line: param.count, limit: param.count, quoteLine: param.count }),
+} as const;
