@@ -34,7 +34,7 @@ describe.skipIf(!keyring)('Desk with the real keychain and the real sandbox', ()
     const desk = await openDesk();
     const view = await desk.saveProfile({ name: 'Local test', baseUrl: `${sandbox.url}/`, applicationName: 'sandbox-app', apiKey: sandbox.credentials.apiKey, apiSecret: SECRET });
     expect(view).toMatchObject({ credentialStorage: 'keychain', hasCredentials: true, isLocal: true, apiKeyHint: sandbox.credentials.apiKey.slice(-4) });
-    // Bound to the origin they were entered for (issue 9, finding 1).
+    // Bound to the origin they were entered for: never sent to another one.
     expect(JSON.parse((await keytar.getPassword(KEYCHAIN_SERVICE, view.id)) ?? 'null')).toEqual({ apiKey: sandbox.credentials.apiKey, apiSecret: SECRET, origin: sandbox.url });
 
     const checks = await desk.testConnection(view.id);

@@ -4,7 +4,7 @@ import { test, expect, uniqueName, waitForConsole } from './fixtures';
 import { saveScreenshot } from './support';
 
 /**
- * Issue 10 §2, §3 and §5: who a uid belongs to in the erasure dialog, the unseen-uid path
+ * Who a uid belongs to in the erasure dialog, the unseen-uid path
  * (no countdown), the light confirmations on live data, and the logout tester's real error.
  */
 

@@ -13,7 +13,7 @@ import { dispatchBridgeCall } from './dispatch';
 import { createJobRegistry } from './jobs';
 import type { BridgeHandlers } from './types';
 
-// Finding 1 of issue 9: stored credentials are bound to the origin they were entered for.
+// Stored credentials are bound to the origin they were entered for.
 const SECRET = 'origin-test-secret-5e8c2a9f1d7b3e6a0c4f8d2b9e1a7c3f';
 const API_KEY = 'origin-test-key-WXYZ';
 

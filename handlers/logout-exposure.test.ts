@@ -14,7 +14,7 @@ import { dispatchBridgeCall } from './dispatch';
 import { createJobRegistry } from './jobs';
 import type { BridgeHandlers } from './types';
 
-// Findings 2 and 6 of issue 9: no signed token for a live service leaves the core; logout options have limits.
+// No signed token for a live service leaves the core; logout options have limits.
 const SECRET = 'logout-exposure-secret-3b9d7f1a5c2e8b4d6f0a9c3e7b1d5f2a8c4e6b0d9f3a7c1e5b';
 const API_KEY = 'logout-exposure-key-1234';
 /** Stands for a live service: https, not loopback. The test's fetch carries its requests to the sandbox. */

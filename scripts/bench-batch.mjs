@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Batch erasure (issue 8): memory and speed of `privacy-desk batch delete` on a large list.
+// Batch erasure: memory and speed of `privacy-desk batch delete` on a large list.
 // Part of `npm run bench` (scripts/bench.mjs calls benchBatch), or alone:
 //   node scripts/bench-batch.mjs [--items 100000] [--rate-items 2000]
 // 1. Memory: the built CLI erases every user of a sandbox of N users (no latency, no faults),
@@ -27,7 +27,7 @@ export async function benchBatch({ items = 100_000, rateItems = 2_000 } = {}) {
   const work = mkdtempSync(join(tmpdir(), 'privacy-desk-bench-batch-'));
   try {
     const cpu = cpus();
-    console.log(`\nBatch erasure (issue 8): Node ${process.version}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, load average ${loadavg()[0].toFixed(2)} at the start.`);
+    console.log(`\nBatch erasure: Node ${process.version}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, load average ${loadavg()[0].toFixed(2)} at the start.`);
     if (items > 0) await memory(work, items);
     if (rateItems > 0) await speed(work, rateItems);
   } finally {

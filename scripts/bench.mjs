@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench [-- --runs N] [--find-runs N] [--batch-items N] [--batch-rate-items N]`: how fast the built CLI
-// starts, next to a bare `node -e 0`, then how long `users find` takes to walk and search 100,000 users
-// (issue 10), then the peak memory and the speed of a batch erasure of 100,000 uids (issue 8,
-// scripts/bench-batch.mjs; --batch-items 0 and --batch-rate-items 0 skip its parts).
+// starts, next to a bare `node -e 0`, then how long `users find` takes to walk and search 100,000 users,
+// then the peak memory and the speed of a batch erasure of 100,000 uids (scripts/bench-batch.mjs;
+// --batch-items 0 and --batch-rate-items 0 skip its parts).
 // Every command runs N times (default 15), round-robin so the machine's load falls on all of them
 // alike; the table gives each one's median and its ratio to bare Node, measured in this same run.
 // Not a test: timings depend on the machine, so nothing here passes or fails. The figures go to
@@ -69,7 +69,7 @@ async function main() {
   await benchBatchErasure();
 }
 
-/** Batch erasure (issue 8): peak RSS on 100,000 uids, and items per second by concurrency (scripts/bench-batch.mjs). */
+/** Batch erasure: peak RSS on 100,000 uids, and items per second by concurrency (scripts/bench-batch.mjs). */
 async function benchBatchErasure() {
   const items = Number(values['batch-items']);
   const rateItems = Number(values['batch-rate-items']);
@@ -82,7 +82,7 @@ async function benchBatchErasure() {
 const FIND_USERS = 100_000;
 
 /**
- * Find a person on any page (issue 10): `users find` against a sandbox of 100,000 users walks
+ * Find a person on any page: `users find` against a sandbox of 100,000 users walks
  * every page (100 a page, a few at once) and searches them. Each run is a new process, so each
  * time is the walk plus the first search.
  */

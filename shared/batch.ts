@@ -5,7 +5,7 @@ import type { ReferenceProblem } from './reference';
 import type { UidProblem } from './uid';
 
 /**
- * Batch erasure (issue 8), as the console and the CLI see it:
+ * Batch erasure, as the console and the CLI see it:
  *   preview  — the pasted text or file is read, validated and spooled into a draft (nothing sent);
  *   check    — optional: a walk of the users list says which uids exist (read-only);
  *   start    — the operator types the phrase (`DELETE 250`); the draft becomes a job and runs;

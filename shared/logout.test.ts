@@ -7,7 +7,7 @@ function nested(levels: number): unknown {
   return value;
 }
 
-describe('logout option limits (finding 6 of issue 9)', () => {
+describe('logout option limits', () => {
   it('accepts what a tester needs', () => {
     expect(logoutOptionsSchema.safeParse({ audience: 'a'.repeat(LOGOUT_LIMITS.audienceLength), extraClaims: { sid: 'abc', n: 5, deep: nested(LOGOUT_LIMITS.claimDepth) } }).success).toBe(true);
   });
@@ -44,7 +44,7 @@ describe('logout option limits (finding 6 of issue 9)', () => {
   });
 });
 
-describe('identity claims (finding 2 of issue 9)', () => {
+describe('identity claims', () => {
   it('names the claims a sign-on would read as identity, ignoring case', () => {
     expect(identityClaimsIn({ sid: 'x', Email: 'a@b.c', ROLE: 'admin', admin: true, custom: 1 })).toEqual(['Email', 'ROLE', 'admin']);
     expect(identityClaimsIn(undefined)).toEqual([]);

@@ -705,6 +705,7 @@ export const en = {
       notFound: 'Not found',
       failed: 'Failed',
       remaining: 'Remaining',
+      inFlight: 'In flight',
       rate: 'Rate',
       rateValue: '{{rate}} per second',
       timeLeft: 'Time left',

@@ -697,6 +697,7 @@ export const fr: Messages = {
       notFound: 'Introuvables',
       failed: 'Échoués',
       remaining: 'Restants',
+      inFlight: 'En cours d’envoi',
       rate: 'Débit',
       rateValue: '{{rate}} par seconde',
       timeLeft: 'Temps restant',

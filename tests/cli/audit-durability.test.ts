@@ -12,7 +12,7 @@ import { createRandom } from '../../sandbox/prng';
 import { CLI_TEST_SECRET, REPO_ROOT } from './cli-harness';
 
 /**
- * Section 7 of issue 7, against the real sandbox and the real bundled CLI as a child process:
+ * The audit trail survives a full disk and a crash, against the real sandbox and the real bundled CLI as a child process:
  * - full disk: the child runs under `ulimit -f`, with the audit file pre-filled so the limit falls
  *   before, inside and after each line the anonymise writes;
  * - crash: the child is killed with SIGKILL at a random moment (seeded), many times.

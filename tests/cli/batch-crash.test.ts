@@ -10,7 +10,7 @@ import type { BatchCounts, BatchJobSummary, BatchResultRow } from '../../shared/
 import { assertSecretNowhereUnder, CLI_TEST_SECRET, ensureBuiltCli, REPO_ROOT } from './cli-harness';
 
 /**
- * Issue 8, section 6: the built CLI killed with SIGKILL mid-batch, several times at random
+ * The built CLI killed with SIGKILL mid-batch, several times at random
  * moments, then `batch resume` until the job is finished; the sandbox's state and the results
  * agree item by item, nothing was erased twice, and the audit chain verifies. The batch is started
  * with --check, so uids the service does not know stay "not found" even when a kill caught them in

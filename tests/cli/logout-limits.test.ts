@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCliFixture, type CliFixture } from './cli-harness';
 
-// Finding 6 of issue 9: oversized or deeply nested logout options are validation errors, refused before the gate.
+// Oversized or deeply nested logout options are validation errors, refused before the gate.
 describe('privacy-desk logout refuses oversized options before anything is sent', () => {
   let f: CliFixture;
   beforeAll(async () => {

@@ -21,7 +21,7 @@ async function startLenientService(): Promise<{ url: string; close(): Promise<vo
   };
 }
 
-describe('the CLI as a new user meets it (issue 10, section 6)', () => {
+describe('the CLI as a new user meets it', () => {
   let f: CliFixture;
   beforeAll(async () => {
     f = await startCliFixture(12);

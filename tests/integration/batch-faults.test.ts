@@ -10,7 +10,7 @@ import type { BatchResultRow } from '../../shared/batch';
 import { createUser, inspectUser } from './helpers';
 
 /**
- * Issue 8, section 6: a batch of 1,000 uids against the sandbox with its faults on — a fifth of
+ * A batch of 1,000 uids against the sandbox with its faults on — a fifth of
  * the answers 5xx, dropped connections, lost answers (the act done, the answer cut), 429 bursts
  * with Retry-After in both forms, tokens that live 2 s — ends with every item accounted for, and
  * nothing sent again for a uid once it was recorded done.

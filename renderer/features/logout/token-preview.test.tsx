@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LIVE_PROFILE, LOCAL_PROFILE } from '../../test/fake-bridge';
 import { renderApp } from '../../test/render-app';
 
-// Finding 2 of issue 9: a live service's token is shown without its signature and cannot be copied.
+// A live service's token is shown without its signature and cannot be copied.
 async function openPreview(profile: typeof LOCAL_PROFILE, user = userEvent.setup()) {
   renderApp({ profiles: [profile], activeId: profile.id });
   await user.click(await screen.findByRole('tab', { name: 'Logout tester' }));

@@ -5,7 +5,7 @@ import { LIVE_PROFILE } from '../../test/fake-bridge';
 import { renderApp } from '../../test/render-app';
 import { validateProfileForm } from './profile-form-validation';
 
-// Finding 1 of issue 9: stored credentials stay with the origin they were entered for.
+// Stored credentials stay with the origin they were entered for.
 async function editLiveProfile() {
   const user = userEvent.setup();
   const rendered = renderApp({ profiles: [LIVE_PROFILE], activeId: LIVE_PROFILE.id });
