@@ -1,7 +1,7 @@
 import type { AppInfo, BridgeClient, BridgeInput, BridgeMethod, ProfileView } from '../../shared/contract';
 import { PrivacyDeskError, type ErrorInit } from '../../shared/errors';
 import type { UserRecord } from '../../shared/users';
-import { SEARCHED_FIELDS, type UserMatch, type UserSearchAnswer } from '../../shared/user-search';
+import { SEARCHED_FIELDS, type RecordedErasure, type UserMatch, type UserSearchAnswer } from '../../shared/user-search';
 import { matchesAuditFilter, type AuditEntry, type AuditReading, type ChainVerdict, type CorruptAuditLine } from '../../shared/audit';
 import type { BatchJobSummary } from '../../shared/batch';
 import { createFakeBatch } from './fake-batch';
@@ -91,7 +91,16 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
   const failures = new Map<BridgeMethod, ErrorInit>();
   const events = createFakeBridgeEvents();
   const runningJobs = new Set<string>();
-  let indexed = false;
+  /** The list of every user as the last users.index job read it (null: none kept); erasures take users out, as in the core. */
+  let indexed: UserRecord[] | null = null;
+  /** When that list was read (this clock); ageList makes it older. */
+  let indexedAtMs = 0;
+  const listAge = () => ({ indexedAt: new Date(indexedAtMs).toISOString(), ageMs: Math.max(0, Date.now() - indexedAtMs) });
+  /** Erasures recorded by "another process" (eraseElsewhere), for users.lookup to tell. */
+  const erasedElsewhere = new Map<string, RecordedErasure>();
+  const dropFromIndex = (uid: string) => {
+    if (indexed) indexed = indexed.filter((user) => user.uid !== uid);
+  };
   /** Which kind each started job is, so a cancel finishes it as its own kind. */
   const jobKinds = new Map<string, 'users.walk' | 'users.index' | 'batch.check' | 'batch.run'>();
   const startJob = (kind: 'users.walk' | 'users.index' | 'batch.check' | 'batch.run') => {
@@ -179,6 +188,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       if (input.confirmUid !== input.uid) throw new PrivacyDeskError({ code: 'CONFIRMATION_MISMATCH', message: 'The typed uid does not match.' });
       const index = users.findIndex((u) => u.uid === input.uid);
       if (index < 0) throw new PrivacyDeskError({ code: 'NOT_FOUND', status: 404, requestId: 'req-404', message: 'No user has this uid. Check it.' });
+      dropFromIndex(input.uid);
       if (input.action === 'delete') users = users.filter((_, i) => i !== index);
       else users[index] = { ...users[index]!, uid: null, fullName: 'Anonymous user', email: null };
       // Like the real gate: (logout step,) the erasure step, then the verification, all under one actId.
@@ -273,20 +283,21 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     'users.search': async (input) => {
       guard('users.search', input);
       if (!indexed) return { state: 'missing' };
-      return fakeSearch(users, input.text, input.limit ?? 50);
+      return { ...fakeSearch(indexed, input.text, input.limit ?? 50), ...listAge() };
     },
-    // Like the core: found or absent on the (fake) list read at a fixed time, 4 minutes before the answer.
+    // Like the core: found or absent on the kept list, with its age.
     'users.lookup': async (input) => {
       guard('users.lookup', input);
-      if (!indexed) return { state: 'missing' };
-      const user = users.find((candidate) => candidate.uid === input.uid);
-      const age = { indexedAt: FAKE_INDEXED_AT, ageMs: 4 * 60_000 };
-      return user ? { state: 'found', user, ...age } : { state: 'absent', indexedUsers: users.length, ...age };
+      const erasure = erasedElsewhere.get(input.uid);
+      if (!indexed) return { state: 'missing', ...(erasure ? { erasure } : {}) };
+      const user = indexed.find((candidate) => candidate.uid === input.uid);
+      const age = listAge();
+      return user ? { state: 'found', user, ...age } : { state: 'absent', indexedUsers: indexed.length, ...age, ...(erasure ? { erasure } : {}) };
     },
     'users.forgetIndex': async (input) => {
       guard('users.forgetIndex', input);
-      const forgotten = indexed;
-      indexed = false;
+      const forgotten = indexed !== null;
+      indexed = null;
       return { forgotten };
     },
     'jobs.cancel': async (input) => {
@@ -315,7 +326,10 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     if (name === 'job.finished') runningJobs.delete(payload.jobId);
     if (name === 'job.finished' && payload.kind === 'batch.run' && 'status' in payload) batch.settle(payload.jobId, payload.status === 'completed' ? payload.result : undefined);
     if (name === 'job.progress' && payload.kind === 'batch.run') batch.report(payload);
-    if (name === 'job.finished' && payload.kind === 'users.index' && 'status' in payload && payload.status === 'completed') indexed = true;
+    if (name === 'job.finished' && payload.kind === 'users.index' && 'status' in payload && payload.status === 'completed') {
+      indexed = [...users];
+      indexedAtMs = Date.now();
+    }
     events.emit(name, payload);
   };
 
@@ -331,14 +345,25 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     get users() {
       return users;
     },
+    /** Makes the kept list of every user older by `ms`, as if it had been read that long ago. */
+    ageList: (ms: number) => {
+      indexedAtMs -= ms;
+    },
+    /** A user created on the service after the list was read. */
+    addUser: (user: UserRecord) => {
+      users = [...users, user];
+    },
+    /** An erasure by another process on this computer (the CLI): gone from the service, recorded in the audit trail. */
+    eraseElsewhere: (uid: string, action: 'anonymize' | 'delete' = 'delete') => {
+      users = action === 'delete' ? users.filter((user) => user.uid !== uid) : users.map((user) => (user.uid === uid ? { ...user, uid: null, fullName: 'Anonymous user', email: null } : user));
+      dropFromIndex(uid);
+      erasedElsewhere.set(uid, { action, at: '2026-11-22T12:03:00.000+01:00', via: 'cli', outcome: 'done' });
+    },
     /** A batch job as the fake's data folder holds it. */
     batchJob: batch.job,
     isPaused: batch.isPaused,
   };
 }
-
-/** When the fake's list of every user was read (its answers say 4 minutes ago). */
-export const FAKE_INDEXED_AT = '2026-11-22T12:00:00.000Z';
 
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
@@ -354,5 +379,5 @@ function fakeSearch(users: UserRecord[], text: string, limit: number): UserSearc
     });
     if (ranges.length > 0) matches.push({ user, ranges });
   }
-  return { state: 'ready', matches: matches.slice(0, limit), total: matches.length, indexedAt: FAKE_INDEXED_AT, ageMs: 4 * 60_000, indexedUsers: users.length };
+  return { state: 'ready', matches: matches.slice(0, limit), total: matches.length, indexedAt: '', ageMs: 0, indexedUsers: users.length };
 }

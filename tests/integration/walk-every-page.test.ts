@@ -28,7 +28,7 @@ describe('a full walk against the sandbox (find a person on any page)', () => {
 
   it('finds "emilie" in "Émilie" among every user, with the matched part', async () => {
     const client = clientFor(sandbox.current);
-    const indexes = createUserIndexes({ walk: async () => ({ users: await listAllUsers((input) => client.listUsers(input)), pages: PAGES }) });
+    const indexes = createUserIndexes({ walk: async () => ({ users: await listAllUsers((input) => client.listUsers(input)), pages: PAGES, baseUrl: sandbox.current.url }) });
     await indexes.build('sandbox');
     const answer = indexes.search('sandbox', 'emilie');
     if (answer.state !== 'ready') throw new Error('expected an index');

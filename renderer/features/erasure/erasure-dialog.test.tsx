@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LIVE_PROFILE } from '../../test/fake-bridge';
 import { renderApp } from '../../test/render-app';
+import { useUiStore } from '../../state/ui-store';
 import { msg } from '../../../shared/messages';
 
 afterEach(() => {
@@ -16,6 +17,8 @@ async function openDialog(action: 'Anonymise' | 'Delete', uid: string, options: 
   // Accessible names collapse whitespace, so " bob" is announced as "bob".
   await user.click(screen.getByRole('button', { name: `${action} ${uid.trim()}` }));
   const dialog = await screen.findByRole('dialog');
+  // The console first asks who the uid belongs to; the form follows.
+  await within(dialog).findByLabelText('Type the uid to confirm');
   return { ...rendered, user, dialog };
 }
 
@@ -147,5 +150,37 @@ describe('erasure dialog', () => {
     const alert = await within(dialog).findByRole('alert');
     expect(alert.querySelector('[data-outcome]')?.getAttribute('data-outcome')).toBe('unknown');
     expect(alert.textContent).toMatch(/Outcome: Unknown — the request may have reached the service\. Check the user before trying again\./);
+  });
+
+  it('copies the real uid with its spaces (never the ␣ signs) from the Copy uid button', async () => {
+    const { user, dialog } = await openDialog('Delete', 'dave smith');
+    await user.click(within(dialog).getByRole('button', { name: 'Copy uid' }));
+    // user-event's clipboard stands in for the system's.
+    expect(await navigator.clipboard.readText()).toBe('dave smith');
+    expect(await within(dialog).findByText('✓ Copied', { exact: false })).toBeTruthy();
+  });
+
+  it.each([
+    ['the ␣ sign pasted for a space', 'dave␣smith', 'Does not match, though it looks the same: at character 5 you have the sign “␣”, which only stands for the character “space” (U+0020). Use “Copy uid” and paste here.'],
+    ['a no-break space for a space', 'dave\u00a0smith', 'Does not match, though it looks the same: at character 5 you have the character “no-break space” (U+00A0) where the uid has the character “space” (U+0020). Use “Copy uid” and paste here.'],
+    ['a zero-width space more', 'dave \u200bsmith', 'Does not match, though it looks the same: after character 5 you have the character “zero-width space” (U+200B), which the uid does not have. Use “Copy uid” and paste here.'],
+  ])('says exactly what differs when only invisible characters do: %s', async (_label, typed, words) => {
+    const { dialog } = await openDialog('Delete', 'dave smith');
+    fireEvent.change(within(dialog).getByLabelText('Type the uid to confirm'), { target: { value: typed } });
+    expect(confirmButton(dialog).disabled).toBe(true);
+    expect(within(dialog).getByText(words)).toBeTruthy();
+  });
+
+  it('says it in French too, and case is never called invisible', async () => {
+    const { dialog } = await openDialog('Delete', 'dave smith');
+    const input = within(dialog).getByLabelText('Type the uid to confirm');
+    fireEvent.change(input, { target: { value: 'Dave smith' } });
+    expect(dialog.textContent).toContain('Does not match: check upper and lower case');
+    expect(dialog.textContent).not.toContain('looks the same');
+    act(() => useUiStore.getState().setLanguage('fr'));
+    fireEvent.change(within(dialog).getByLabelText('Saisissez l’uid pour confirmer'), { target: { value: 'dave␣smith' } });
+    expect(dialog.textContent).toContain(
+      'Ne correspond pas, bien que cela paraisse identique\u00a0: au caractère 5, vous avez le signe «\u00a0␣\u00a0», qui ne fait que représenter le caractère «\u00a0espace\u00a0» (U+0020). Utilisez «\u00a0Copier l’uid\u00a0» et collez ici.',
+    );
   });
 });

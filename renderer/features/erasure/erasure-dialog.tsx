@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useSearchedUser } from './use-searched-user';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppInfo, ProfileView } from '../../../shared/contract';
@@ -8,6 +7,7 @@ import { ErrorPanel } from '../../components/error-panel';
 import { toErrorInfo } from '../../../shared/errors';
 import { Field } from '../../components/field';
 import { UidHints, VisibleUid } from '../../components/visible-uid';
+import { CopyUidButton } from '../../components/copy-button';
 import { visibleUidText } from '../../../shared/invisible-characters';
 import { useBridge } from '../../bridge/bridge-context';
 import { useNotices } from '../../state/notices-store';
@@ -15,9 +15,11 @@ import { queryKeys } from '../../state/query-keys';
 import { logoutFirstFor, useUiStore, type ErasureRequest } from '../../state/ui-store';
 import { environmentOf } from '../../state/use-profiles';
 import { ErasureFacts } from './erasure-facts';
-import { ErasureIdentity, UnknownUidNotice } from './erasure-identity';
-import { findKnownUser } from './known-user';
+import { AbsentUidNotice, ErasureIdentity, IdentityCheck, UncheckedUidNotice } from './erasure-identity';
+import { useErasedUsers } from './erased-users';
+import { ConfirmHint } from './confirm-hint';
 import { lookUpInSearch, searchAvailable } from './look-up';
+import { useUidIdentity } from './use-uid-identity';
 import { erasureNotice } from './erasure-notice';
 import { useCountdown } from './use-countdown';
 
@@ -70,11 +72,12 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
   const [sending, setSending] = useState(false);
   const sentRef = useRef(false);
   const { action, uid } = request;
-  // Read once when the dialog opens: the erasure itself invalidates the pages that knew the user.
-  const [cachedUser] = useState(() => findKnownUser(queryClient, profile.id, uid));
-  const searched = useSearchedUser(profile.id, uid, cachedUser === undefined);
-  const knownUser = cachedUser ?? searched.user;
-  const [unknownAcknowledged, setUnknownAcknowledged] = useState(false);
+  const markErased = useErasedUsers((s) => s.mark);
+  // Who the uid belongs to, from a list whose age is said; absence only from a list read now (use-uid-identity.ts).
+  const { identity, cancel: cancelRead, retry: checkAgain } = useUidIdentity(profile.id, uid);
+  const [uncheckedAcknowledged, setUncheckedAcknowledged] = useState(false);
+  // Whatever the service answered, the screens that showed this user are read again.
+  const refreshUsers = () => void queryClient.invalidateQueries({ queryKey: queryKeys.usersOfProfile(profile.id) });
 
   const erase = useMutation({
     mutationFn: () =>
@@ -92,14 +95,20 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
       setSending(false);
     },
     onSuccess: (result) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.usersOfProfile(profile.id) });
+      markErased({ profileId: profile.id, uid, action, result: 'done' });
+      refreshUsers();
       void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
       const sentReference = reference.trim();
       pushNotice({ ...erasureNotice(result, t), ...(sentReference ? { receiptFor: { reference: sentReference } } : {}) });
       onClose();
     },
-    onError: () => {
+    onError: (error) => {
       sentRef.current = false;
+      const info = toErrorInfo(error);
+      // Not on the service, or perhaps erased: nothing may offer to act on this user as if nothing happened.
+      if (info.code === 'NOT_FOUND') markErased({ profileId: profile.id, uid, action, result: 'not-found' });
+      else if (info.outcome === 'unknown') markErased({ profileId: profile.id, uid, action, result: 'unknown' });
+      if (info.outcome !== 'not-sent') refreshUsers();
       void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
     },
   });
@@ -116,43 +125,42 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
   const notFound = erase.isError && toErrorInfo(erase.error).code === 'NOT_FOUND';
   const phase = sending || erase.isPending ? 'sending' : countdown.running ? 'countdown' : 'confirm';
 
-  // A near miss (case or edge spaces) is a warning with a mark, not just a colour; plain "not yet" stays neutral.
-  const nearMiss = Boolean(typed) && !matches && (typed.trim() === uid.trim() || typed.toLocaleLowerCase() === uid.toLocaleLowerCase());
-  const matchHint = !typed
-    ? t('erasure.typeUidHint')
-    : matches
-      ? t('erasure.matches')
-      : typed.trim() === uid.trim()
-        ? t('erasure.noMatchSpaces')
-        : typed.toLocaleLowerCase() === uid.toLocaleLowerCase()
-          ? t('erasure.noMatchCase')
-          : t('erasure.noMatch');
+  const uidBox = (
+    <div className="erasure-uid">
+      <span className="erasure-uid__label">{t('erasure.uidToErase')}</span>
+      <VisibleUid uid={uid} className="uid-box--large" />
+      <CopyUidButton uid={uid} />
+      <UidHints uid={uid} />
+    </div>
+  );
+  const lookUp = searchAvailable()
+    ? () => {
+        onClose();
+        lookUpInSearch(uid);
+      }
+    : undefined;
 
-  if (!knownUser && searched.checking) {
-    return (
-      <p className="muted" role="status">
-        {t('identity.checking')}
-      </p>
-    );
-  }
-
-  if (!knownUser && !unknownAcknowledged) {
+  if (identity.phase === 'checking' || identity.phase === 'reading') {
     return (
       <div className="erasure">
-        <div className="erasure-uid">
-          <span className="erasure-uid__label">{t('erasure.uidToErase')}</span>
-          <VisibleUid uid={uid} className="uid-box--large" />
-          <UidHints uid={uid} />
-        </div>
-        <UnknownUidNotice
-          indexedUsers={searched.indexedUsers}
-          onClose={onClose}
-          onContinue={searched.indexedUsers === undefined ? () => setUnknownAcknowledged(true) : undefined}
-          onLookUp={searchAvailable() ? () => {
-            onClose();
-            lookUpInSearch(uid);
-          } : undefined}
-        />
+        {uidBox}
+        <IdentityCheck identity={identity} onCancel={() => void cancelRead()} />
+      </div>
+    );
+  }
+  if (identity.phase === 'absent') {
+    return (
+      <div className="erasure">
+        {uidBox}
+        <AbsentUidNotice indexedUsers={identity.indexedUsers} erasure={identity.erasure} onClose={onClose} onLookUp={lookUp} />
+      </div>
+    );
+  }
+  if ((identity.phase === 'not-read' || identity.phase === 'failed') && !uncheckedAcknowledged) {
+    return (
+      <div className="erasure">
+        {uidBox}
+        <UncheckedUidNotice identity={identity} onRetry={checkAgain} onContinue={() => setUncheckedAcknowledged(true)} onClose={onClose} onLookUp={lookUp} />
       </div>
     );
   }
@@ -160,17 +168,13 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
   return (
     <div className="erasure">
       <ErasureFacts action={action} profile={profile} environment={environmentOf(profile, appInfo)} />
-      <div className="erasure-uid">
-        <span className="erasure-uid__label">{t('erasure.uidToErase')}</span>
-        <VisibleUid uid={uid} className="uid-box--large" />
-        <UidHints uid={uid} />
-      </div>
-      {knownUser ? (
-        <ErasureIdentity user={knownUser} />
+      {uidBox}
+      {identity.phase === 'found' ? (
+        <ErasureIdentity user={identity.user} readAt={identity.readAt} />
       ) : (
         <p className="callout callout--warning erasure-unknown-reminder">
           <span aria-hidden="true">⚠ </span>
-          {t('identity.unknownTitle')}
+          {t('identity.uncheckedReminder')}
         </p>
       )}
 
@@ -188,15 +192,7 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
           <Field
             label={t('erasure.typeUid')}
             liveHint
-            hint={
-              nearMiss ? (
-                <span className="hint-warning">
-                  <span aria-hidden="true">⚠</span> <span>{matchHint}</span>
-                </span>
-              ) : (
-                <span className={matches ? 'text-success' : undefined}>{matchHint}</span>
-              )
-            }
+            hint={<ConfirmHint typed={typed} uid={uid} />}
             value={typed}
             onChange={(event) => setTyped(event.target.value)}
             autoComplete="off"

@@ -1,16 +1,22 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { toErrorInfo } from '../../../shared/errors';
+import type { RecordedErasure } from '../../../shared/user-search';
 import type { UserRecord } from '../../../shared/users';
 import { EmptyValue } from '../../components/empty-value';
-import { formatDate, formatNumber } from '../../i18n/format';
+import { ErrorPanel } from '../../components/error-panel';
+import { formatDate, formatDateTime, formatNumber } from '../../i18n/format';
+import { ListAge } from '../users/list-age';
+import type { UidIdentity } from './use-uid-identity';
 
-/** Who the uid belongs to, so the operator can compare with the ticket before typing it. */
-export function ErasureIdentity({ user }: { user: UserRecord }) {
+/** Who the uid belongs to, so the operator can compare with the ticket before typing it; and how old that list is. */
+export function ErasureIdentity({ user, readAt }: { user: UserRecord; readAt: number }) {
   const { t, i18n } = useTranslation();
   const value = (text: string | null) => (text ? text : <EmptyValue />);
   return (
     <section className="erasure-identity" aria-labelledby="erasure-identity-title">
       <h3 id="erasure-identity-title" className="erasure-identity__title">
-        {t('identity.heading')}
+        {t('identity.heading')} <ListAge readAt={readAt} className="erasure-identity__age" />
       </h3>
       <dl className="facts facts--inline erasure-identity__facts">
         <div>
@@ -40,35 +46,114 @@ export function ErasureIdentity({ user }: { user: UserRecord }) {
   );
 }
 
+/** While the console asks, then reads the service's list for this uid: the progress, and Cancel. */
+export function IdentityCheck({ identity, onCancel }: { identity: Extract<UidIdentity, { phase: 'checking' | 'reading' }>; onCancel: () => void }) {
+  const { t } = useTranslation();
+  if (identity.phase === 'checking') {
+    return (
+      <p className="muted" role="status">
+        {t('identity.checking')}
+      </p>
+    );
+  }
+  const reading = identity.reading;
+  const progress = reading?.progress;
+  return (
+    <div className="find-person__progress erasure-reading" role="status">
+      <span>
+        {t('identity.reading')}{' '}
+        {progress ? (progress.totalPages !== undefined ? t('search.readingOf', { page: progress.page, total: progress.totalPages, users: progress.collected }) : t('search.reading', { page: progress.page, users: progress.collected })) : null}
+      </span>
+      {progress?.totalPages ? <progress max={progress.totalPages} value={progress.page} /> : null}
+      <button type="button" className="button button--small" onClick={onCancel} disabled={reading?.cancelling}>
+        {reading?.cancelling ? t('search.cancelling') : t('common.cancel')}
+      </button>
+    </div>
+  );
+}
+
+/** An erasure of this uid that the audit trail of this computer recorded since the console started. */
+export function RecordedErasureNote({ erasure }: { erasure: RecordedErasure }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <p className="erasure-recorded">
+      {t(erasure.outcome === 'unknown' ? 'identity.erasureRecordedUnknown' : 'identity.erasureRecorded', {
+        act: t(`identity.recordedAct.${erasure.action}`),
+        time: formatDateTime(erasure.at, i18n.language),
+        via: t(`identity.recordedVia.${erasure.via}`),
+      })}
+    </p>
+  );
+}
+
+interface NoticeActions {
+  onClose: () => void;
+  onLookUp?: () => void;
+}
+
+function Actions({ onClose, onLookUp, extra }: NoticeActions & { extra?: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <div className="dialog__actions">
+      <button type="button" className="button button--ghost" onClick={onClose}>
+        {t('common.close')}
+      </button>
+      {onLookUp && (
+        <button type="button" className="button" onClick={onLookUp}>
+          {t('identity.lookUp')}
+        </button>
+      )}
+      {extra}
+    </div>
+  );
+}
+
 /**
- * Said before the ceremony for a uid the console has not seen: a typo here would meet a 404 after a countdown.
- * When the search over every page has no such uid there is nothing to continue to (no onContinue).
+ * Said before the ceremony when the list of every user, read just now for this question, has no such uid:
+ * a typo here would meet a 404 after a countdown, so there is nothing to continue to.
  */
-export function UnknownUidNotice({ indexedUsers, onLookUp, onContinue, onClose }: { indexedUsers?: number; onLookUp?: () => void; onContinue?: () => void; onClose: () => void }) {
+export function AbsentUidNotice({ indexedUsers, erasure, onLookUp, onClose }: NoticeActions & { indexedUsers: number; erasure?: RecordedErasure }) {
   const { t, i18n } = useTranslation();
   return (
     <div className="erasure-unknown">
       <p className="callout callout--warning" role="status">
         <span aria-hidden="true">⚠ </span>
-        <strong>{t('identity.unknownTitle')}</strong>{' '}
-        {indexedUsers !== undefined ? t('identity.absentFromIndex', { count: indexedUsers, n: formatNumber(indexedUsers, i18n.language) }) : t('identity.unknownBody')}
+        <strong>{t('identity.unknownTitle')}</strong> {t('identity.absentFromFreshList', { count: indexedUsers, n: formatNumber(indexedUsers, i18n.language) })}
       </p>
+      {erasure && <RecordedErasureNote erasure={erasure} />}
       <p className="muted">{onLookUp ? t('identity.lookUpHint') : t('identity.lookUpPointer')}</p>
-      <div className="dialog__actions">
-        <button type="button" className="button button--ghost" onClick={onClose}>
-          {t('common.close')}
-        </button>
-        {onLookUp && (
-          <button type="button" className="button" onClick={onLookUp}>
-            {t('identity.lookUp')}
+      <Actions onClose={onClose} onLookUp={onLookUp} />
+    </div>
+  );
+}
+
+/** The list could not be read (or the read was stopped): nothing is claimed about the uid; the operator decides. */
+export function UncheckedUidNotice({ identity, onRetry, onContinue, onLookUp, onClose }: NoticeActions & { identity: Extract<UidIdentity, { phase: 'not-read' | 'failed' }>; onRetry: () => void; onContinue: () => void }) {
+  const { t } = useTranslation();
+  const unreachable = identity.phase === 'failed' && ['NETWORK', 'TIMEOUT', 'TLS'].includes(toErrorInfo(identity.error).code);
+  return (
+    <div className="erasure-unknown">
+      {identity.phase === 'failed' ? (
+        <ErrorPanel title={unreachable ? t('identity.unreachable') : t('identity.listFailed')} error={identity.error} onRetry={onRetry} />
+      ) : (
+        <p className="callout callout--info" role="status">
+          <strong>{t('identity.notReadTitle')}</strong> {t('identity.notReadBody')}{' '}
+          <button type="button" className="button button--small" onClick={onRetry}>
+            {t('identity.readList')}
           </button>
-        )}
-        {onContinue && (
+        </p>
+      )}
+      {identity.erasure && <RecordedErasureNote erasure={identity.erasure} />}
+      <p className="muted">{t('identity.uncheckedHint')}</p>
+      <Actions
+        onClose={onClose}
+        onLookUp={onLookUp}
+        extra={
           <button type="button" className="button button--danger-ghost" onClick={onContinue}>
             {t('identity.continueAnyway')}
           </button>
-        )}
-      </div>
+        }
+      />
     </div>
   );
 }

@@ -17,6 +17,8 @@ async function openDialog(uid: string) {
   const user = userEvent.setup();
   await user.click(await screen.findByRole('button', { name: `Anonymise ${uid}` }));
   const dialog = await screen.findByRole('dialog');
+  // The console first asks who the uid belongs to; the form follows.
+  await within(dialog).findByLabelText('Type the uid to confirm');
   return { user, dialog };
 }
 

@@ -1,30 +1,26 @@
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import type { UserRecord } from '../../../shared/users';
+import { queryKeys } from '../../state/query-keys';
 
-/** Users held by one cached answer: a page of the table ({ users }) or a search answer ({ matches: [{ user }] }). */
-function usersIn(data: unknown): UserRecord[] {
-  if (!data || typeof data !== 'object') return [];
-  const found: UserRecord[] = [];
-  const { users, matches } = data as { users?: unknown; matches?: unknown };
-  if (Array.isArray(users)) found.push(...(users as UserRecord[]));
-  if (Array.isArray(matches)) for (const match of matches) if (match && typeof match === 'object' && 'user' in match) found.push((match as { user: UserRecord }).user);
-  return found;
+/** A user as a loaded page of the table shows them, and when that page was read (this window's clock). */
+export interface KnownUser {
+  user: UserRecord;
+  readAt: number;
 }
 
 /**
- * The user this uid belongs to, as far as the console already knows it: the
- * table's loaded pages and the search's answers for this profile (every cached
- * query keyed by the profile). Exact match only: " bob" is not "bob".
+ * The user with exactly this uid on a page of the users table already loaded for this profile (" bob" is
+ * not "bob"), with the time that page was read. Search answers are not used: the core answers for them
+ * (users.lookup), with the age of the list they come from.
  */
-export function findKnownUser(queryClient: QueryClient, profileId: string, uid: string): UserRecord | undefined {
-  for (const query of queryClient.getQueryCache().getAll()) {
-    if (!query.queryKey.includes(profileId)) continue;
-    const user = usersIn(query.state.data).find((candidate) => candidate.uid === uid);
-    if (user) return user;
+export function findKnownUser(queryClient: QueryClient, profileId: string, uid: string): KnownUser | undefined {
+  let found: KnownUser | undefined;
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: queryKeys.usersOfProfile(profileId) })) {
+    const users = (query.state.data as { users?: unknown } | undefined)?.users;
+    if (!Array.isArray(users)) continue;
+    const user = (users as UserRecord[]).find((candidate) => candidate.uid === uid);
+    // The most recently read page wins: it is the truest.
+    if (user && (!found || query.state.dataUpdatedAt > found.readAt)) found = { user, readAt: query.state.dataUpdatedAt };
   }
-  return undefined;
-}
-
-export function useKnownUser(profileId: string, uid: string): UserRecord | undefined {
-  return findKnownUser(useQueryClient(), profileId, uid);
+  return found;
 }

@@ -1,6 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { makeUser } from '../../test/fake-bridge';
 import { renderApp } from '../../test/render-app';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 async function findBox() {
   const app = renderApp();
@@ -44,5 +49,65 @@ describe('find a person on any page', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(fake.callsOf('jobs.cancel')).toEqual([{ jobId }]));
     expect(await screen.findByText(/Reading every page was stopped/)).toBeTruthy();
+  });
+
+  it('says nobody matches only after reading every page again: someone created since the list was read is found', async () => {
+    const { fake, find } = await findBox();
+    const first = await find('user 2');
+    act(() => fake.emitEvent('job.finished', { jobId: first, kind: 'users.index', status: 'completed', result: { users: 30, pages: 3, indexedAt: '2026-11-22T12:00:00.000Z' } }));
+    expect(await screen.findByRole('list', { name: 'People matching “user 2”' }, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByText('List read just now.', { exact: false })).toBeTruthy();
+    fake.ageList(6 * 60_000);
+    fake.addUser({ ...makeUser('zed-newcomer', 40), fullName: 'Zed Newcomer' });
+    const box = screen.getByRole('search');
+    fireEvent.change(within(box).getByLabelText('Find a person — every page'), { target: { value: 'newcomer' } });
+    fireEvent.click(within(box).getByRole('button', { name: 'Find' }));
+    // Nobody on the list read 6 minutes ago: that is not said; every page is read again, with progress.
+    await waitFor(() => expect(fake.callsOf('users.index')).toHaveLength(2));
+    expect(await screen.findByText('Reading every page of users…')).toBeTruthy();
+    expect(screen.queryByText(/Nobody matches/)).toBeNull();
+    const second = `job-${fake.calls.map((call) => call.method).lastIndexOf('users.index') + 1}`;
+    act(() => fake.emitEvent('job.finished', { jobId: second, kind: 'users.index', status: 'completed', result: { users: 31, pages: 4, indexedAt: '2026-11-22T12:06:00.000Z' } }));
+    expect(await screen.findByRole('button', { name: 'Open Zed Newcomer' }, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByText('List read just now.', { exact: false })).toBeTruthy();
+  });
+
+  it('after a fresh read, says nobody matches, with the list’s age', async () => {
+    const { fake, find } = await findBox();
+    const jobId = await find('nobody-at-all');
+    act(() => fake.emitEvent('job.finished', { jobId, kind: 'users.index', status: 'completed', result: { users: 30, pages: 3, indexedAt: '2026-11-22T12:00:00.000Z' } }));
+    expect(await screen.findByText('Nobody matches “nobody-at-all” among 30 users.', { exact: false }, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByText('List read just now.', { exact: false })).toBeTruthy();
+    expect(fake.callsOf('users.index')).toHaveLength(1);
+  });
+
+  it('after an erasure from the detail panel, the panel says what happened and offers no act on that person', async () => {
+    const { fake, find } = await findBox();
+    const jobId = await find('user 23');
+    act(() => fake.emitEvent('job.finished', { jobId, kind: 'users.index', status: 'completed', result: { users: 30, pages: 3, indexedAt: '2026-11-22T12:00:00.000Z' } }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Open User 23' }, { timeout: 5000 }));
+    const panel = await screen.findByRole('complementary');
+    fireEvent.click(within(panel).getByRole('button', { name: 'Anonymise user-23' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(await within(dialog).findByLabelText('Type the uid to confirm'), { target: { value: 'user-23' } });
+    vi.useFakeTimers();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    for (let i = 0; i < 10; i++) {
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(600);
+      });
+    }
+    vi.useRealTimers();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(fake.callsOf('users.erase')).toHaveLength(1);
+    const after = await screen.findByRole('complementary');
+    expect(after.textContent).toContain('Anonymised just now');
+    expect(within(after).queryByRole('button', { name: /Anonymise|Delete/ })).toBeNull();
+    // Nowhere else on the screen is that person offered either: not in the results, not in the table.
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Open User 23' })).toBeNull());
+    expect(screen.queryByRole('button', { name: 'Anonymise user-23' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete user-23' })).toBeNull();
+    fireEvent.click(within(after).getByRole('button', { name: 'Close details' }));
+    await waitFor(() => expect(screen.queryByRole('complementary')).toBeNull());
   });
 });

@@ -5,6 +5,8 @@ import type { UserRecord } from '../../../shared/users';
 import { ErrorPanel } from '../../components/error-panel';
 import { VisibleUid } from '../../components/visible-uid';
 import { hasInvisible } from '../../../shared/invisible-characters';
+import { erasedMarkOf, type ErasedMark } from '../erasure/erased-users';
+import { ListAge } from './list-age';
 import { useFindPerson } from './use-find-person';
 
 /** A field's text with its matched parts in <mark>: plain text spans, never HTML from the service. */
@@ -30,12 +32,16 @@ function fieldRanges(match: UserMatch, field: SearchedField): MatchRange[] {
  * every user of the profile (read once by the main process, kept in memory).
  * A result opens the same detail panel and actions as a table row.
  */
-export function FindPerson({ profileId, onOpen }: { profileId: string; onOpen: (user: UserRecord) => void }) {
-  const { t, i18n } = useTranslation();
+export function FindPerson({ profileId, onOpen, erasedMarks = [] }: { profileId: string; onOpen: (user: UserRecord) => void; erasedMarks?: readonly ErasedMark[] }) {
+  const { t } = useTranslation();
   const inputId = useId();
   const [draft, setDraft] = useState('');
-  const { text, find, search, indexing, cancel, readAgain, retry } = useFindPerson(profileId);
+  const { text, find, search, readAt, fresh, indexing, cancel, readAgain, retry } = useFindPerson(profileId);
   const answer = search.data?.state === 'ready' ? search.data : undefined;
+  // A person an act just concerned is not offered again while the search is asked anew.
+  const matches = answer?.matches.filter((match) => !((erasedMarkOf(erasedMarks, profileId, match.user.uid)?.at ?? -Infinity) > search.dataUpdatedAt)) ?? [];
+  // "Nobody" from a list read before the question is not said: every page is read again first.
+  const unprovenNone = answer !== undefined && answer.total === 0 && !fresh;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -63,7 +69,13 @@ export function FindPerson({ profileId, onOpen }: { profileId: string; onOpen: (
   } else if (indexing.phase === 'cancelled') {
     status = (
       <p className="find-person__note" role="status">
-        {t('search.cancelled')}{' '}
+        {unprovenNone && readAt !== undefined ? (
+          <>
+            {t('search.cancelledNoneOnOldList', { text, users: answer.indexedUsers })} <ListAge readAt={readAt} />
+          </>
+        ) : (
+          t('search.cancelled')
+        )}{' '}
         <button type="button" className="button button--small" onClick={retry}>{t('search.readAgain')}</button>
       </p>
     );
@@ -81,7 +93,7 @@ export function FindPerson({ profileId, onOpen }: { profileId: string; onOpen: (
         <button type="submit" className="button" disabled={draft.trim() === ''}>{t('search.find')}</button>
       </form>
       {status}
-      {answer && text !== '' && (
+      {answer && text !== '' && !unprovenNone && (
         <div className="find-person__results">
           <p className="find-person__summary" role="status">
             {answer.total === 0
@@ -89,12 +101,12 @@ export function FindPerson({ profileId, onOpen }: { profileId: string; onOpen: (
               : answer.matches.length < answer.total
                 ? t('search.someShown', { n: answer.total, shown: answer.matches.length, text, users: answer.indexedUsers })
                 : t('search.found', { n: answer.total, text, users: answer.indexedUsers })}{' '}
-            <span className="find-person__age">{t('search.readAt', { time: new Date(answer.indexedAt).toLocaleTimeString(i18n.language, { hour: '2-digit', minute: '2-digit' }) })}</span>{' '}
-            <button type="button" className="button button--small button--quiet" onClick={() => void readAgain()}>{t('search.readAgain')}</button>
+            {readAt !== undefined && <ListAge readAt={readAt} className="find-person__age" />}{' '}
+            <button type="button" className="button button--small button--quiet" onClick={readAgain} disabled={indexing.phase === 'reading'}>{t('search.readAgain')}</button>
           </p>
-          {answer.matches.length > 0 && (
+          {matches.length > 0 && (
             <ul className="find-person__list" aria-label={t('search.resultsLabel', { text })}>
-              {answer.matches.map((match, index) => (
+              {matches.map((match, index) => (
                 <li key={`${match.user.uid ?? 'erased'}-${index}`}>
                   <button type="button" className="find-person__result" onClick={() => onOpen(match.user)} aria-label={t('search.open', { name: match.user.fullName ?? match.user.uid ?? '' })}>
                     <span className="find-person__name">{match.user.fullName !== null ? <Highlighted text={match.user.fullName} ranges={fieldRanges(match, 'fullName')} /> : '—'}</span>

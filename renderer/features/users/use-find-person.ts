@@ -1,33 +1,27 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { UsersWalkProgress } from '../../../shared/jobs';
+import { useCallback, useEffect, useState } from 'react';
 import type { UserSearchAnswer } from '../../../shared/user-search';
-import { PrivacyDeskError } from '../../../shared/errors';
-import { useBridge, useOptionalBridgeEvents } from '../../bridge/bridge-context';
-import { followJob, type FollowedJob } from '../../bridge/jobs';
+import { useBridge } from '../../bridge/bridge-context';
 import { queryKeys } from '../../state/query-keys';
-
-export type IndexingState =
-  | { phase: 'idle' }
-  | { phase: 'reading'; progress?: UsersWalkProgress; cancelling: boolean }
-  | { phase: 'cancelled' }
-  | { phase: 'failed'; error: unknown };
+import { useReadEveryPage, type ReadEnding } from './use-read-every-page';
 
 /** Keyed under the profile's users, so an erasure's invalidation asks the (updated) index again. */
 const searchKey = (profileId: string, text: string) => [...queryKeys.usersOfProfile(profileId), 'search', text] as const;
 
 /**
- * Find a person on any page: searches the main process's index of every user
- * (users.search); when there is none, reads every page first (the users.index
- * job, with progress and Cancel), then searches.
+ * Find a person on any page: searches the main process's index of every user (users.search; it takes out
+ * first the users any process on this computer erased since). Without an index, it reads every page first
+ * (the users.index job, with progress and Cancel). "Nobody matches" is said only from a list read for this
+ * question: on an older list, every page is read again first, then and there.
  */
 export function useFindPerson(profileId: string) {
   const bridge = useBridge();
-  const events = useOptionalBridgeEvents();
   const queryClient = useQueryClient();
   const [text, setText] = useState('');
-  const [indexing, setIndexing] = useState<IndexingState>({ phase: 'idle' });
-  const job = useRef<FollowedJob | null>(null);
+  // The read made for a question, so its answer may say "nobody" (indexedAt: the list it kept).
+  const [freshRead, setFreshRead] = useState<{ profileId: string; text: string; indexedAt: string } | null>(null);
+  const reader = useReadEveryPage(profileId);
+  const { read } = reader;
 
   const search = useQuery({
     queryKey: searchKey(profileId, text),
@@ -35,70 +29,49 @@ export function useFindPerson(profileId: string) {
     enabled: text !== '',
     retry: false,
   });
+  const answer = search.data;
+  const fresh = answer?.state === 'ready' && freshRead?.profileId === profileId && freshRead.text === text && answer.indexedAt >= freshRead.indexedAt;
 
-  const readEveryPage = useCallback(async () => {
-    if (job.current) return;
-    if (!events) {
-      setIndexing({ phase: 'failed', error: new PrivacyDeskError({ code: 'INTERNAL', message: 'This window cannot follow long work (no event channel): reload it.' }) });
-      return;
-    }
-    setIndexing({ phase: 'reading', cancelling: false });
-    try {
-      const followed = await followJob(bridge, events, () => bridge['users.index']({ profileId }), {
-        onProgress: (progress) => {
-          if (progress.kind === 'users.index') setIndexing({ phase: 'reading', progress, cancelling: false });
-        },
-      });
-      job.current = followed;
-      const finished = await followed.finished;
-      job.current = null;
-      if (finished.status === 'completed') {
-        setIndexing({ phase: 'idle' });
+  const readFor = useCallback(
+    async (question: string): Promise<ReadEnding> => {
+      const ending = await read();
+      if (ending.status === 'completed') {
+        setFreshRead({ profileId, text: question, indexedAt: ending.indexedAt });
         await queryClient.invalidateQueries({ queryKey: [...queryKeys.usersOfProfile(profileId), 'search'] });
-      } else if (finished.status === 'cancelled') {
-        setIndexing({ phase: 'cancelled' });
-      } else {
-        setIndexing({ phase: 'failed', error: finished.error });
       }
-    } catch (error) {
-      job.current = null;
-      setIndexing({ phase: 'failed', error });
-    }
-  }, [bridge, events, profileId, queryClient]);
-
-  // No index yet (or it was dropped): read every page once, then the search answers.
-  const missing = search.data?.state === 'missing';
-  useEffect(() => {
-    if (missing && indexing.phase === 'idle') void readEveryPage();
-  }, [missing, indexing.phase, readEveryPage]);
-
-  // Another profile, or the screen went away: stop following; the walk's result is the core's to keep.
-  useEffect(
-    () => () => {
-      job.current?.detach();
-      job.current = null;
-      setIndexing({ phase: 'idle' });
+      return ending;
     },
-    [profileId],
+    [profileId, queryClient, read],
   );
 
-  const cancel = useCallback(async () => {
-    if (!job.current) return;
-    setIndexing((state) => (state.phase === 'reading' ? { ...state, cancelling: true } : state));
-    await job.current.cancel();
-  }, []);
+  // No index yet (or it was dropped), or nobody matches on a list read before this question: read every page now.
+  const needsRead = text !== '' && !search.isFetching && (answer?.state === 'missing' || (answer?.state === 'ready' && answer.total === 0 && !fresh));
+  useEffect(() => {
+    if (needsRead && reader.state.phase === 'idle') void readFor(text);
+  }, [needsRead, reader.state.phase, readFor, text]);
 
-  /** The operator wants fresh data: drop the index and read every page again. */
-  const readAgain = useCallback(async () => {
-    await bridge['users.forgetIndex']({ profileId });
-    setIndexing({ phase: 'idle' });
-    await queryClient.invalidateQueries({ queryKey: [...queryKeys.usersOfProfile(profileId), 'search'] });
-  }, [bridge, profileId, queryClient]);
+  /** The operator wants fresh data: read every page again now (the kept list is replaced when the read ends). */
+  const readAgain = useCallback(() => void readFor(text), [readFor, text]);
 
-  const find = useCallback((next: string) => {
-    setIndexing((state) => (state.phase === 'cancelled' || state.phase === 'failed' ? { phase: 'idle' } : state));
-    setText(next.trim());
-  }, []);
+  const find = useCallback(
+    (next: string) => {
+      if (reader.state.phase === 'cancelled' || reader.state.phase === 'failed') reader.reset();
+      setText(next.trim());
+    },
+    [reader],
+  );
 
-  return { text, find, search, indexing, cancel, readAgain, retry: () => setIndexing({ phase: 'idle' }) };
+  return {
+    text,
+    find,
+    search,
+    /** When the list the answer comes from was read, in this window's clock. */
+    readAt: answer?.state === 'ready' ? search.dataUpdatedAt - answer.ageMs : undefined,
+    /** The answer comes from a list read for this question: "nobody" is then true of the service. */
+    fresh,
+    indexing: reader.state,
+    cancel: reader.cancel,
+    readAgain,
+    retry: reader.reset,
+  };
 }

@@ -1,4 +1,4 @@
-import { useCallback, useId, useMemo, useState } from 'react';
+import { useCallback, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../shared/contract';
 import type { UserRecord } from '../../../shared/users';
@@ -13,6 +13,8 @@ import { UserDetailPanel } from './user-detail-panel';
 import { UsersTable, UsersTableSkeleton } from './users-table';
 import { userRowKey, useUsersPage } from './use-users-page';
 import { ViewSection } from '../../components/view-section';
+import { erasedMarkOf, useErasedUsers, type ErasedMark } from '../erasure/erased-users';
+import { ErasedDetail } from './erased-detail';
 
 function matchesFilter(user: UserRecord, filter: string): boolean {
   const needle = filter.toLocaleLowerCase();
@@ -36,7 +38,12 @@ export function UsersView({ profile }: { profile: ProfileView }) {
   const setPage = useCallback((next: number) => setUsersPage(profile.id, next), [profile.id, setUsersPage]);
 
   const query = useUsersPage(profile.id, page, perPage);
-  const users = useMemo(() => query.data?.users ?? [], [query.data]);
+  const marks = useErasedUsers((s) => s.marks);
+  // A user an act just concerned leaves the page at once; a page read after the act shows what the service says.
+  const users = useMemo(
+    () => (query.data?.users ?? []).filter((user) => !((erasedMarkOf(marks, profile.id, user.uid)?.at ?? -Infinity) > query.dataUpdatedAt)),
+    [query.data, query.dataUpdatedAt, marks, profile.id],
+  );
   const filtered = useMemo(() => (filter ? users.filter((user) => matchesFilter(user, filter)) : users), [users, filter]);
   const available = useMemo(() => optionalFieldPaths(users), [users]);
   const extraFields = useMemo(() => available.filter((field) => visibleFields.includes(field.path)), [available, visibleFields]);
@@ -53,6 +60,13 @@ export function UsersView({ profile }: { profile: ProfileView }) {
     setFound({ profileId: profile.id, user });
   }, [profile.id, selectUser]);
   const shown = foundUser ?? selected;
+  // The person the panel is about, and whether an act on them was answered since it opened.
+  const subjectUid = foundUser ? foundUser.uid : selectedKey?.startsWith('uid:') ? selectedKey.slice(4) : null;
+  const erased = useMarkSince(marks, profile.id, subjectUid);
+  const closePanel = () => {
+    setFound(null);
+    selectUser(null);
+  };
 
   let body;
   if (query.isError && !query.data) {
@@ -79,7 +93,7 @@ export function UsersView({ profile }: { profile: ProfileView }) {
       }
     >
       <ActOnUid />
-      <FindPerson profileId={profile.id} onOpen={openFound} />
+      <FindPerson profileId={profile.id} onOpen={openFound} erasedMarks={marks} />
       {query.isError && query.data && <ErrorPanel title={t('users.loadFailed')} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />}
       <div className="toolbar">
         <div className="toolbar__filter">
@@ -88,21 +102,22 @@ export function UsersView({ profile }: { profile: ProfileView }) {
         </div>
         <ColumnChooser available={available} />
       </div>
-      <div className={`users-layout ${shown ? 'users-layout--with-detail' : ''}`}>
+      <div className={`users-layout ${shown || erased ? 'users-layout--with-detail' : ''}`}>
         <div className="users-layout__main">
           {body}
           <PaginationBar page={page} perPage={perPage} data={query.data} disabled={query.isFetching && query.isPlaceholderData} onPage={setPage} onPerPage={setPerPage} />
         </div>
-        {shown && (
-          <UserDetailPanel
-            user={shown}
-            onClose={() => {
-              setFound(null);
-              selectUser(null);
-            }}
-          />
-        )}
+        {erased ? <ErasedDetail mark={erased} name={foundUser?.fullName ?? selected?.fullName ?? null} onClose={closePanel} /> : shown && <UserDetailPanel user={shown} onClose={closePanel} />}
       </div>
     </ViewSection>
   );
+}
+
+/** The mark of an act on this uid answered after the panel began to show it (a panel opened later shows the service's answer). */
+function useMarkSince(marks: readonly ErasedMark[], profileId: string, uid: string | null): ErasedMark | undefined {
+  const since = useRef<{ key: string; at: number } | null>(null);
+  const key = `${profileId}\n${uid ?? ''}`;
+  if (since.current?.key !== key) since.current = { key, at: Date.now() };
+  const mark = erasedMarkOf(marks, profileId, uid);
+  return mark && mark.at >= since.current.at ? mark : undefined;
 }
