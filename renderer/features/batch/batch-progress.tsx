@@ -120,6 +120,7 @@ function ProgressFigures({ job, live }: { job: BatchJobSummary; live: BatchJobLi
         <Figure label={t('batch.progress.notFound')} value={n(counts.notFound)} tone="not-found" />
         <Figure label={t('batch.progress.failed')} value={n(counts.failed)} tone={counts.failed > 0 ? 'failed' : undefined} />
         <Figure label={t('batch.progress.remaining')} value={n(counts.unfinished)} />
+        <Figure label={t('batch.progress.inFlight')} value={n(live.inFlight)} />
         <Figure label={t('batch.progress.rate')} value={t('batch.progress.rateValue', { rate })} />
         <Figure label={t('batch.progress.timeLeft')} value={live.secondsLeft === undefined ? t('batch.progress.estimating') : formatDuration(live.secondsLeft, t)} />
       </dl>

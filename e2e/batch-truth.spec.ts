@@ -1,0 +1,141 @@
+import { createSandboxUser, expect, sandboxUser, test, type BridgeCaller } from './fixtures';
+import type { Locator } from '@playwright/test';
+import { saveScreenshot } from './support';
+
+/**
+ * What the Batch screen says must be true, in Chromium against the web host and a sandbox:
+ * - a uid pasted with spaces at an end is drawn with them (␣) everywhere, is called a likely mistake
+ *   when its trimmed form exists, and is sent trimmed only by the operator's explicit, recorded choice;
+ * - the progress panel and the jobs table say the same state and counts, paused, running and finished.
+ */
+
+async function plainUids(bridge: BridgeCaller, profileId: string, count: number): Promise<string[]> {
+  const listed = await bridge('users.list', { profileId, page: 1, perPage: 60 });
+  if (!listed.ok) throw new Error(`Listing users failed: ${listed.error.message}`);
+  return listed.value.users
+    .slice(15)
+    .map((user) => user.uid)
+    .filter((uid): uid is string => uid !== null && /^[\w.@-]{1,100}$/.test(uid))
+    .slice(0, count);
+}
+
+/** The outcomes cell of a row of the jobs table. */
+const jobCounts = (row: Locator) => row.locator('td').nth(4);
+
+async function setLatency(sandboxUrl: string, latencyMs: number): Promise<void> {
+  const response = await fetch(`${sandboxUrl}/sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs }) });
+  expect(response.ok).toBe(true);
+}
+
+test('a uid pasted with spaces at an end: drawn as it is, called a likely mistake, sent trimmed only by choice, recorded', async ({ app, bridge, sandbox, profile, context, host }, testInfo) => {
+  await createSandboxUser(sandbox, 'user-000490');
+  const [first, second] = await plainUids(bridge, profile.id, 2);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: host.url });
+
+  await app.getByRole('tab', { name: 'Batch' }).click();
+  await app.getByLabel('uids to erase').fill([first, ' user-000490 ', second].join('\n'));
+  await expect(app.getByText('Anonymise 3 users')).toBeVisible();
+  await app.getByRole('button', { name: 'Check against the service' }).click();
+
+  // The check: " user-000490 " is not on the service, and it is drawn with its spaces, never as "user-000490".
+  const missing = app.getByRole('heading', { name: 'Not on the service (first ones)' }).locator('xpath=following-sibling::ul[1]');
+  await expect(missing.getByRole('listitem')).toHaveText(['␣user-000490␣']);
+  await expect(missing.getByRole('img', { name: 'space (U+0020)' })).toHaveCount(2);
+  // Copying it gives the real uid, not the marks.
+  await missing.getByRole('listitem').first().evaluate((item) => {
+    const range = document.createRange();
+    range.selectNodeContents(item.querySelector('[data-uid-box]')!);
+    document.getSelection()!.removeAllRanges();
+    document.getSelection()!.addRange(range);
+  });
+  await app.keyboard.press('Control+C');
+  expect(await app.evaluate(() => navigator.clipboard.readText())).toBe(' user-000490 ');
+
+  const callout = app.getByRole('region', { name: 'Likely mistake: spaces at an end' });
+  await expect(callout).toContainText('1 uid begins or ends with spaces and is not on the service, but the same uid without them is.');
+  await expect(callout.getByRole('listitem')).toHaveText('line 2 ␣user-000490␣ → user-000490');
+  await app.setViewportSize({ width: 1360, height: 850 });
+  await saveScreenshot(app, testInfo, 'batch-trimmable', 'light');
+  await callout.getByRole('button', { name: 'Use the trimmed uid' }).click();
+  await expect(callout.getByText(/^Your choice: the trimmed uid is sent instead of the one pasted\./)).toBeVisible();
+
+  await app.getByLabel('Type ANONYMISE 3 to confirm').fill('ANONYMISE 3');
+  await app.getByRole('button', { name: 'Start' }).click();
+  await expect(app.getByText('Batch finished: all 3 items have their outcome')).toBeVisible({ timeout: 30_000 });
+  const table = app.getByRole('table', { name: /^Results of batch / });
+  const row = table.locator('tbody tr').filter({ hasText: 'pasted as' });
+  await expect(row.locator('.batch-results__uid')).toHaveText('user-000490pasted as ␣user-000490␣ · trimmed by your choice');
+  await expect(row).toContainText('Done');
+  expect((await sandboxUser(sandbox, 'user-000490')).state).toBe('anonymized');
+  await saveScreenshot(app, testInfo, 'batch-trimmed-results', 'light');
+
+  // The audit trail records the uid as pasted on each entry of that item, and the audit view shows it.
+  const reading = await bridge('audit.read', {});
+  if (!reading.ok) throw new Error(reading.error.message);
+  const ofItem = reading.value.entries.filter((entry) => entry.uid === 'user-000490' && entry.via === 'batch');
+  expect(ofItem.length).toBeGreaterThanOrEqual(2);
+  expect(ofItem.every((entry) => entry.pastedUid === ' user-000490 ')).toBe(true);
+  await app.getByRole('tab', { name: 'Audit trail' }).click();
+  await app.getByRole('search', { name: 'Filter the audit trail' }).getByLabel('uid', { exact: true }).fill('user-000490');
+  await expect(app.getByRole('table', { name: 'Audit trail entries' }).getByRole('row').filter({ hasText: 'pasted as' }).first()).toContainText('␣user-000490␣');
+});
+
+test('without the choice, the results say "not found" of " user-000490 " drawn with its spaces, and user-000490 keeps its data', async ({ app, bridge, sandbox, profile }) => {
+  await createSandboxUser(sandbox, 'user-000490');
+  const [first] = await plainUids(bridge, profile.id, 1);
+  await app.getByRole('tab', { name: 'Batch' }).click();
+  await app.getByLabel('uids to erase').fill([first, ' user-000490 '].join('\n'));
+  await expect(app.getByText('Anonymise 2 users')).toBeVisible();
+  await app.getByLabel('Type ANONYMISE 2 to confirm').fill('ANONYMISE 2');
+  await app.getByRole('button', { name: 'Start' }).click();
+  await expect(app.getByText('Batch finished: all 2 items have their outcome')).toBeVisible({ timeout: 30_000 });
+  const row = app.getByRole('table', { name: /^Results of batch / }).locator('tbody tr').filter({ hasText: 'user-000490' });
+  await expect(row.locator('.batch-results__uid')).toHaveText('␣user-000490␣');
+  await expect(row).toContainText('Not found (already erased or never existed)');
+  expect((await sandboxUser(sandbox, 'user-000490')).state).toBe('active');
+});
+
+test('the progress panel and the jobs table say the same state and counts: running, paused, resumed, finished', async ({ app, bridge, sandbox, profile }, testInfo) => {
+  test.slow(true, 'a batch against a sandbox slowed down so that the run can be paused');
+  const uids = await plainUids(bridge, profile.id, 12);
+  await setLatency(sandbox.url, 400);
+  await app.setViewportSize({ width: 1360, height: 850 });
+  await app.getByRole('tab', { name: 'Batch' }).click();
+  await app.getByLabel('uids to erase').fill(uids.join('\n'));
+  await expect(app.getByText('Anonymise 12 users')).toBeVisible();
+  await app.getByRole('checkbox', { name: 'End each user’s sessions first' }).uncheck();
+  await app.getByLabel('Type ANONYMISE 12 to confirm').fill('ANONYMISE 12');
+  await app.getByRole('button', { name: 'Start' }).click();
+
+  const panel = app.getByRole('region', { name: 'Progress' });
+  const jobRow = app.getByRole('table', { name: 'Batches on this computer' }).locator('tbody tr').first();
+  const panelDone = panel.getByText('Done', { exact: true }).locator('xpath=following-sibling::dd[1]');
+  await expect(jobRow.locator('.tag')).toHaveText('Running');
+  await expect(panel.locator('.batch-state')).toContainText('Running');
+
+  await panel.getByRole('button', { name: 'Pause' }).click();
+  await expect(panel.getByText('Paused: nothing new is sent until you resume.')).toBeVisible();
+  await expect(jobRow.locator('.tag')).toHaveText('Paused');
+  // Paused, the figures stop once the items in flight have ended: then both say the same number done.
+  await expect(panel.getByText('In flight', { exact: true }).locator('xpath=following-sibling::dd[1]')).toHaveText('0', { timeout: 15_000 });
+  const pausedDone = Number(await panelDone.textContent());
+  await expect(jobCounts(jobRow)).toHaveText(new RegExp(`^${pausedDone} done · `));
+  expect(pausedDone).toBeLessThan(12);
+  await saveScreenshot(app, testInfo, 'batch-paused-agree', 'light');
+  // A reload reads the job from the core: still paused, the same counts.
+  await app.reload();
+  await app.getByRole('tab', { name: 'Batch' }).click();
+  const reloadedRow = app.getByRole('table', { name: 'Batches on this computer' }).locator('tbody tr').first();
+  await expect(reloadedRow.locator('.tag')).toHaveText('Paused');
+  await expect(jobCounts(reloadedRow)).toHaveText(new RegExp(`^${pausedDone} done · `));
+  await app.getByRole('list', { name: 'Batches to resume' }).getByRole('button', { name: 'Follow' }).click();
+  await expect(panel.getByText('Paused: nothing new is sent until you resume.')).toBeVisible();
+  await expect(panelDone).toHaveText(String(pausedDone));
+
+  await setLatency(sandbox.url, 0);
+  await panel.getByRole('button', { name: 'Resume' }).click();
+  await expect(app.getByText('Batch finished: all 12 items have their outcome')).toBeVisible({ timeout: 60_000 });
+  await expect(reloadedRow.locator('.tag')).toHaveText('Finished');
+  await expect(jobCounts(reloadedRow)).toHaveText(/^12 done · /);
+  await expect(app.getByRole('list', { name: 'Items by outcome' }).locator('.batch-outcome--done .batch-outcome__count')).toHaveText('12');
+});
