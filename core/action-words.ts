@@ -1,4 +1,6 @@
 import { invalidInput, type PrivacyDeskError } from '../shared/errors';
+import type { MessageText } from '../shared/message-text';
+import { msg } from '../shared/messages';
 import { ERASURE_ACTIONS, type ErasureAction } from '../shared/users';
 
 /** The core's English words for each erasure action, for messages (the renderer has its own, translated). */
@@ -18,8 +20,19 @@ export function isErasureAction(value: unknown): value is ErasureAction {
  * action has its case, and at run time a value that slipped past the types is refused, not sent as the other act.
  */
 export function unknownAction(action: unknown): PrivacyDeskError {
-  const shown = typeof action === 'string' ? `"${action.slice(0, 40)}"` : String(action);
-  return invalidInput(`Unknown action ${shown}: only anonymize or delete can be sent. Nothing was sent.`);
+  return invalidInput(msg('gate.unknownAction', { action: typeof action === 'string' ? action.slice(0, 40) : String(action) }));
+}
+
+/** The same words as message phrases (shared/messages/), which the window words in its own language. */
+export function actionPhrases(action: ErasureAction): { verb: MessageText; done: MessageText; purpose: (uid: string) => MessageText } {
+  switch (action) {
+    case 'anonymize':
+      return { verb: msg('action.verb.anonymize'), done: msg('action.done.anonymize'), purpose: (uid) => msg('purpose.anonymizeUser', { uid }) };
+    case 'delete':
+      return { verb: msg('action.verb.delete'), done: msg('action.done.delete'), purpose: (uid) => msg('purpose.deleteUser', { uid }) };
+    default:
+      throw unknownAction(action satisfies never);
+  }
 }
 
 /** The words for an action; anything else is refused (an object lookup would also find 'constructor'). */

@@ -1,13 +1,22 @@
 import type { UserPage } from '../shared/users';
 import { normalizeUser } from './user-record';
+import type { MessageText } from '../shared/message-text';
+import { msg, wordInEnglish } from '../shared/messages';
 
 export interface ListRequestShape {
   page: number;
   perPage: number;
 }
 
-/** Raised for a body that is not one of the list shapes; the caller turns it into UNEXPECTED_RESPONSE. */
-export class ListShapeError extends Error {}
+/** Raised for a body that is not one of the list shapes; the caller turns it into UNEXPECTED_RESPONSE. `text` is a body.* phrase, `said` the service's own words. */
+export class ListShapeError extends Error {
+  constructor(
+    readonly text: MessageText,
+    readonly said?: string,
+  ) {
+    super(wordInEnglish(text) + (said ? `: “${said}”` : ''));
+  }
+}
 
 type JsonObject = Record<string, unknown>;
 
@@ -20,7 +29,7 @@ const isObject = (value: unknown): value is JsonObject => typeof value === 'obje
 export function parseUserPage(body: unknown, headers: Headers, asked: ListRequestShape): UserPage {
   const { records, meta } = extractRecords(body);
   const users = records.map((record, index) => {
-    if (!isObject(record)) throw new ListShapeError(`user number ${index + 1} is not an object`);
+    if (!isObject(record)) throw new ListShapeError(msg('body.userNotObject', { number: index + 1 }));
     return normalizeUser(record);
   });
   const paging = readPaging(headers, meta);
@@ -35,10 +44,9 @@ export function parseUserPage(body: unknown, headers: Headers, asked: ListReques
 
 function extractRecords(body: unknown): { records: unknown[]; meta: JsonObject | undefined } {
   if (Array.isArray(body)) return { records: body, meta: undefined };
-  if (!isObject(body)) throw new ListShapeError('it is neither a list nor an object');
+  if (!isObject(body)) throw new ListShapeError(msg('body.neitherListNorObject'));
   if (body.success === false) {
-    const said = typeof body.error === 'string' ? `: “${body.error.slice(0, 200)}”` : '';
-    throw new ListShapeError(`the service reported a failure${said}`);
+    throw new ListShapeError(msg('body.listFailure'), typeof body.error === 'string' ? body.error.slice(0, 200) : undefined);
   }
   const meta = isObject(body.meta) ? body.meta : isObject(body.pagination) ? body.pagination : undefined;
   for (const key of ['data', 'users', 'results', 'items']) {
@@ -51,7 +59,7 @@ function extractRecords(body: unknown): { records: unknown[]; meta: JsonObject |
       }
     }
   }
-  throw new ListShapeError('it holds no list of users (expected data, users, or a JSON array)');
+  throw new ListShapeError(msg('body.noUserList'));
 }
 
 interface Paging {

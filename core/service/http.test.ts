@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { msg } from '../../shared/messages';
 import { classifyTransportError, DEFAULT_MAX_BODY_BYTES, failureInBody, isCancelledRedirect, sendRequest, statusError, type HttpDeps } from './http';
 
 const deps = (fetch: HttpDeps['fetch'], timeoutMs = 1000): HttpDeps => ({ fetch, timeoutMs, now: Date.now, secrets: () => [] });
-const request = { method: 'GET' as const, url: 'https://service.example/api/v1/users', purpose: 'listing users' };
+const request = { method: 'GET' as const, url: 'https://service.example/api/v1/users', purpose: msg('purpose.listUsers', { page: 1 }) };
 const nodeError = (code: string) => Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(`connect ${code}`), { code }) });
 
 describe('classifyTransportError', () => {
@@ -30,12 +31,13 @@ describe('sendRequest', () => {
     expect((tls as Error).cause).toBeUndefined();
     const refused = await sendRequest(deps(async () => Promise.reject(nodeError('ECONNREFUSED'))), request).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'NETWORK' });
-    expect((refused as Error).message).toMatch(/^Could not reach service\.example: .*Check the address and your connection\.$/);
+    expect((refused as Error).message).toMatch(/^Could not reach service\.example: .*Check the address and your connection\. \(ECONNREFUSED\)$/);
+    expect(refused).toMatchObject({ text: { id: 'http.unreachable' }, quote: { from: 'system', text: 'ECONNREFUSED' } });
     expect(refused).toMatchObject({ outcome: 'not-sent' });
   });
 
   it('a connection cut mid-request never says "could not reach": it may have arrived', async () => {
-    const cut = await sendRequest(deps(async () => Promise.reject(nodeError('ECONNRESET'))), { ...request, irreversible: true, purpose: 'deleting user “a”' }).catch((e: unknown) => e);
+    const cut = await sendRequest(deps(async () => Promise.reject(nodeError('ECONNRESET'))), { ...request, irreversible: true, purpose: msg('purpose.deleteUser', { uid: 'a' }) }).catch((e: unknown) => e);
     expect(cut).toMatchObject({ code: 'NETWORK', outcome: 'unknown' });
     expect((cut as Error).message).toMatch(/^The connection to service\.example failed during the request: .*UNKNOWN/);
   });
@@ -52,7 +54,7 @@ describe('sendRequest', () => {
       });
       return new Response(body, { status: 200 });
     };
-    await expect(sendRequest(deps(slowBody, 50), { ...request, irreversible: true, purpose: 'deleting user “a”' })).rejects.toThrow(/UNKNOWN/);
+    await expect(sendRequest(deps(slowBody, 50), { ...request, irreversible: true, purpose: msg('purpose.deleteUser', { uid: 'a' }) })).rejects.toThrow(/UNKNOWN/);
   });
 
   it('returns any HTTP answer with its request id', async () => {
@@ -62,7 +64,7 @@ describe('sendRequest', () => {
 });
 
 describe('body size cap', () => {
-  const act = { method: 'POST' as const, url: 'https://service.example/api/v1/users/a/anonymize', purpose: 'anonymising user “a”', irreversible: true };
+  const act = { method: 'POST' as const, url: 'https://service.example/api/v1/users/a/anonymize', purpose: msg('purpose.anonymizeUser', { uid: 'a' }), irreversible: true };
   /** A body sent in 64 KB chunks with no Content-Length, counting how much of it was pulled. */
   const streamed = (totalBytes: number, status = 200) => {
     const pulled = { bytes: 0 };
@@ -115,7 +117,7 @@ describe('Electron’s cancelled redirect', () => {
   });
 
   it('says redirected, nothing sent: refused like the 3xx Node returns, not a network failure with outcome unknown', async () => {
-    const act = { method: 'POST' as const, url: 'https://service.example/api/v1/users/a/anonymize', purpose: 'anonymising user “a”', irreversible: true };
+    const act = { method: 'POST' as const, url: 'https://service.example/api/v1/users/a/anonymize', purpose: msg('purpose.anonymizeUser', { uid: 'a' }), irreversible: true };
     const error = await sendRequest(deps(electronFetch), act).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'UNEXPECTED_RESPONSE', outcome: 'refused' });
     expect((error as Error).message).toMatch(/^The service redirected .*while anonymising user “a”\. Redirects are not followed: nothing was sent there and nothing was changed\./);

@@ -1,8 +1,10 @@
 import { PrivacyDeskError } from '../../shared/errors';
+import type { MessageText } from '../../shared/message-text';
+import { msg, sizeText } from '../../shared/messages';
 import type { FetchLike } from '../types';
 import { excerpt, redactSecrets } from './redact';
 import { parseRetryAfter } from '../retry';
-import { parseBoundedJson } from '../bounded-json';
+import { MAX_JSON_DEPTH, parseBoundedJson, TOO_DEEP } from '../bounded-json';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** The most of an answer's body we read: the service's answers are small JSON documents, a users page the largest. */
@@ -22,8 +24,8 @@ export interface HttpRequest {
   url: string;
   headers?: Record<string, string>;
   body?: string;
-  /** What we were doing, for messages: "listing users", "anonymising user “x”". */
-  purpose: string;
+  /** What we were doing, for messages (a purpose.* phrase: "listing users (page 2)", "anonymising user “x”"). */
+  purpose: MessageText;
   /** Irreversible acts: a failure after the request may have reached the service leaves the outcome unknown. */
   irreversible?: boolean;
   /** A larger body is refused unread (UNEXPECTED_RESPONSE); default DEFAULT_MAX_BODY_BYTES. */
@@ -113,22 +115,14 @@ function bodyTooLargeError(response: Response, maxBytes: number, request: HttpRe
   const { status } = response;
   // A 2xx (or 5xx) to an act may mean it was done: too big to read is not a refusal.
   const refused = status >= 300 && status < 500;
-  const advice = refused
-    ? ' Nothing was changed.'
-    : request.irreversible
-      ? ' The outcome is UNKNOWN: the service may or may not have done it. Check the user before trying again.'
-      : ' Check that the service address points at the service’s API; if it does, contact the service.';
+  const id = refused ? 'http.tooLargeRefused' : request.irreversible ? 'http.tooLargeAct' : 'http.tooLarge';
   return new PrivacyDeskError({
     code: 'UNEXPECTED_RESPONSE',
     outcome: refused ? 'refused' : 'unknown',
     status,
     requestId: requestIdOf(response.headers),
-    message: `The service’s answer (${status}) to ${request.purpose} is larger than ${formatBytes(maxBytes)}, more than Privacy Desk reads; it was not read.${advice}`,
+    text: msg(id, { status, purpose: request.purpose, limit: sizeText(maxBytes) }),
   });
-}
-
-function formatBytes(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
 }
 
 /**
@@ -149,45 +143,43 @@ function hostOf(url: string): string {
   try {
     return new URL(url).host;
   } catch {
-    return 'the service';
+    return url;
   }
 }
 
 function timeoutError(host: string, timeoutMs: number, request: HttpRequest): PrivacyDeskError {
   const seconds = Math.round(timeoutMs / 100) / 10;
-  const base = `No answer from ${host} within ${seconds} s while ${request.purpose}.`;
-  const advice = request.irreversible
-    ? ' The outcome is UNKNOWN: the service may or may not have done it. Check the user (list or search for the uid) before trying again.'
-    : ' The service may be slow or unreachable. Check your connection and try again.';
-  return new PrivacyDeskError({ code: 'TIMEOUT', message: base + advice });
+  return new PrivacyDeskError({ code: 'TIMEOUT', text: msg(request.irreversible ? 'http.timeoutAct' : 'http.timeout', { host, seconds, purpose: request.purpose }) });
 }
 
 interface TransportFailure {
   kind: 'tls' | 'network';
-  reason: string;
+  /** A reason.* phrase; the system's own code (ECONNREFUSED, net::ERR_…) is kept apart, quoted as the system's. */
+  reason: MessageText;
+  systemCode?: string;
   /** True when the failure happened before the request could reach the service. */
   notSent: boolean;
 }
 
-const NOT_SENT_CODES: Record<string, string> = {
-  ECONNREFUSED: 'the connection was refused (nothing answers at that address)',
-  ENOTFOUND: 'the host name could not be found',
-  EAI_AGAIN: 'the host name could not be looked up',
-  EHOSTUNREACH: 'the host is unreachable',
-  ENETUNREACH: 'the network is unreachable',
-  ERR_CONNECTION_REFUSED: 'the connection was refused (nothing answers at that address)',
-  ERR_NAME_NOT_RESOLVED: 'the host name could not be found',
-  ERR_INTERNET_DISCONNECTED: 'this computer is offline',
-  ERR_ADDRESS_UNREACHABLE: 'the host is unreachable',
+const NOT_SENT_CODES: Record<string, MessageText> = {
+  ECONNREFUSED: msg('reason.connectionRefused'),
+  ENOTFOUND: msg('reason.hostNotFound'),
+  EAI_AGAIN: msg('reason.hostLookupFailed'),
+  EHOSTUNREACH: msg('reason.hostUnreachable'),
+  ENETUNREACH: msg('reason.networkUnreachable'),
+  ERR_CONNECTION_REFUSED: msg('reason.connectionRefused'),
+  ERR_NAME_NOT_RESOLVED: msg('reason.hostNotFound'),
+  ERR_INTERNET_DISCONNECTED: msg('reason.offline'),
+  ERR_ADDRESS_UNREACHABLE: msg('reason.hostUnreachable'),
 };
-const MID_FLIGHT_CODES: Record<string, string> = {
-  ECONNRESET: 'the connection was cut',
-  EPIPE: 'the connection was cut',
-  ETIMEDOUT: 'the connection timed out',
-  UND_ERR_SOCKET: 'the connection closed before an answer came',
-  ERR_CONNECTION_RESET: 'the connection was cut',
-  ERR_CONNECTION_CLOSED: 'the connection closed before an answer came',
-  ERR_EMPTY_RESPONSE: 'the connection closed before an answer came',
+const MID_FLIGHT_CODES: Record<string, MessageText> = {
+  ECONNRESET: msg('reason.connectionCut'),
+  EPIPE: msg('reason.connectionCut'),
+  ETIMEDOUT: msg('reason.connectionTimedOut'),
+  UND_ERR_SOCKET: msg('reason.closedBeforeAnswer'),
+  ERR_CONNECTION_RESET: msg('reason.connectionCut'),
+  ERR_CONNECTION_CLOSED: msg('reason.closedBeforeAnswer'),
+  ERR_EMPTY_RESPONSE: msg('reason.closedBeforeAnswer'),
 };
 const TLS_CODE = /^(CERT_|ERR_TLS_|ERR_SSL_|ERR_CERT_|SSL_)|^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)$/;
 
@@ -210,36 +202,32 @@ function errorCodes(error: unknown): string[] {
 export function classifyTransportError(error: unknown): TransportFailure {
   const codes = errorCodes(error);
   const tls = codes.find((code) => TLS_CODE.test(code));
-  if (tls) return { kind: 'tls', reason: `its certificate was not accepted (${tls})`, notSent: true };
+  if (tls) return { kind: 'tls', reason: msg('reason.certificate'), systemCode: tls, notSent: true };
   for (const code of codes) {
     const notSent = NOT_SENT_CODES[code];
-    if (notSent) return { kind: 'network', reason: `${notSent} (${code})`, notSent: true };
+    if (notSent) return { kind: 'network', reason: notSent, systemCode: code, notSent: true };
   }
   for (const code of codes) {
     const midFlight = MID_FLIGHT_CODES[code];
-    if (midFlight) return { kind: 'network', reason: `${midFlight} (${code})`, notSent: false };
+    if (midFlight) return { kind: 'network', reason: midFlight, systemCode: code, notSent: false };
   }
-  return { kind: 'network', reason: 'the request failed before an answer came', notSent: false };
+  return { kind: 'network', reason: msg('reason.failedBeforeAnswer'), notSent: false };
 }
 
 function transportError(host: string, error: unknown, request: HttpRequest): PrivacyDeskError {
   const failure = classifyTransportError(error);
   // The original error is deliberately not attached as `cause`: nothing we did not write ourselves leaves the core.
-  if (failure.kind === 'tls') {
-    return new PrivacyDeskError({
-      code: 'TLS',
-      outcome: 'not-sent',
-      message: `Could not connect securely to ${host}: ${failure.reason}. Check the address; if the service uses a private certificate authority, install it on this computer. Nothing was sent.`,
-    });
-  }
-  const advice = !request.irreversible
-    ? ' Check the address and your connection.'
-    : failure.notSent
-      ? ' Nothing was changed. Check the address and your connection.'
-      : ` The outcome of ${request.purpose} is UNKNOWN: the service may or may not have done it. Check the user before trying again.`;
+  // Only its code is quoted (the system's, untranslated); never its message ("fetch failed").
+  const quote = failure.systemCode ? { quote: { from: 'system' as const, text: failure.systemCode } } : {};
+  const { reason } = failure;
+  if (failure.kind === 'tls') return new PrivacyDeskError({ code: 'TLS', outcome: 'not-sent', text: msg('http.tls', { host, reason }), ...quote });
   // "Could not reach" only when nothing left: a cut mid-flight may have reached the service.
-  const what = failure.notSent ? `Could not reach ${host}` : `The connection to ${host} failed during the request`;
-  return new PrivacyDeskError({ code: 'NETWORK', outcome: failure.notSent ? 'not-sent' : 'unknown', message: `${what}: ${failure.reason}.${advice}` });
+  const text = failure.notSent
+    ? msg(request.irreversible ? 'http.unreachableAct' : 'http.unreachable', { host, reason })
+    : request.irreversible
+      ? msg('http.cutAct', { host, reason, purpose: request.purpose })
+      : msg('http.cut', { host, reason });
+  return new PrivacyDeskError({ code: 'NETWORK', outcome: failure.notSent ? 'not-sent' : 'unknown', text, ...quote });
 }
 
 /** `text`: a body that could not be read as JSON; `problem` says why ("not JSON", "nested more than 64 levels deep"). */
@@ -302,24 +290,15 @@ export function serviceDescription(response: HttpResponse, secrets: Iterable<str
 export function statusError(response: HttpResponse, request: HttpRequest, secrets: Iterable<string | undefined>, nowMs: number): PrivacyDeskError {
   const { status, requestId } = response;
   const said = serviceDescription(response, secrets);
-  const saidPart = said ? ` The service said: “${said}”.` : '';
+  const quote = said ? { quote: { from: 'service' as const, text: said } } : {};
+  const { purpose } = request;
   if (status === 429) {
     const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'), nowMs);
-    const wait = retryAfterSeconds === undefined ? 'Wait a little' : `Wait ${retryAfterSeconds} s`;
-    const changed = request.irreversible ? ' Nothing was changed.' : '';
-    return new PrivacyDeskError({
-      code: 'RATE_LIMITED',
-      status,
-      requestId,
-      retryAfterSeconds,
-      message: `The service is limiting requests (429) and refused ${request.purpose}.${changed} ${wait} and try again.`,
-    });
+    const wait = retryAfterSeconds === undefined ? msg('wait.little') : msg('wait.seconds', { seconds: retryAfterSeconds });
+    return new PrivacyDeskError({ code: 'RATE_LIMITED', status, requestId, retryAfterSeconds, text: msg(request.irreversible ? 'http.rateLimitedAct' : 'http.rateLimited', { purpose, wait }) });
   }
   if (status >= 500) {
-    const advice = request.irreversible
-      ? ' The outcome is uncertain: check the user before trying again.'
-      : ' Try again in a moment; if it persists, contact the service’s administrators.';
-    return new PrivacyDeskError({ code: 'SERVER_ERROR', status, requestId, message: `The service failed (${status}) while ${request.purpose}.${saidPart}${advice}` });
+    return new PrivacyDeskError({ code: 'SERVER_ERROR', status, requestId, text: msg(request.irreversible ? 'http.serverErrorAct' : 'http.serverError', { status, purpose }), ...quote });
   }
   if (status >= 300 && status < 400) return redirectError({ request, status, requestId, location: response.headers.get('location') });
   return new PrivacyDeskError({
@@ -328,7 +307,8 @@ export function statusError(response: HttpResponse, request: HttpRequest, secret
     outcome: status >= 400 && status < 500 ? 'refused' : 'unknown',
     status,
     requestId,
-    message: `The service answered ${status} while ${request.purpose}, which Privacy Desk does not expect.${saidPart} Check the service address; if it persists, contact the service.`,
+    text: msg('http.unexpectedStatus', { status, purpose }),
+    ...quote,
   });
 }
 
@@ -340,16 +320,15 @@ export function statusError(response: HttpResponse, request: HttpRequest, secret
 function redirectError(redirect: { request: HttpRequest; status?: number; requestId?: string; location?: string | null }): PrivacyDeskError {
   const { request, status, requestId } = redirect;
   const location = safeLocation(redirect.location ?? null);
-  const code = status === undefined ? '' : ` (${status})`;
-  const where = location ? ` to ${location}` : status === undefined ? ' (the desktop app’s network layer does not say where to)' : '';
-  const changed = request.irreversible ? ' and nothing was changed' : '';
-  return new PrivacyDeskError({
-    code: 'UNEXPECTED_RESPONSE',
-    outcome: 'refused',
-    status,
-    requestId,
-    message: `The service redirected${code}${where} while ${request.purpose}. Redirects are not followed: nothing was sent there${changed}. Check the service address (https://, host and path).`,
-  });
+  const { purpose } = request;
+  const act = request.irreversible === true;
+  const text =
+    status === undefined
+      ? msg(act ? 'http.redirectUnsaidAct' : 'http.redirectUnsaid', { purpose })
+      : location
+        ? msg(act ? 'http.redirectToAct' : 'http.redirectTo', { status, location, purpose })
+        : msg(act ? 'http.redirectAct' : 'http.redirect', { status, purpose });
+  return new PrivacyDeskError({ code: 'UNEXPECTED_RESPONSE', outcome: 'refused', status, requestId, text });
 }
 
 /** A redirect target without its query or fragment (those could carry anything). */
@@ -363,11 +342,13 @@ export function safeLocation(location: string | null): string | undefined {
   }
 }
 
-export function unexpectedBody(response: HttpResponse, purpose: string, what: string): PrivacyDeskError {
-  return new PrivacyDeskError({
-    code: 'UNEXPECTED_RESPONSE',
-    status: response.status,
-    requestId: response.requestId,
-    message: `The service’s answer to ${purpose} could not be read: ${what}. Check that the service address points at the service’s API; if it does, contact the service.`,
-  });
+/** `what`: a body.* phrase saying why the answer could not be used; `said`: the service's own words, secrets already cut out. */
+export function unexpectedBody(response: HttpResponse, purpose: MessageText, what: MessageText, said?: string): PrivacyDeskError {
+  const quote = said ? { quote: { from: 'service' as const, text: said } } : {};
+  return new PrivacyDeskError({ code: 'UNEXPECTED_RESPONSE', status: response.status, requestId: response.requestId, text: msg('http.unreadable', { purpose, what }), ...quote });
+}
+
+/** Why a body read as `text` (readJson) is not JSON Privacy Desk reads, as a body.* phrase. */
+export function unreadableBodyText(problem: string): MessageText {
+  return problem === TOO_DEEP ? msg('body.nestedTooDeep', { levels: MAX_JSON_DEPTH }) : msg('body.notJson');
 }

@@ -1,6 +1,7 @@
 import { invalidInput, PrivacyDeskError } from '../../shared/errors';
 import { listUsersInputSchema, type ListUsersInput, type UserPage } from '../../shared/users';
-import { LIST_MAX_BODY_BYTES, readJson, sendRequest, statusError, unexpectedBody, type HttpDeps, type HttpRequest, type HttpResponse } from './http';
+import { msg } from '../../shared/messages';
+import { LIST_MAX_BODY_BYTES, readJson, sendRequest, statusError, unexpectedBody, unreadableBodyText, type HttpDeps, type HttpRequest, type HttpResponse } from './http';
 import { ListShapeError, parseUserPage } from '../list-parser';
 import { redactSecrets } from './redact';
 import { withRetry } from '../retry';
@@ -40,7 +41,7 @@ export class UserLister {
   async list(input: ListUsersInput = {}): Promise<UserPage> {
     const parsed = listUsersInputSchema.safeParse(input);
     if (!parsed.success) {
-      throw invalidInput('The page must be a whole number from 1, and users per page a whole number from 1 to 100.');
+      throw invalidInput(msg('list.badPage'));
     }
     const { page, perPage } = parsed.data;
     return withRetry(({ remainingMs }) => this.#listOnce(page, perPage, remainingMs), {
@@ -56,7 +57,7 @@ export class UserLister {
       method: 'GET',
       url: `${this.#deps.baseUrl}/api/v1/users?${query.toString()}`,
       headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-      purpose: `listing users (page ${page})`,
+      purpose: msg('purpose.listUsers', { page }),
       maxBodyBytes: LIST_MAX_BODY_BYTES,
       timeoutMs: remainingMs,
     };
@@ -74,7 +75,7 @@ export class UserLister {
         code: 'INVALID_CREDENTIALS',
         status: 401,
         requestId: response.requestId,
-        message: 'The service refused the API key for listing users. Check the API key against Configuration > General in the service’s administration panel.',
+        text: msg('list.keyRefused'),
       });
     }
     if (response.status === 403) {
@@ -82,7 +83,7 @@ export class UserLister {
         code: 'INSUFFICIENT_SCOPE',
         status: 403,
         requestId: response.requestId,
-        message: 'This API key may not list users: the service refused both a “public” token and the API key parameter. Ask the service’s administrators to allow listing for this client application.',
+        text: msg('list.notAllowed'),
       });
     }
     return this.#read(response, request, { page, perPage });
@@ -102,12 +103,14 @@ export class UserLister {
   #read(response: HttpResponse, request: HttpRequest, asked: { page: number; perPage: number }): UserPage {
     if (response.status !== 200) throw statusError(response, request, [this.#deps.apiKey, ...this.#deps.tokens.liveTokenValues()], this.#deps.http.now());
     const body = readJson(response);
-    if (body.kind === 'empty') throw unexpectedBody(response, request.purpose, 'the body is empty');
-    if (body.kind === 'text') throw unexpectedBody(response, request.purpose, body.problem === 'not JSON' ? 'it is not JSON' : `it is ${body.problem}`);
+    if (body.kind === 'empty') throw unexpectedBody(response, request.purpose, msg('body.empty'));
+    if (body.kind === 'text') throw unexpectedBody(response, request.purpose, unreadableBodyText(body.problem));
     try {
       return parseUserPage(body.value, response.headers, asked);
     } catch (error) {
-      if (error instanceof ListShapeError) throw unexpectedBody(response, request.purpose, redactSecrets(error.message, this.#deps.http.secrets()));
+      if (error instanceof ListShapeError) {
+        throw unexpectedBody(response, request.purpose, error.text, error.said === undefined ? undefined : redactSecrets(error.said, this.#deps.http.secrets()));
+      }
       throw error;
     }
   }

@@ -1,6 +1,7 @@
 import { PrivacyDeskError } from '../../shared/errors';
+import { msg } from '../../shared/messages';
 import type { LogoutResult } from '../../shared/logout';
-import { failureInBody, safeLocation } from './http';
+import { failureInBody, safeLocation, unreadableBodyText } from './http';
 import { parseRetryAfter } from '../retry';
 import { parseBoundedJson } from '../bounded-json';
 
@@ -15,26 +16,13 @@ export function logoutRefusal(result: LogoutResult, nowMs = Date.now()): Privacy
     // A 2xx whose JSON says it failed: the service may or may not have ended the sessions (http.ts failureInBody).
     const sign = failureInBody(result.body);
     if (sign !== undefined) {
-      const said = serviceWords(result.body);
-      return new PrivacyDeskError({
-        code: 'UNEXPECTED_RESPONSE',
-        outcome: 'unknown',
-        status,
-        requestId,
-        message: `The service answered ${status} to the logout, but its answer says it failed (${sign})${said ? `: “${said}”` : ''}, so whether the user's sessions ended is UNKNOWN. A logout can safely be sent again.`,
-      });
+      return new PrivacyDeskError({ code: 'UNEXPECTED_RESPONSE', outcome: 'unknown', status, requestId, text: msg('logout.saysFailed', { status, sign }), ...serviceQuote(result.body) });
     }
     // A 2xx whose body is not JSON (an HTML page, a cut document) is rarely the service's logout route: not a known success.
     if (typeof result.body !== 'string' || result.body.trim() === '') return null;
     const parsed = parseBoundedJson(result.body);
-    const unread = parsed.ok || parsed.problem === 'not JSON' ? 'could not be read as JSON' : `could not be read: it is JSON ${parsed.problem}`;
-    return new PrivacyDeskError({
-      code: 'UNEXPECTED_RESPONSE',
-      outcome: 'unknown',
-      status,
-      requestId,
-      message: `The service answered ${status} to the logout, but its answer ${unread}, so whether the user's sessions ended is UNKNOWN. Check that the service address points at the service's API.`,
-    });
+    const problem = parsed.ok || parsed.problem === 'not JSON' ? msg('body.notReadableJson') : msg('body.unreadable', { why: unreadableBodyText(parsed.problem) });
+    return new PrivacyDeskError({ code: 'UNEXPECTED_RESPONSE', outcome: 'unknown', status, requestId, text: msg('logout.unreadableSuccess', { status, problem }) });
   }
   if (status >= 300 && status < 400) {
     const location = safeLocation(result.headers.location ?? null);
@@ -43,32 +31,32 @@ export function logoutRefusal(result: LogoutResult, nowMs = Date.now()): Privacy
       outcome: 'refused',
       status,
       requestId,
-      message: `The service redirected (${status})${location ? ` to ${location}` : ''} while handling the logout. Redirects are not followed: nothing was sent there. Check the service address (https://, host and path).`,
+      text: location ? msg('logout.redirectTo', { status, location }) : msg('logout.redirect', { status }),
     });
   }
   if (status === 429) {
     const retryAfterSeconds = parseRetryAfter(result.headers['retry-after'], nowMs);
-    const wait = retryAfterSeconds !== undefined ? `Wait ${retryAfterSeconds} s` : 'Wait a moment';
-    return new PrivacyDeskError({ code: 'RATE_LIMITED', status, requestId, retryAfterSeconds, message: `The service is limiting requests (429) and did not look at the logout token. ${wait} and send it again.` });
+    const wait = retryAfterSeconds !== undefined ? msg('wait.seconds', { seconds: retryAfterSeconds }) : msg('wait.little');
+    return new PrivacyDeskError({ code: 'RATE_LIMITED', status, requestId, retryAfterSeconds, text: msg('logout.rateLimited', { wait }) });
   }
   if (status >= 500) {
-    return new PrivacyDeskError({ code: 'SERVER_ERROR', status, requestId, message: `The service failed (${status}) while handling the logout; the user's sessions may not have ended. Send the logout again, and contact the service if it persists.` });
+    return new PrivacyDeskError({ code: 'SERVER_ERROR', status, requestId, text: msg('logout.serverError', { status }) });
   }
   if (status === 404) {
     return new PrivacyDeskError({
       code: 'APPLICATION_NOT_FOUND',
       status,
       requestId,
-      message: 'The logout route was not found (404): the service does not know this application name, or the service address is wrong. Check both against the service’s administration panel.',
+      text: msg('logout.routeNotFound'),
     });
   }
-  const said = serviceWords(result.body);
-  return new PrivacyDeskError({
-    code: 'LOGOUT_REJECTED',
-    status,
-    requestId,
-    message: `The service refused the logout token (${status})${said ? `: “${said}”` : ''}. Check the claims; "token verify" explains what is wrong with a token.`,
-  });
+  return new PrivacyDeskError({ code: 'LOGOUT_REJECTED', status, requestId, text: msg('logout.rejected', { status }), ...serviceQuote(result.body) });
+}
+
+/** The service's own words about the logout, quoted untranslated (nothing when it said none). */
+function serviceQuote(body: unknown): { quote?: { from: 'service'; text: string } } {
+  const said = serviceWords(body);
+  return said ? { quote: { from: 'service', text: said } } : {};
 }
 
 function serviceWords(body: unknown): string {

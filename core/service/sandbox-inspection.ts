@@ -1,5 +1,6 @@
 import type { SandboxUserState } from '../../shared/contract';
 import { PrivacyDeskError } from '../../shared/errors';
+import { msg } from '../../shared/messages';
 import { encodeUidSegment } from '../../shared/uid';
 import { sendRequest, type HttpDeps } from './http';
 import type { FetchLike } from '../types';
@@ -17,7 +18,7 @@ export async function fetchSandboxUserState(fetchFn: FetchLike, baseUrl: string,
     method: 'GET',
     url: `${baseUrl}/sandbox/users/${encodeUidSegment(uid)}`,
     headers: { Accept: 'application/json' },
-    purpose: `reading the sandbox’s state of user “${uid}”`,
+    purpose: msg('purpose.readSandboxUser', { uid }),
   });
   if (response.status < 200 || response.status >= 300) return null;
   let body: { state?: unknown; sessionCount?: unknown; messagesCount?: unknown; votesCount?: unknown } | null;
@@ -49,10 +50,10 @@ export async function simulateSandboxLogin(fetchFn: FetchLike, baseUrl: string, 
     method: 'POST',
     url: `${baseUrl}/sandbox/users/${encodeUidSegment(uid)}/login`,
     headers: { Accept: 'application/json' },
-    purpose: `simulating a login of user “${uid}” on the sandbox`,
+    purpose: msg('purpose.simulateLogin', { uid }),
   });
   if (response.status === 404) {
-    throw new PrivacyDeskError({ code: 'NOT_FOUND', status: 404, outcome: 'refused', message: `The sandbox has no user “${uid}” (or this address is not a sandbox): no session was opened. Check the uid.` });
+    throw new PrivacyDeskError({ code: 'NOT_FOUND', status: 404, outcome: 'refused', text: msg('sandbox.noSuchUser', { uid }) });
   }
   let sessionCount: unknown;
   try {
@@ -61,7 +62,7 @@ export async function simulateSandboxLogin(fetchFn: FetchLike, baseUrl: string, 
     sessionCount = undefined;
   }
   if (response.status < 200 || response.status >= 300 || typeof sessionCount !== 'number') {
-    throw new PrivacyDeskError({ code: 'UNEXPECTED_RESPONSE', status: response.status, outcome: 'unknown', message: `This address did not open a session the way the sandbox does (answer ${response.status}): it may not be the Privacy Desk sandbox.` });
+    throw new PrivacyDeskError({ code: 'UNEXPECTED_RESPONSE', status: response.status, outcome: 'unknown', text: msg('sandbox.notSandbox', { status: response.status }) });
   }
   return { sessionCount };
 }

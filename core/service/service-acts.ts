@@ -3,8 +3,10 @@ import type { ErasureAction, ErasureResult } from '../../shared/users';
 import type { LogoutOptions, LogoutResult } from '../../shared/logout';
 import type { Profile } from '../../shared/profile';
 import { encodeUidSegment } from '../../shared/uid';
-import { actionWords, unknownAction } from '../action-words';
-import { failureInBody, readJson, sendRequest, serviceDescription, statusError, type HttpDeps, type HttpRequest, type HttpResponse } from './http';
+import type { MessageText } from '../../shared/message-text';
+import { msg } from '../../shared/messages';
+import { actionPhrases, unknownAction } from '../action-words';
+import { failureInBody, readJson, sendRequest, serviceDescription, statusError, unreadableBodyText, type HttpDeps, type HttpRequest, type HttpResponse } from './http';
 import { logoutRefusal } from './logout-outcome';
 import { buildLogoutToken, type LogoutTokenContext } from './logout-token';
 import { sendAuthorized, type TokenManager } from './token-manager';
@@ -31,11 +33,11 @@ export function createServiceActs({ profile, http, tokens, tokenContext }: Servi
   const baseUrl = profile.baseUrl;
 
   async function erase(action: ErasureAction, uid: string): Promise<ErasureResult> {
-    const words = actionWords(action);
+    const words = actionPhrases(action);
     const segment = encodeUidSegment(uid);
     const request: HttpRequest = {
       ...eraseRoute(action, `${baseUrl}/api/v1/users/${segment}`),
-      purpose: `${words.doing} user “${uid}”`,
+      purpose: words.purpose(uid),
       irreversible: true,
     };
     // Never retried: only the single 401 token refresh inside sendAuthorized, where the service refused the first attempt.
@@ -50,7 +52,8 @@ export function createServiceActs({ profile, http, tokens, tokenContext }: Servi
           outcome: 'unknown',
           status,
           requestId,
-          message: `The service answered ${status} while ${words.doing} user “${uid}”, but ${problem}${said ? `: “${said}”` : ''}. The outcome is UNKNOWN: the service may or may not have done it. Check the user before trying again.`,
+          text: msg('act.unconfirmed', { status, purpose: request.purpose, problem }),
+          ...(said ? { quote: { from: 'service' as const, text: said } } : {}),
         });
       }
       const result: ErasureResult = { action, uid, outcome: 'done', status, completedAt: new Date(http.now()).toISOString() };
@@ -62,7 +65,7 @@ export function createServiceActs({ profile, http, tokens, tokenContext }: Servi
         code: 'NOT_FOUND',
         status,
         requestId,
-        message: `No user with uid “${uid}” exists in ${profile.name} — it may already have been anonymised or deleted. Check the uid against the request.`,
+        text: msg('act.noSuchUser', { uid, profile: profile.name }),
       });
     }
     if (status === 403) {
@@ -70,7 +73,7 @@ export function createServiceActs({ profile, http, tokens, tokenContext }: Servi
         code: 'INSUFFICIENT_SCOPE',
         status,
         requestId,
-        message: `The service refused ${words.doing} user “${uid}” (403): this API key’s token lacks the “authentication” scope. Nothing was changed. Ask the service’s administrators to grant it.`,
+        text: msg('act.scopeMissing', { purpose: request.purpose }),
       });
     }
     throw statusError(response, request, http.secrets(), http.now());
@@ -83,7 +86,7 @@ export function createServiceActs({ profile, http, tokens, tokenContext }: Servi
       url: `${baseUrl}/auth/logout/${encodeURIComponent(profile.applicationName)}`,
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
       body: new URLSearchParams({ logout_token: built.token }).toString(),
-      purpose: `sending the logout for user “${uid}”`,
+      purpose: msg('purpose.sendLogout', { uid }),
     };
     // Any HTTP answer, refusals included, is a result for the tester to show; only transport failures throw.
     const response = await sendRequest(http, request);
@@ -130,11 +133,11 @@ function eraseRoute(action: ErasureAction, userUrl: string): Pick<HttpRequest, '
 }
 
 /** Why a 2xx is not a readable success, or undefined when it is (empty, or JSON that does not say it failed: http.ts failureInBody). */
-function successProblem(response: HttpResponse): string | undefined {
+function successProblem(response: HttpResponse): MessageText | undefined {
   const body = readJson(response);
   if (body.kind === 'empty') return undefined;
-  if (body.kind === 'text') return body.problem === 'not JSON' ? 'its answer could not be read as JSON' : `its answer could not be read: it is JSON ${body.problem}`;
+  if (body.kind === 'text') return body.problem === 'not JSON' ? msg('body.notReadableJson') : msg('body.unreadable', { why: unreadableBodyText(body.problem) });
   const sign = failureInBody(body.value);
-  return sign === undefined ? undefined : `its answer says it failed (${sign})`;
+  return sign === undefined ? undefined : msg('body.saysFailed', { sign });
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { msg } from '../../shared/messages';
 import type { HttpDeps } from './http';
 import { sendAuthorized, TokenManager } from './token-manager';
 
@@ -120,7 +121,7 @@ describe('sendAuthorized', () => {
     };
     return { deps, seen, tokenCount: () => tokenCount };
   }
-  const request = { method: 'GET' as const, url: `${BASE}/api/v1/users`, purpose: 'listing users' };
+  const request = { method: 'GET' as const, url: `${BASE}/api/v1/users`, purpose: msg('purpose.listUsers', { page: 1 }) };
 
   it('on a 401 with a cached token, gets a new token and repeats once', async () => {
     const stub = apiStub([200, 401, 200]);

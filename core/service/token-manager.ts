@@ -1,5 +1,7 @@
 import { PrivacyDeskError, isPrivacyDeskError, type Outcome } from '../../shared/errors';
 import type { Credentials } from '../../shared/profile';
+import type { MessageText } from '../../shared/message-text';
+import { msg } from '../../shared/messages';
 import { readJson, sendRequest, serviceDescription, statusError, unexpectedBody, type HttpDeps, type HttpRequest, type HttpResponse } from './http';
 import type { Scope, TokenInfo } from '../types';
 
@@ -22,9 +24,6 @@ export interface TokenLease {
   /** False when the token was minted for this very call: a 401 on it means a refresh will not help. */
   reused: boolean;
 }
-
-export const INVALID_CREDENTIALS_MESSAGE =
-  'The API key or secret key was refused. Check both against Configuration > General in the service’s administration panel.';
 
 /**
  * Obtains and caches one client-credentials token per scope, in memory only.
@@ -80,7 +79,7 @@ export class TokenManager {
       client_secret: this.#credentials.apiSecret,
       scope,
     }).toString();
-    const purpose = `getting an access token (scope ${scope})`;
+    const purpose = msg('purpose.getToken', { scope });
     const request = { method: 'POST' as const, url: this.#tokenUrl, purpose, body, headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' } };
     const response = await sendRequest(this.#deps, request);
     const receivedAt = this.#deps.now();
@@ -90,11 +89,11 @@ export class TokenManager {
     return token;
   }
 
-  #parseToken(response: HttpResponse, scope: Scope, receivedAt: number, purpose: string): AccessToken {
+  #parseToken(response: HttpResponse, scope: Scope, receivedAt: number, purpose: MessageText): AccessToken {
     const body = readJson(response);
-    if (body.kind !== 'json' || !body.value || typeof body.value !== 'object') throw unexpectedBody(response, purpose, 'it is not a JSON object');
+    if (body.kind !== 'json' || !body.value || typeof body.value !== 'object') throw unexpectedBody(response, purpose, msg('body.notObject'));
     const json = body.value as Record<string, unknown>;
-    if (typeof json.access_token !== 'string' || json.access_token === '') throw unexpectedBody(response, purpose, 'it has no access_token');
+    if (typeof json.access_token !== 'string' || json.access_token === '') throw unexpectedBody(response, purpose, msg('body.noAccessToken'));
     const lifetimeS = positiveNumber(json.expires_in) ?? DEFAULT_LIFETIME_S;
     const createdAtMs = positiveNumber(json.created_at) === undefined ? undefined : Number(json.created_at) * 1000;
     // A missing or implausible created_at (clock skew, wrong unit) must not make a token look expired or immortal.
@@ -105,30 +104,26 @@ export class TokenManager {
     return { value: json.access_token, scope, expiresAt, refreshAt: expiresAt - margin };
   }
 
-  #tokenError(response: HttpResponse, scope: Scope, purpose: string, request: HttpRequest): PrivacyDeskError {
+  #tokenError(response: HttpResponse, scope: Scope, purpose: MessageText, request: HttpRequest): PrivacyDeskError {
     const { status, requestId } = response;
     const secrets = [this.#credentials.apiKey, this.#credentials.apiSecret];
     const body = readJson(response);
     const errorName = body.kind === 'json' && body.value && typeof body.value === 'object' ? (body.value as { error?: unknown }).error : undefined;
     if (status === 401 || errorName === 'invalid_client') {
-      return new PrivacyDeskError({ code: 'INVALID_CREDENTIALS', status, requestId, message: INVALID_CREDENTIALS_MESSAGE });
+      return new PrivacyDeskError({ code: 'INVALID_CREDENTIALS', status, requestId, text: msg('token.keysRefused') });
     }
     if (status === 400 && errorName === 'invalid_scope') {
       return new PrivacyDeskError({
         code: 'INSUFFICIENT_SCOPE',
         status,
         requestId,
-        message: `The service will not grant this API key the “${scope}” scope. Ask the service’s administrators to allow it for this client application.`,
+        text: msg('token.scopeRefused', { scope }),
       });
     }
     if (status === 400 || status === 403) {
-      const said = serviceDescription(response, secrets);
-      return new PrivacyDeskError({
-        code: 'UNEXPECTED_RESPONSE',
-        status,
-        requestId,
-        message: `The service refused the token request (${status}${typeof errorName === 'string' ? ` ${errorName}` : ''})${said ? `: “${said}”` : ''}. Check the service address and the keys; if they are right, contact the service.`,
-      });
+      // The OAuth error name and description are the service's words: quoted, never translated.
+      const said = [typeof errorName === 'string' ? errorName : undefined, serviceDescription(response, secrets)].filter(Boolean).join(': ');
+      return new PrivacyDeskError({ code: 'UNEXPECTED_RESPONSE', status, requestId, text: msg('token.requestRefused', { status }), ...(said ? { quote: { from: 'service', text: said } } : {}) });
     }
     return statusError(response, request, secrets, this.#deps.now());
   }
@@ -177,12 +172,11 @@ function unauthorized(response: HttpResponse, request: HttpRequest): PrivacyDesk
   // WWW-Authenticate carries the service's reason ("The access token expired"): safe, and useful to show.
   const header = response.headers.get('www-authenticate') ?? '';
   const reason = /error_description="([^"]{1,200})"/.exec(header)?.[1];
-  const said = reason ? ` The service said: “${reason}”.` : '';
-  const changed = request.irreversible ? ' Nothing was changed.' : '';
   return new PrivacyDeskError({
     code: 'UNAUTHORIZED',
     status: response.status,
     requestId: response.requestId,
-    message: `The service refused a new access token (401) while ${request.purpose}.${said}${changed} Check the profile’s keys; if they are right, the client application may have lost access — contact the service’s administrators.`,
+    text: msg(request.irreversible ? 'token.unauthorizedAct' : 'token.unauthorized', { purpose: request.purpose }),
+    ...(reason ? { quote: { from: 'service', text: reason } } : {}),
   });
 }

@@ -53,7 +53,7 @@ export const LOCAL_MESSAGES = {
   'desk.exportFormat': message('Unknown export format “{{format}}”: choose csv or json.', { format: param.text }),
 
   // core/service/erasure-gate.ts: validation, confirmation and the audit record around every act.
-  'gate.unknownAction': message('Unknown action “{{action}}”: choose anonymize or delete. Nothing was sent.', { action: param.text }),
+  'gate.unknownAction': message('Unknown action “{{action}}”: only anonymize or delete can be sent. Nothing was sent.', { action: param.text }),
   'gate.uidMismatch': message('The uid you typed does not match the uid to {{verb}}; nothing was sent. Type the uid again exactly (spaces, case and accents count).', { verb: param.phrase }),
   'gate.afterLogoutStep': message('{{problem}} (The logout step before it was sent and recorded: {{outcome}}.)', { problem: param.phrase, outcome: param.phrase }),
   'gate.notRecordedNotSent': message('{{problem}} Nothing was sent: no act happens without its audit record.', { problem: param.phrase }),

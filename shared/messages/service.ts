@@ -17,9 +17,12 @@ export const SERVICE_MESSAGES = {
   'http.rateLimitedAct': message('The service is limiting requests (429) and refused {{purpose}}. Nothing was changed. {{wait}} and try again.', { purpose: param.phrase, wait: param.phrase }),
   'http.serverError': message('The service failed ({{status}}) while {{purpose}}. Try again in a moment; if it persists, contact the service’s administrators.', { status: param.count, purpose: param.phrase }),
   'http.serverErrorAct': message('The service failed ({{status}}) while {{purpose}}. The outcome is uncertain: check the user before trying again.', { status: param.count, purpose: param.phrase }),
-  'http.redirectTo': message('The service redirected ({{status}}) to {{location}} while {{purpose}}. Redirects are not followed: nothing was sent there, and nothing was changed. Check the service address (https://, host and path).', { status: param.count, location: param.text, purpose: param.phrase }),
-  'http.redirect': message('The service redirected ({{status}}) while {{purpose}}. Redirects are not followed: nothing was sent there, and nothing was changed. Check the service address (https://, host and path).', { status: param.count, purpose: param.phrase }),
-  'http.redirectUnsaid': message('The service redirected (the desktop app’s network layer does not say where to) while {{purpose}}. Redirects are not followed: nothing was sent there, and nothing was changed. Check the service address (https://, host and path).', { purpose: param.phrase }),
+  'http.redirectTo': message('The service redirected ({{status}}) to {{location}} while {{purpose}}. Redirects are not followed: nothing was sent there. Check the service address (https://, host and path).', { status: param.count, location: param.text, purpose: param.phrase }),
+  'http.redirectToAct': message('The service redirected ({{status}}) to {{location}} while {{purpose}}. Redirects are not followed: nothing was sent there and nothing was changed. Check the service address (https://, host and path).', { status: param.count, location: param.text, purpose: param.phrase }),
+  'http.redirect': message('The service redirected ({{status}}) while {{purpose}}. Redirects are not followed: nothing was sent there. Check the service address (https://, host and path).', { status: param.count, purpose: param.phrase }),
+  'http.redirectAct': message('The service redirected ({{status}}) while {{purpose}}. Redirects are not followed: nothing was sent there and nothing was changed. Check the service address (https://, host and path).', { status: param.count, purpose: param.phrase }),
+  'http.redirectUnsaid': message('The service redirected (the desktop app’s network layer does not say where to) while {{purpose}}. Redirects are not followed: nothing was sent there. Check the service address (https://, host and path).', { purpose: param.phrase }),
+  'http.redirectUnsaidAct': message('The service redirected (the desktop app’s network layer does not say where to) while {{purpose}}. Redirects are not followed: nothing was sent there and nothing was changed. Check the service address (https://, host and path).', { purpose: param.phrase }),
   'http.unexpectedStatus': message('The service answered {{status}} while {{purpose}}, which Privacy Desk does not expect. Check the service address; if it persists, contact the service.', { status: param.count, purpose: param.phrase }),
   'http.unreadable': message('The service’s answer to {{purpose}} could not be read: {{what}}. Check that the service address points at the service’s API; if it does, contact the service.', { purpose: param.phrase, what: param.phrase }),
   'http.gaveUp': message(
@@ -53,12 +56,13 @@ export const SERVICE_MESSAGES = {
   ),
 
   // core/service/service-acts.ts: anonymise and delete.
-  'act.unconfirmed': message('The service answered {{status}} while {{purpose}}, but {{problem}}. The outcome is UNKNOWN: check the user before trying again.', { status: param.count, purpose: param.phrase, problem: param.phrase }),
+  'act.unconfirmed': message('The service answered {{status}} while {{purpose}}, but {{problem}}. The outcome is UNKNOWN: the service may or may not have done it. Check the user before trying again.', { status: param.count, purpose: param.phrase, problem: param.phrase }),
   'act.noSuchUser': message('No user with uid “{{uid}}” exists in {{profile}} — it may already have been anonymised or deleted. Check the uid against the request.', { uid: param.text, profile: param.text }),
   'act.scopeMissing': message('The service refused {{purpose}} (403): this API key’s token lacks the “authentication” scope. Nothing was changed. Ask the service’s administrators to grant it.', { purpose: param.phrase }),
 
   // core/service/logout-outcome.ts: what a logout's answer means.
-  'logout.unreadableSuccess': message('The service answered {{status}} to the logout, but its answer could not be read as JSON, so whether the user’s sessions ended is UNKNOWN. Check that the service address points at the service’s API.', { status: param.count }),
+  'logout.unreadableSuccess': message('The service answered {{status}} to the logout, but {{problem}}, so whether the user’s sessions ended is UNKNOWN. Check that the service address points at the service’s API.', { status: param.count, problem: param.phrase }),
+  'logout.saysFailed': message('The service answered {{status}} to the logout, but its answer says it failed ({{sign}}), so whether the user’s sessions ended is UNKNOWN. A logout can safely be sent again.', { status: param.count, sign: param.text }),
   'logout.redirectTo': message('The service redirected ({{status}}) to {{location}} while handling the logout. Redirects are not followed: nothing was sent there. Check the service address (https://, host and path).', { status: param.count, location: param.text }),
   'logout.redirect': message('The service redirected ({{status}}) while handling the logout. Redirects are not followed: nothing was sent there. Check the service address (https://, host and path).', { status: param.count }),
   'logout.rateLimited': message('The service is limiting requests (429) and did not look at the logout token. {{wait}} and send it again.', { wait: param.phrase }),
