@@ -164,6 +164,7 @@ describe('batch.get', () => {
       total: 2,
       state: 'finished',
       counts: { ...COUNTS, done: 2, unfinished: 0 },
+      revision: 0,
     };
     summaries.push(summary);
     expect(await call('batch.get', { batchId: BATCH_ID })).toEqual({ job: summary });

@@ -4,6 +4,7 @@ import type { UserRecord } from '../../shared/users';
 import { SEARCHED_FIELDS, type RecordedErasure, type UserMatch, type UserSearchAnswer } from '../../shared/user-search';
 import { matchesAuditFilter, type AuditEntry, type AuditReading, type ChainVerdict, type CorruptAuditLine } from '../../shared/audit';
 import type { BatchJobSummary } from '../../shared/batch';
+import type { JobProgress } from '../../shared/jobs';
 import { createFakeBatch } from './fake-batch';
 import { createFakeBridgeEvents } from './fake-bridge-events';
 
@@ -325,7 +326,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
   const emitEvent: typeof events.emit = (name, payload) => {
     if (name === 'job.finished') runningJobs.delete(payload.jobId);
     if (name === 'job.finished' && payload.kind === 'batch.run' && 'status' in payload) batch.settle(payload.jobId, payload.status === 'completed' ? payload.result : undefined);
-    if (name === 'job.progress' && payload.kind === 'batch.run') batch.report(payload);
+    if (name === 'job.progress' && payload.kind === 'batch.run') batch.report(payload as Extract<JobProgress, { kind: 'batch.run' }>);
     if (name === 'job.finished' && payload.kind === 'users.index' && 'status' in payload && payload.status === 'completed') {
       indexed = [...users];
       indexedAtMs = Date.now();
