@@ -9,6 +9,8 @@ export interface CliContext {
   out: CliOutput;
   /** Set by a command that finished without an error but must not exit 0 (audit verify on a broken chain). */
   exitCode?: number;
+  /** Done once the command has ended, however it ended (a batch's previews that were not run are removed). */
+  atEnd?: Array<() => void>;
 }
 
 // The commands that change something for good (anonymize, delete, logout): their failures

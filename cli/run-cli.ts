@@ -33,6 +33,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError && ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return EXIT_OK;
     return reportFailure(error, context.out, run);
+  } finally {
+    for (const atEnd of context.atEnd ?? []) atEnd();
   }
 }
 

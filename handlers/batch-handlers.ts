@@ -5,7 +5,7 @@ import { createPauseSwitch } from '../core/batch/pause-switch';
 import type { JobRegistry } from './jobs';
 import type { AreaHandlers } from './types';
 
-type BatchMethod = 'batch.preview' | 'batch.check' | 'batch.start' | 'batch.resume' | 'batch.setPaused' | 'batch.list' | 'batch.get' | 'batch.results';
+type BatchMethod = 'batch.preview' | 'batch.discard' | 'batch.check' | 'batch.start' | 'batch.resume' | 'batch.setPaused' | 'batch.list' | 'batch.get' | 'batch.results';
 
 /** What the batch handlers use: desk.batch and the job registry (HandlerContext fits). */
 export interface BatchHandlerContext {
@@ -78,6 +78,7 @@ export function batchHandlers({ desk, jobs }: BatchHandlerContext): AreaHandlers
         ...(referenceColumn !== undefined ? { referenceColumn } : {}),
         ...(hasHeader !== undefined ? { hasHeader } : {}),
       }),
+    'batch.discard': async ({ draftId }) => ({ discarded: await desk.batch.discard(draftId) }),
     'batch.check': async ({ draftId, profileId }) => ({
       jobId: jobs.start('batch.check', (job) =>
         desk.batch.check(

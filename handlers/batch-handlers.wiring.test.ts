@@ -60,6 +60,8 @@ function setUp(options: { refuseStart?: PrivacyDeskError; progressBeforeAnswer?:
     check: unused,
     start: (_request, control) => begin(control),
     resume: (_batchId, _options, control) => begin(control),
+    discard: async () => false,
+    discardOpenDrafts: () => undefined,
     list: async () => summaries,
     mostRecentUnfinished: unused,
     results: () => {

@@ -61,6 +61,7 @@ function templates(): Partial<Record<BridgeMethod, Record<string, unknown>>> {
     'jobs.cancel': { jobId: 'fuzz-no-such-job' },
     // A draft id and a batch job that do not exist: a fuzzed start or resume that still parses sends nothing.
     'batch.preview': { text: 'fuzz-a\nfuzz-b', kind: 'list', sourceName: 'fuzz.txt' },
+    'batch.discard': { draftId: 'f'.repeat(32) },
     'batch.check': { draftId: 'f'.repeat(32), profileId: profile.id },
     'batch.start': { draftId: 'f'.repeat(32), profileId: profile.id, action: 'anonymize', logoutFirst: false, concurrency: 2, confirmation: 'ANONYMISE 2' },
     'batch.resume': { batchId: '20000101-000000-000000', concurrency: 2, confirmation: 'DELETE 1' },

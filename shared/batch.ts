@@ -86,6 +86,9 @@ export interface BatchPreview {
 
 export const batchCheckInputSchema = z.object({ draftId: draftIdSchema, profileId: profileIdSchema });
 
+/** A preview the window no longer shows (replaced by a newer one, or left): its draft is removed at once. */
+export const batchDiscardInputSchema = z.object({ draftId: draftIdSchema });
+
 export const batchCheckResultSchema = z.object({
   /** Users the walk met. */
   users: z.number().int().min(0),

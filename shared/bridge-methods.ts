@@ -32,6 +32,7 @@ export const BRIDGE_METHOD_NAMES = [
   'users.forgetIndex',
   'jobs.cancel',
   'batch.preview',
+  'batch.discard',
   'batch.check',
   'batch.start',
   'batch.resume',

@@ -7,7 +7,7 @@ import { OUTCOMES, type ErrorInfo } from './errors';
 import type { BridgeEventName, BridgeMethodName } from './bridge-methods';
 import { jobFinishedSchema, jobIdSchema, jobProgressSchema, usersIndexInputSchema, usersWalkInputSchema } from './jobs';
 import { userLookupInputSchema, userSearchInputSchema, type UserLookupAnswer, type UserSearchAnswer } from './user-search';
-import { batchCheckInputSchema, batchJobIdInput, batchPreviewInputSchema, batchResultsInputSchema, batchResumeInputSchema, batchStartInputSchema, type BatchJobSummary, type BatchPreview, type BatchResultsFile } from './batch';
+import { batchCheckInputSchema, batchDiscardInputSchema, batchJobIdInput, batchPreviewInputSchema, batchResultsInputSchema, batchResumeInputSchema, batchStartInputSchema, type BatchJobSummary, type BatchPreview, type BatchResultsFile } from './batch';
 
 /**
  * The bridge contract: every method the renderer may call, with a zod schema
@@ -146,6 +146,8 @@ export const bridgeContract = {
   'jobs.cancel': { input: z.object({ jobId: jobIdSchema }), output: {} as { cancelled: boolean } },
   /** Reads and validates a pasted list or a file's text into a draft (shared/batch.ts); nothing is sent. */
   'batch.preview': { input: batchPreviewInputSchema, output: {} as BatchPreview },
+  /** Removes a preview's draft the window no longer shows (replaced or left); a draft being started is kept. Nothing is sent. */
+  'batch.discard': { input: batchDiscardInputSchema, output: {} as { discarded: boolean } },
   /** Walks the users list as a job ('batch.check') and counts which of the draft's uids exist. */
   'batch.check': { input: batchCheckInputSchema, output: {} as { jobId: string } },
   /** Checks the typed confirmation, then runs the draft as a job ('batch.run'); its progress names the batch. */

@@ -4,6 +4,7 @@ import type { BridgeMethod } from '../shared/contract';
 import { PrivacyDeskError } from '../shared/errors';
 import { dispatchBridgeCall, isBridgeMethod } from '../handlers/dispatch';
 import type { BridgeHandlers } from '../handlers/types';
+import { createPreviewGate, DEFAULT_PREVIEW_LIMITS, type PreviewLimits } from './preview-gate';
 import { bridgeRequestRefusal, callerRefusal, type Refusal } from './request-guard';
 
 /** Every bridge call's body, except the few below. */
@@ -38,6 +39,8 @@ export interface BridgeRoutesOptions {
   handlers: BridgeHandlers;
   token: string;
   port(): number;
+  /** How many previews, and how many of their bytes, at once (web-host/preview-gate.ts). */
+  previewLimits?: PreviewLimits;
 }
 
 /**
@@ -61,6 +64,8 @@ export async function registerBridgeRoutes(server: FastifyInstance, options: Bri
     } catch {
       return reply.send(refusalBody({ code: 'INVALID_INPUT', message: 'The request body is not valid JSON. Reload the page and try again.' }));
     }
+    // The raw text is not needed once parsed: a large preview is not held twice while it is read.
+    request.body = undefined;
     return reply.header('Cache-Control', 'no-store').send(await dispatchBridgeCall(options.handlers, method, input));
   };
 
@@ -79,8 +84,11 @@ export async function registerBridgeRoutes(server: FastifyInstance, options: Bri
   });
 
   server.post<{ Params: { method: string } }>('/bridge/:method', { onRequest: checkCaller, bodyLimit: BRIDGE_BODY_LIMIT }, (request, reply) => answer(request.params.method, request, reply));
+  const admitPreview = createPreviewGate(options.previewLimits ?? DEFAULT_PREVIEW_LIMITS, BATCH_PREVIEW_BODY_LIMIT);
   for (const [method, large] of Object.entries(LARGE_BODY_METHODS)) {
-    server.post(`/bridge/${method}`, { onRequest: checkCaller, bodyLimit: large.bodyLimit }, (request, reply) => answer(method, request, reply));
+    // The caller is checked first; only then is a preview given room (refused when the host has none).
+    const onRequest = method === 'batch.preview' ? [checkCaller, admitPreview] : checkCaller;
+    server.post(`/bridge/${method}`, { onRequest, bodyLimit: large.bodyLimit }, (request, reply) => answer(method, request, reply));
   }
 
   // Every other request under /bridge (another HTTP method, a trailing slash, a name too long for a route):

@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSessionCredentialStore } from '../core/credential-store';
 import { CONTENT_SECURITY_POLICY } from '../shared/security-headers';
 import { BATCH_PREVIEW_BODY_LIMIT } from './bridge-routes';
@@ -215,7 +215,7 @@ describe('loopback web host', () => {
       { method: 'GET', path: '/bridge/nothing-here', status: 404, words: 'no operation called "nothing-here"' },
     ];
     for (const { method, path, status, words } of odd) {
-      const withBody = method === 'GET' ? {} : { 'Content-Length': '2' };
+      const withBody: Record<string, string> = method === 'GET' ? {} : { 'Content-Length': '2' };
       const answer = await raw({ method, path, headers: { ...ours, 'Content-Type': 'application/json', ...withBody }, body: method === 'GET' ? undefined : '{}' });
       expect(answer.status, `${method} ${path}`).toBe(status);
       const body = JSON.parse(answer.body);
@@ -268,5 +268,92 @@ describe('web host start-up and shut-down', () => {
     await expect(fetch(`${sandboxUrl}/sandbox/`)).rejects.toThrow();
     await expect(fetch(`${second.origin}/`)).rejects.toThrow();
     await rm(ownData, { recursive: true, force: true });
+  });
+});
+
+describe('web host: batch previews at once', () => {
+  let limited: RunningWebHost;
+  let limitedData: string;
+  beforeAll(async () => {
+    limitedData = await mkdtemp(join(tmpdir(), 'privacy-desk-web-previews-'));
+    // Small limits prove the rule quickly: two previews at once, 300 kB of their bodies together.
+    limited = await startWebHost({ port: 0, dataDir: limitedData, staticDir, bundledSandbox: false, previewLimits: { concurrent: 2, bytes: 300_000 }, openCredentials: async () => ({ store: createSessionCredentialStore() }) });
+  });
+  afterAll(async () => {
+    await limited?.close();
+    await rm(limitedData, { recursive: true, force: true });
+  });
+
+  /**
+   * A preview whose body is declared but only started: it holds its room until `end` (its body sent) or `abort`.
+   * It asks for 100-continue, which the host sends as it takes the request: once it has come, the room is held.
+   */
+  async function openPreview(declared: number) {
+    const text = 'x'.repeat(declared - '{"text":"","sourceName":"slow.txt"}'.length);
+    const body = `{"text":"${text}","sourceName":"slow.txt"}`;
+    let settle: (answer: { status: number; body: string }) => void = () => {};
+    const answer = new Promise<{ status: number; body: string }>((resolve) => (settle = resolve));
+    const req = httpRequest(
+      { hostname: '127.0.0.1', port: Number(new URL(limited.origin).port), method: 'POST', path: '/bridge/batch.preview', headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length), 'X-Privacy-Desk-Token': limited.token, Expect: '100-continue' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => settle({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', () => settle({ status: 0, body: '' }));
+    await new Promise<void>((resolve) => {
+      req.once('continue', resolve);
+      req.flushHeaders();
+    });
+    req.write(body.slice(0, 10));
+    return { answer, end: () => req.end(body.slice(10)), abort: () => req.destroy() };
+  }
+
+  async function preview(text: string) {
+    const response = await fetch(`${limited.origin}/bridge/batch.preview`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Privacy-Desk-Token': limited.token }, body: JSON.stringify({ text, sourceName: 'list.txt' }) });
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as { ok: boolean; error?: { code: string; outcome: string; message: string } } };
+  }
+
+  const bigPreview = () => preview('y'.repeat(200_000));
+
+  it('refuses a preview, typed and worded, while others hold the room; a finished or abandoned one gives it back', async () => {
+    const big = await openPreview(200_000);
+    // Over the bytes: 200 kB held, 200 kB more asked.
+    const busy = await bigPreview();
+    expect(busy).toMatchObject({ status: 503, retryAfter: '5', body: { ok: false, error: { code: 'BUSY', outcome: 'not-sent', retryAfterSeconds: 5, message: expect.stringContaining('try again when the other previews finish') } } });
+    // A small one still fits beside it.
+    expect(await preview('alice\nbob')).toMatchObject({ status: 200, body: { ok: true } });
+
+    // Over the count: two at once, a third is refused whatever its size.
+    const second = await openPreview(1_000);
+    expect(await preview('carol')).toMatchObject({ status: 503, body: { ok: false, error: { code: 'BUSY' } } });
+
+    // One finishes (its body arrives), the other is abandoned mid-body: both give their room back.
+    second.end();
+    expect((await second.answer).status).toBe(200);
+    big.abort();
+    await vi.waitFor(async () => expect((await bigPreview()).status).toBe(200), { timeout: 10_000, interval: 5 });
+  });
+
+  it('a preview the window discards, and every preview left when the host closes, leaves no draft', async () => {
+    const ownData = await mkdtemp(join(tmpdir(), 'privacy-desk-web-drafts-'));
+    const own = await startWebHost({ port: 0, dataDir: ownData, staticDir, bundledSandbox: false, openCredentials: async () => ({ store: createSessionCredentialStore() }) });
+    const call = async (method: string, input: unknown) => (await fetch(`${own.origin}/bridge/${method}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Privacy-Desk-Token': own.token }, body: JSON.stringify(input) })).json() as Promise<{ ok: boolean; value: { draftId: string; discarded: boolean } }>;
+    const drafts = join(ownData, 'batches', 'drafts');
+    const first = (await call('batch.preview', { text: 'alice' })).value.draftId;
+    await call('batch.preview', { text: 'bob' });
+    expect(await call('batch.discard', { draftId: first })).toMatchObject({ ok: true, value: { discarded: true } });
+    expect((await readdir(drafts)).some((name) => name.startsWith(first))).toBe(false);
+    expect(await readdir(drafts)).not.toEqual([]);
+    await own.close();
+    expect(await readdir(drafts)).toEqual([]);
+    await rm(ownData, { recursive: true, force: true });
+  });
+
+  it('checks the caller before giving a preview room: without the token it is refused as any call', async () => {
+    const response = await fetch(`${limited.origin}/bridge/batch.preview`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"text":"a"}' });
+    expect(response.status).toBe(401);
   });
 });

@@ -8,6 +8,7 @@ import { startAppRuntime, type AppRuntime, type AppRuntimeOptions } from '../app
 import { SECURITY_HEADERS } from '../shared/security-headers';
 import { BRIDGE_BODY_LIMIT, refusalBody, registerBridgeRoutes } from './bridge-routes';
 import { registerEventStream } from './event-stream';
+import type { PreviewLimits } from './preview-gate';
 import { callerRefusal, isAllowedHost } from './request-guard';
 
 export const DEFAULT_WEB_HOST_PORT = 4610;
@@ -27,6 +28,8 @@ export interface WebHostOptions {
   openCredentials?: AppRuntimeOptions['openCredentials'];
   /** Extension for tests: the fetch the core sends service requests with (default: Node's). */
   fetch?: AppRuntimeOptions['fetch'];
+  /** Extension for tests: how many batch previews, and how many of their bytes, are read at once (default 2 and 128 MB). */
+  previewLimits?: PreviewLimits;
   version?: string;
 }
 
@@ -41,7 +44,7 @@ export interface RunningWebHost {
   close(): Promise<void>;
 }
 
-function buildServer(runtime: AppRuntime, staticDir: string, token: string, portOf: () => number): { server: FastifyInstance; endEventStreams(): void } {
+function buildServer(runtime: AppRuntime, staticDir: string, token: string, portOf: () => number, previewLimits?: PreviewLimits): { server: FastifyInstance; endEventStreams(): void } {
   // forceCloseConnections: a browser's keep-alive or in-flight request must not keep close() waiting.
   const server = Fastify({ logger: false, bodyLimit: BRIDGE_BODY_LIMIT, forceCloseConnections: true });
 
@@ -56,7 +59,7 @@ function buildServer(runtime: AppRuntime, staticDir: string, token: string, port
   });
 
   // In their own scope: their error handler (a body over the limit) applies to them only.
-  server.register((bridge) => registerBridgeRoutes(bridge, { handlers: runtime.handlers, token, port: portOf }));
+  server.register((bridge) => registerBridgeRoutes(bridge, { handlers: runtime.handlers, token, port: portOf, ...(previewLimits ? { previewLimits } : {}) }));
 
   const eventStreams = registerEventStream(server, {
     events: runtime.events,
@@ -103,7 +106,7 @@ export async function startWebHost(options: WebHostOptions = {}): Promise<Runnin
   });
   const token = randomBytes(32).toString('base64url');
   let port = 0;
-  const { server, endEventStreams } = buildServer(runtime, staticDir, token, () => port);
+  const { server, endEventStreams } = buildServer(runtime, staticDir, token, () => port, options.previewLimits);
   try {
     port = await listen(server, options.port ?? DEFAULT_WEB_HOST_PORT);
   } catch (error) {

@@ -65,6 +65,8 @@ async function runBatch(context: CliContext, action: ErasureAction, file: string
   const { desk, profileId } = await resolveConnection(opts, io.env);
   const profile = await desk.getProfile(profileId);
   const batch = desk.batch;
+  // A dry run, a refusal or an error leaves no draft behind: only this command could have run it.
+  (context.atEnd ??= []).push(() => batch.discardOpenDrafts());
   const say: Say = opts.json ? out.note : out.line;
 
   // 1. Read and check the input: nothing is sent.
@@ -113,7 +115,7 @@ async function runBatch(context: CliContext, action: ErasureAction, file: string
   );
 
   // 5 and 6. The run, then the counts and the results.
-  context.exitCode = await followRun(context, { batch, dataDir: desk.dataDir, json: opts.json === true, resumeCommand: (batchId) => resumeCommand(batchId, profile) }, (control) =>
+  context.exitCode = await followRun(context, { batch, dataDir: desk.dataDir, json: opts.json === true, resumeCommand: (batchId) => resumeCommand(batchId, profile), unrecordedOutcomes: () => desk.pendingAuditCount() }, (control) =>
     batch.start(
       {
         draftId: preview.draftId,

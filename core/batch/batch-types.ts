@@ -63,6 +63,10 @@ export interface WalkControl {
 export interface DeskBatch {
   /** Reads, validates and spools the input into a draft; nothing is sent. */
   preview(request: BatchPreviewRequest): Promise<BatchPreview>;
+  /** Removes a draft that will not be run (a dry run, a preview replaced or abandoned); false when it was not there, or is being started. */
+  discard(draftId: string): Promise<boolean>;
+  /** Removes every draft this process previewed and did not run (the app is closing; the CLI is done). */
+  discardOpenDrafts(): void;
   /** Walks the users list (read-only) and counts which of the draft's uids exist. */
   check(input: { draftId: string; profileId: string }, walk?: WalkControl): Promise<BatchCheckResult>;
   /** Checks the typed confirmation, turns the draft into a job (plan and items on disk) and runs it. */

@@ -5,7 +5,7 @@ import { referenceProblem } from '../../shared/reference';
 import type { UserRecord } from '../../shared/users';
 import type { GatedConnection } from '../service/erasure-gate';
 import { referenceProblemMessage } from '../input-problems';
-import type { BatchRun, BatchRunControl, DeskBatch, WalkControl } from './batch-types';
+import type { BatchRun, BatchRunControl, BatchStartRequest, DeskBatch, WalkControl } from './batch-types';
 import { createDraft, readDraft, readDraftItems, readMissing, readTrimmable, recordMissing, recordTrimmable, removeDraft } from './drafts';
 import type { BatchItem, StoredPlan } from './job-files';
 import { createJob, resumeJob, type Journal } from './journal';
@@ -26,6 +26,8 @@ export interface DeskBatchDeps {
 }
 
 const APPEND_EVERY = 1000;
+/** Previews of one process kept at once (their drafts are on disk until run, discarded, or a day old). */
+export const MAX_OPEN_DRAFTS = 8;
 const MISSING_SAMPLE = 20;
 
 /** desk.batch (core/batch/batch-types.ts): drafts, checks, jobs and their runs. */
@@ -86,8 +88,101 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
     }
   }
 
+  /** Turns a draft into a job and runs it (start, while no discard may remove the draft). */
+  async function startDraft(request: BatchStartRequest, control: BatchRunControl): Promise<BatchRun> {
+    const draft = readDraft(dataDir, request.draftId);
+    if (draft.items === 0) throw invalidInput('The list has no valid uid to erase. Nothing was sent.');
+    if (!matchesBatchConfirmation(request.confirmation, request.action, draft.items)) {
+      throw new PrivacyDeskError({
+        code: 'CONFIRMATION_MISMATCH',
+        message: `To confirm, type ${batchConfirmationPhrase(request.action, draft.items)} exactly (the operation and the number of uids). Nothing was sent.`,
+      });
+    }
+    const trimmable = request.useTrimmed ? readTrimmable(dataDir, request.draftId) : null;
+    if (request.useTrimmed && trimmable === null) {
+      throw invalidInput('To send uids trimmed, check the list against the service first: only the check tells which trimmed uids exist. Nothing was sent.');
+    }
+    const profile = await deps.getProfile(request.profileId);
+    // Credentials are checked (a token is had) before the job exists: a job that cannot run is not left behind.
+    await (await deps.connectionFor(profile.id)).client.checkToken('authentication');
+    const referenceIssue = referenceProblem(request.reference);
+    if (referenceIssue) throw invalidInput(`${referenceProblemMessage(referenceIssue)} Nothing was sent.`);
+    const reference = request.reference?.trim();
+    const journal = await createJob(dataDir, {
+      action: request.action,
+      profileId: profile.id,
+      profileName: profile.name,
+      baseUrl: profile.baseUrl,
+      ...(reference ? { reference } : {}),
+      logoutFirst: request.logoutFirst,
+      total: draft.items,
+      source: draft.sourceName,
+      ...(trimmable && trimmable.size > 0 ? { trimmedByChoice: trimmable.size } : {}),
+    });
+    try {
+      const missingAtCheck = readMissing(dataDir, request.draftId);
+      let chunk: BatchItem[] = [];
+      for await (const item of readDraftItems(dataDir, request.draftId)) {
+        // The operator's choice: the trimmed form is sent, and the pasted uid stays on record with the item.
+        if (trimmable?.has(item.uid)) chunk.push({ ...item, uid: item.uid.trim(), pastedUid: item.uid });
+        else chunk.push(missingAtCheck.has(item.uid) ? { ...item, missingAtCheck: true } : item);
+        if (chunk.length >= APPEND_EVERY) {
+          await journal.appendItems(chunk);
+          chunk = [];
+        }
+      }
+      if (chunk.length > 0) await journal.appendItems(chunk);
+      await journal.finishItems();
+    } catch (error) {
+      await journal.close().catch(() => undefined);
+      throw error;
+    }
+    removeDraft(dataDir, request.draftId);
+    return run(journal, null, request.concurrency, control);
+  }
+
+  /**
+   * Drafts this process previewed and has neither run nor discarded, oldest first. A window makes a new one each
+   * time the operator changes the list: beyond MAX_OPEN_DRAFTS the oldest go, so previews cannot fill the disk;
+   * discard() and discardOpenDrafts() remove them sooner (a preview replaced or abandoned, the app closing).
+   */
+  const openDrafts: string[] = [];
+  /** Drafts being turned into jobs: never removed under start's feet. */
+  const starting = new Set<string>();
+  const forget = (draftId: string) => {
+    const at = openDrafts.indexOf(draftId);
+    if (at !== -1) openDrafts.splice(at, 1);
+  };
+  async function whileStarting<T>(draftId: string, work: () => Promise<T>): Promise<T> {
+    starting.add(draftId);
+    try {
+      return await work();
+    } finally {
+      starting.delete(draftId);
+      forget(draftId);
+    }
+  }
+
   return {
-    preview: (request) => createDraft(dataDir, request, now),
+    async preview(request) {
+      const preview = await createDraft(dataDir, request, now);
+      openDrafts.push(preview.draftId);
+      while (openDrafts.length > MAX_OPEN_DRAFTS) {
+        const oldest = openDrafts.shift() as string;
+        if (!starting.has(oldest)) removeDraft(dataDir, oldest);
+      }
+      return preview;
+    },
+
+    async discard(draftId) {
+      if (starting.has(draftId)) return false;
+      forget(draftId);
+      return removeDraft(dataDir, draftId);
+    },
+
+    discardOpenDrafts() {
+      for (const draftId of openDrafts.splice(0)) if (!starting.has(draftId)) removeDraft(dataDir, draftId);
+    },
 
     async check({ draftId, profileId }, walk = {}) {
       readDraft(dataDir, draftId);
@@ -119,57 +214,7 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
       };
     },
 
-    async start(request, control = {}) {
-      const draft = readDraft(dataDir, request.draftId);
-      if (draft.items === 0) throw invalidInput('The list has no valid uid to erase. Nothing was sent.');
-      if (!matchesBatchConfirmation(request.confirmation, request.action, draft.items)) {
-        throw new PrivacyDeskError({
-          code: 'CONFIRMATION_MISMATCH',
-          message: `To confirm, type ${batchConfirmationPhrase(request.action, draft.items)} exactly (the operation and the number of uids). Nothing was sent.`,
-        });
-      }
-      const trimmable = request.useTrimmed ? readTrimmable(dataDir, request.draftId) : null;
-      if (request.useTrimmed && trimmable === null) {
-        throw invalidInput('To send uids trimmed, check the list against the service first: only the check tells which trimmed uids exist. Nothing was sent.');
-      }
-      const profile = await deps.getProfile(request.profileId);
-      // Credentials are checked (a token is had) before the job exists: a job that cannot run is not left behind.
-      await (await deps.connectionFor(profile.id)).client.checkToken('authentication');
-      const referenceIssue = referenceProblem(request.reference);
-      if (referenceIssue) throw invalidInput(`${referenceProblemMessage(referenceIssue)} Nothing was sent.`);
-      const reference = request.reference?.trim();
-      const journal = await createJob(dataDir, {
-        action: request.action,
-        profileId: profile.id,
-        profileName: profile.name,
-        baseUrl: profile.baseUrl,
-        ...(reference ? { reference } : {}),
-        logoutFirst: request.logoutFirst,
-        total: draft.items,
-        source: draft.sourceName,
-        ...(trimmable && trimmable.size > 0 ? { trimmedByChoice: trimmable.size } : {}),
-      });
-      try {
-        const missingAtCheck = readMissing(dataDir, request.draftId);
-        let chunk: BatchItem[] = [];
-        for await (const item of readDraftItems(dataDir, request.draftId)) {
-          // The operator's choice: the trimmed form is sent, and the pasted uid stays on record with the item.
-          if (trimmable?.has(item.uid)) chunk.push({ ...item, uid: item.uid.trim(), pastedUid: item.uid });
-          else chunk.push(missingAtCheck.has(item.uid) ? { ...item, missingAtCheck: true } : item);
-          if (chunk.length >= APPEND_EVERY) {
-            await journal.appendItems(chunk);
-            chunk = [];
-          }
-        }
-        if (chunk.length > 0) await journal.appendItems(chunk);
-        await journal.finishItems();
-      } catch (error) {
-        await journal.close().catch(() => undefined);
-        throw error;
-      }
-      removeDraft(dataDir, request.draftId);
-      return run(journal, null, request.concurrency, control);
-    },
+    start: (request, control = {}) => whileStarting(request.draftId, () => startDraft(request, control)),
 
     async resume(batchId, { concurrency, confirmation }, control = {}) {
       const before = await readJobState(dataDir, batchId);

@@ -109,12 +109,15 @@ export async function* readDraftItems(dataDir: string, draftId: string): AsyncGe
   }
 }
 
-export function removeDraft(dataDir: string, draftId: string): void {
+/** Removes a draft's files; says whether it was there. */
+export function removeDraft(dataDir: string, draftId: string): boolean {
   const paths = draftPaths(dataDir, draftId);
+  const existed = existsSync(paths.items) || existsSync(paths.preview);
   rmSync(paths.preview, { force: true });
   rmSync(paths.items, { force: true });
   rmSync(paths.missing, { force: true });
   rmSync(paths.trimmable, { force: true });
+  return existed;
 }
 
 /**

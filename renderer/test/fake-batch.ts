@@ -3,7 +3,7 @@ import type { BridgeClient, ProfileView } from '../../shared/contract';
 import { PrivacyDeskError } from '../../shared/errors';
 import { uidProblem } from '../../shared/uid';
 
-type BatchMethods = Pick<BridgeClient, 'batch.preview' | 'batch.check' | 'batch.start' | 'batch.resume' | 'batch.setPaused' | 'batch.list' | 'batch.get' | 'batch.results'>;
+type BatchMethods = Pick<BridgeClient, 'batch.preview' | 'batch.discard' | 'batch.check' | 'batch.start' | 'batch.resume' | 'batch.setPaused' | 'batch.list' | 'batch.get' | 'batch.results'>;
 
 interface DraftItem {
   line: number;
@@ -42,6 +42,10 @@ export function createFakeBatch(guard: (method: keyof BridgeClient, input: unkno
       const { allItems, ...answer } = preview;
       void allItems;
       return answer;
+    },
+    'batch.discard': async (input) => {
+      guard('batch.discard', input);
+      return { discarded: drafts.delete(input.draftId) };
     },
     'batch.check': async (input) => {
       guard('batch.check', input);

@@ -1,5 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/run-cli';
@@ -83,5 +85,17 @@ describe('privacy-desk batch: limits a run keeps', () => {
     expect(without.code).toBe(0);
     expect(without.stdout).toMatch(/sessions: +NOT ended first \(--no-logout-first/);
     expect(f.sandbox.stats().logoutRequests - logoutsBefore).toBe(2);
+  });
+
+  it('a dry run, or a run that was not confirmed, leaves no draft in the data folder', async () => {
+    const drafts = join(f.dataDir, 'batches', 'drafts');
+    const left = () => (existsSync(drafts) ? readdirSync(drafts) : []);
+    const list = uidFile(uids.slice(0, 2));
+    const dry = await runBatchCli(f, ['batch', 'delete', list, '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(left()).toEqual([]);
+    const unconfirmed = await runBatchCli(f, ['batch', 'delete', list, '--yes', 'DELETE 3']);
+    expect(unconfirmed.code).toBe(2);
+    expect(left()).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import type { BatchPreview } from '../../../shared/batch';
 import { useBridge } from '../../bridge/bridge-context';
 
@@ -24,16 +24,34 @@ export interface PreviewState {
 
 /**
  * Reads the list as the operator pastes, types or opens a file (batch.preview: validated and spooled,
- * nothing sent). Only the newest answer counts: an older request that answers late is dropped.
+ * nothing sent). Only the newest answer counts: an older request that answers late is dropped. A preview
+ * no longer shown (replaced, dropped, or left with the screen) has its draft discarded at once.
  */
 export function useBatchPreview({ text, sourceName, uidColumn, referenceColumn, hasHeader, immediate }: PreviewRequest): PreviewState {
   const bridge = useBridge();
   const [state, setState] = useState<PreviewState>({ preview: null, pending: false, error: null });
   const sequence = useRef(0);
+  /** The draft of the preview on screen. */
+  const shown = useRef<string | null>(null);
+  const discard = useCallback(
+    (draftId: string | null) => {
+      if (draftId) bridge['batch.discard']({ draftId }).catch(() => undefined);
+    },
+    [bridge],
+  );
+  const show = useCallback(
+    (draftId: string | null) => {
+      if (shown.current !== draftId) discard(shown.current);
+      shown.current = draftId;
+    },
+    [discard],
+  );
+  useEffect(() => () => show(null), [show]);
 
   useEffect(() => {
     const mine = ++sequence.current;
     if (text.trim() === '') {
+      show(null);
       setState({ preview: null, pending: false, error: null });
       return;
     }
@@ -49,9 +67,13 @@ export function useBatchPreview({ text, sourceName, uidColumn, referenceColumn, 
           ...(referenceColumn ? { referenceColumn } : {}),
           ...(hasHeader || uidColumn || referenceColumn ? { hasHeader: true } : {}),
         });
-        if (mine === sequence.current) setState({ preview, pending: false, error: null });
+        if (mine !== sequence.current) return discard(preview.draftId);
+        show(preview.draftId);
+        setState({ preview, pending: false, error: null });
       } catch (error) {
-        if (mine === sequence.current) setState({ preview: null, pending: false, error });
+        if (mine !== sequence.current) return;
+        show(null);
+        setState({ preview: null, pending: false, error });
       }
     };
     const timer = setTimeout(
@@ -62,7 +84,7 @@ export function useBatchPreview({ text, sourceName, uidColumn, referenceColumn, 
       immediate.current ? 0 : PREVIEW_DEBOUNCE_MS,
     );
     return () => clearTimeout(timer);
-  }, [bridge, text, sourceName, uidColumn, referenceColumn, hasHeader, immediate]);
+  }, [bridge, text, sourceName, uidColumn, referenceColumn, hasHeader, immediate, show, discard]);
 
   return state;
 }
