@@ -1,5 +1,6 @@
 import { invalidInput } from '../shared/errors';
-import { identityClaimsIn, logoutOptionsSchema, WITHHELD_SIGNATURE, type BuiltLogoutToken, type LogoutOptions } from '../shared/logout';
+import { msg } from '../shared/messages';
+import { identityClaimsIn, logoutOptionsProblem, logoutOptionsSchema, WITHHELD_SIGNATURE, type BuiltLogoutToken, type LogoutOptions } from '../shared/logout';
 import { isLocalBaseUrl, type Profile } from '../shared/profile';
 
 /**
@@ -14,18 +15,11 @@ export function isLiveProfile(profile: Profile): boolean {
 /** Checks the options before anything is built, signed, audited or sent; every problem is INVALID_INPUT, not-sent. */
 export function checkLogoutOptions(profile: Profile, options: LogoutOptions | undefined): LogoutOptions {
   const parsed = logoutOptionsSchema.safeParse(options ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? ` (${issue.path.join('.')})` : '';
-    throw invalidInput(`The logout token options are not valid${where}: ${issue?.message ?? 'unknown problem'}. Correct them and try again. Nothing was sent.`);
-  }
+  if (!parsed.success) throw invalidInput(msg('logoutOptions.invalid', { problem: logoutOptionsProblem(parsed.error) }));
   if (isLiveProfile(profile)) {
     const identity = identityClaimsIn(parsed.data.extraClaims);
     if (identity.length > 0) {
-      throw invalidInput(
-        `Extra claims ${identity.map((name) => `“${name}”`).join(', ')} would make the token read as a sign-on identity: ` +
-          `they are refused for "${profile.name}", a live service. Remove them, or test them against the sandbox. Nothing was sent.`,
-      );
+      throw invalidInput(msg('logoutOptions.identityClaims', { names: identity.join(', '), profile: profile.name }));
     }
   }
   return options ?? {};

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { ErrorCode, Outcome } from './errors';
+import type { MessageText } from './message-text';
+import { msg, wordInEnglish } from './messages';
 
 export const LOGOUT_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const;
 export type LogoutAlgorithm = (typeof LOGOUT_ALGORITHMS)[number];
@@ -62,32 +64,32 @@ export function identityClaimsIn(extraClaims: Record<string, unknown> | undefine
 /** Prototype names would change the claims object itself when merged; they are never claims. */
 const RESERVED_CLAIM_NAMES = ['__proto__', 'constructor', 'prototype'];
 
-/** The first way the extra claims are too big or too deep, or undefined; walks without recursion, and stops early. */
-export function extraClaimsProblem(claims: Record<string, unknown>): string | undefined {
+/** The first way the extra claims are too big or too deep (a claims.* message), or undefined; walks without recursion, and stops early. */
+export function extraClaimsProblem(claims: Record<string, unknown>): MessageText | undefined {
   const names = Object.keys(claims);
-  if (names.length > LOGOUT_LIMITS.extraClaimCount) return `at most ${LOGOUT_LIMITS.extraClaimCount} extra claims (there are ${names.length})`;
+  if (names.length > LOGOUT_LIMITS.extraClaimCount) return msg('claims.tooMany', { max: LOGOUT_LIMITS.extraClaimCount, count: names.length });
   for (const name of names) {
-    if (name.length === 0 || name.length > LOGOUT_LIMITS.claimNameLength) return `a claim name is 1 to ${LOGOUT_LIMITS.claimNameLength} characters`;
-    if (RESERVED_CLAIM_NAMES.includes(name)) return `“${name}” cannot be a claim name`;
+    if (name.length === 0 || name.length > LOGOUT_LIMITS.claimNameLength) return msg('claims.nameLength', { max: LOGOUT_LIMITS.claimNameLength });
+    if (RESERVED_CLAIM_NAMES.includes(name)) return msg('claims.reservedName', { name });
   }
   const pending: { value: unknown; depth: number }[] = names.map((name) => ({ value: claims[name], depth: 0 }));
   let counted = 0;
   while (pending.length > 0) {
     const { value, depth } = pending.pop() as { value: unknown; depth: number };
     counted += 1;
-    if (counted > LOGOUT_LIMITS.claimValueCount) return `the extra claims hold more than ${LOGOUT_LIMITS.claimValueCount} values`;
+    if (counted > LOGOUT_LIMITS.claimValueCount) return msg('claims.tooManyValues', { max: LOGOUT_LIMITS.claimValueCount });
     if (value === null || typeof value !== 'object') continue;
-    if (depth >= LOGOUT_LIMITS.claimDepth) return `a claim is nested more than ${LOGOUT_LIMITS.claimDepth} levels deep`;
+    if (depth >= LOGOUT_LIMITS.claimDepth) return msg('claims.tooDeep', { max: LOGOUT_LIMITS.claimDepth });
     for (const child of Object.values(value)) pending.push({ value: child, depth: depth + 1 });
   }
   let json: string | undefined;
   try {
     json = JSON.stringify(claims);
   } catch {
-    return 'the extra claims must be plain JSON values';
+    return msg('claims.notPlainJson');
   }
   const bytes = new TextEncoder().encode(json ?? '').length;
-  if (bytes > LOGOUT_LIMITS.extraClaimsBytes) return `the extra claims are ${bytes} bytes as JSON; at most ${LOGOUT_LIMITS.extraClaimsBytes}`;
+  if (bytes > LOGOUT_LIMITS.extraClaimsBytes) return msg('claims.tooBig', { bytes, max: LOGOUT_LIMITS.extraClaimsBytes });
   return undefined;
 }
 
@@ -106,13 +108,40 @@ export const logoutOptionsSchema = z.object({
     .default({})
     .superRefine((claims, context) => {
       const problem = extraClaimsProblem(claims);
-      if (problem) context.addIssue({ code: 'custom', message: problem });
+      if (problem) context.addIssue({ code: 'custom', message: wordInEnglish(problem), params: { text: problem } });
     }),
   /** Adds the OIDC back-channel logout `events` claim. */
   includeEvents: z.boolean().default(false),
   negativeCase: z.enum(NEGATIVE_CASES).optional(),
 });
 export type LogoutOptions = z.input<typeof logoutOptionsSchema>;
+
+/** Why logout options were refused, as the first problem's message: an extra-claims rule's own, else what its field accepts. */
+export function logoutOptionsProblem(error: z.ZodError): MessageText {
+  const issue = error.issues[0];
+  const own = (issue as { params?: { text?: MessageText } } | undefined)?.params?.text;
+  if (own) return own;
+  switch (issue?.path[0]) {
+    case 'audience':
+      return msg('option.audience', { max: LOGOUT_LIMITS.audienceLength });
+    case 'algorithm':
+      return msg('option.algorithm');
+    case 'issuedAt':
+      return msg('option.issuedAt', { max: LOGOUT_LIMITS.issuedAtSeconds });
+    case 'expiresInSeconds':
+      return msg('option.expiresIn', { max: LOGOUT_LIMITS.lifetimeSeconds });
+    case 'jti':
+      return msg('option.jti', { max: LOGOUT_LIMITS.jtiLength });
+    case 'extraClaims':
+      return msg('claims.notObject');
+    case 'includeEvents':
+      return msg('option.events');
+    case 'negativeCase':
+      return msg('option.negativeCase');
+    default:
+      return msg('option.other');
+  }
+}
 
 /** Stands in for the signature of a token built for a live (non-loopback) service: the signed token never leaves the core. */
 export const WITHHELD_SIGNATURE = 'signature-withheld';
@@ -145,7 +174,9 @@ export interface TokenVerification {
   valid: boolean;
   header?: Record<string, unknown>;
   claims?: Record<string, unknown>;
-  /** Each thing wrong with the token, in words an operator understands. Empty when valid. */
+  /** Each thing wrong with the token, as a verify.* message (shared/messages/token.ts): the window words it in its language. Empty when valid. */
+  problemTexts: MessageText[];
+  /** The same problems in English, as the CLI prints them (token verify, --json). */
   problems: string[];
 }
 

@@ -1,6 +1,7 @@
 import { base64url, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { BACKCHANNEL_LOGOUT_EVENT, buildLogoutToken, verifyLogoutToken, type LogoutTokenContext } from './logout-token';
+import { isMessageId, MESSAGES, wordInEnglish } from '../../shared/messages';
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 const NOW_S = NOW / 1000;
@@ -26,7 +27,7 @@ describe('buildLogoutToken', () => {
     expect(built.header).toEqual({ alg: 'HS512', typ: 'JWT' });
     expect(built.claims).toEqual({ sub: 'u1', iat: 1000, exp: 1060, jti: 'fixed', aud: ['x', 'y'], sid: 's-1', events: { [BACKCHANNEL_LOGOUT_EVENT]: {} } });
     await expect(buildLogoutToken('u1', { extraClaims: { sub: 'u2' } }, context)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(buildLogoutToken('u1', { expiresInSeconds: -1 }, context)).rejects.toThrow(/expiresInSeconds/);
+    await expect(buildLogoutToken('u1', { expiresInSeconds: -1 }, context)).rejects.toThrow(/The logout token options are not valid: the lifetime is whole seconds from 1 to/);
   });
 
   it('builds each negative case the way the service must refuse it', async () => {
@@ -69,5 +70,38 @@ describe('verifyLogoutToken', () => {
     expect(none.problems).toEqual([expect.stringMatching(/not signed/)]);
     const other = await verifyLogoutToken((await buildLogoutToken('u', {}, { ...context, apiSecret: 'another-secret' })).token, context);
     expect(other).toMatchObject({ valid: false, claims: { sub: 'u' }, problems: [expect.stringMatching(/different secret/)] });
+  });
+});
+
+describe('verifyLogoutToken: every problem is a message of the catalogue', () => {
+  it('meets every verify.* message, each worded in English as the CLI prints it', async () => {
+    const valid = (await buildLogoutToken('u', {}, context)).token;
+    const [validHeader, validClaims] = valid.split('.');
+    const signedWith = async (claims: Record<string, unknown>) => (await buildLogoutToken('u', { extraClaims: claims }, context)).token;
+    const tokens = [
+      'abc.def',
+      '!!.??.x',
+      `${encode({ typ: 'JWT' })}.${validClaims}.x`,
+      `${encode({ alg: 'none' })}.${encode({ sub: 'u' })}.`,
+      `${encode({ alg: 'RS256' })}.${validClaims}.abc`,
+      (await buildLogoutToken('u', {}, { ...context, apiSecret: 'another-secret' })).token,
+      `${validHeader}.${validClaims}.!!!`,
+      (await buildLogoutToken('u', { negativeCase: 'missing-sub' }, context)).token,
+      `${encode({ alg: 'none' })}.${encode({ sub: 5, exp: 'soon', iat: 'now', nbf: NOW_S + 3600, aud: ['x', 7] })}.`,
+      (await buildLogoutToken('u', { negativeCase: 'expired' }, context)).token,
+      (await buildLogoutToken('u', { issuedAt: NOW_S + 3600 }, context)).token,
+      await signedWith({ nbf: NOW_S + 3600 }),
+    ];
+    const met = new Set<string>();
+    for (const token of tokens) {
+      const result = await verifyLogoutToken(token, context);
+      expect(result.problems).toEqual(result.problemTexts.map((text) => wordInEnglish(text)));
+      for (const text of result.problemTexts) {
+        expect(isMessageId(text.id), text.id).toBe(true);
+        met.add(text.id);
+      }
+    }
+    const catalogue = Object.keys(MESSAGES).filter((id) => id.startsWith('verify.'));
+    expect([...met].sort()).toEqual(catalogue.sort());
   });
 });

@@ -1,6 +1,8 @@
 import { base64url, compactVerify, errors as joseErrors, SignJWT } from 'jose';
 import { invalidInput } from '../../shared/errors';
-import { LOGOUT_ALGORITHMS, logoutOptionsSchema, type BuiltLogoutToken, type LogoutAlgorithm, type LogoutOptions, type TokenVerification } from '../../shared/logout';
+import type { MessageText } from '../../shared/message-text';
+import { durationText, msg, wordInEnglish } from '../../shared/messages';
+import { LOGOUT_ALGORITHMS, logoutOptionsProblem, logoutOptionsSchema, type BuiltLogoutToken, type LogoutAlgorithm, type LogoutOptions, type TokenVerification } from '../../shared/logout';
 import { assertValidUid } from '../input-problems';
 import { parseBoundedJson } from '../bounded-json';
 
@@ -27,14 +29,10 @@ const decoder = new TextDecoder();
 export async function buildLogoutToken(uid: string, options: LogoutOptions | undefined, context: LogoutTokenContext): Promise<BuiltLogoutToken> {
   assertValidUid(uid);
   const parsed = logoutOptionsSchema.safeParse(options ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? ` (${issue.path.join('.')})` : '';
-    throw invalidInput(`The logout token options are not valid${where}: ${issue?.message ?? 'unknown problem'}. Correct them and try again.`);
-  }
+  if (!parsed.success) throw invalidInput(msg('logoutOptions.invalid', { problem: logoutOptionsProblem(parsed.error) }));
   const opts = parsed.data;
   if ('sub' in opts.extraClaims) {
-    throw invalidInput('Extra claims cannot set “sub”: the subject is always the uid you entered. Remove “sub” from the extra claims.');
+    throw invalidInput(msg('logoutOptions.subInClaims'));
   }
   const nowS = Math.floor(context.now() / 1000);
   const iat = opts.issuedAt ?? nowS;
@@ -75,29 +73,28 @@ export async function buildLogoutToken(uid: string, options: LogoutOptions | und
 }
 
 /**
- * Explains a logout token in plain words: decodes it even when the
- * signature is wrong, then lists every reason the service would refuse it.
+ * Explains a logout token in plain words: decodes it even when the signature is wrong, then lists every
+ * reason the service would refuse it, each a verify.* message (the CLI prints them in English).
  */
 export async function verifyLogoutToken(jwt: string, context: LogoutTokenContext): Promise<TokenVerification> {
   const token = jwt.trim();
   const parts = token.split('.');
-  if (parts.length !== 3) {
-    return {
-      valid: false,
-      problems: [`The token is malformed: a JWT has three parts separated by dots (header.claims.signature); this one has ${parts.length}. Paste the whole token.`],
-    };
-  }
+  if (parts.length !== 3) return verification([msg('verify.partCount', { parts: parts.length })]);
   const header = decodePart(parts[0] ?? '');
   const claims = decodePart(parts[1] ?? '');
-  const problems: string[] = [];
-  if (!header) problems.push('The token is malformed: its header (first part) is not base64url-encoded JSON, or is nested too deeply to read.');
-  if (!claims) problems.push('The token is malformed: its claims (second part) are not base64url-encoded JSON, or are nested too deeply to read.');
+  const problems: MessageText[] = [];
+  if (!header) problems.push(msg('verify.headerNotJson'));
+  if (!claims) problems.push(msg('verify.claimsNotJson'));
   if (header) problems.push(...(await signatureProblems(token, header, context)));
   if (claims) problems.push(...claimProblems(claims, context));
-  const result: TokenVerification = { valid: problems.length === 0, problems };
+  const result = verification(problems);
   if (header) result.header = header;
   if (claims) result.claims = claims;
   return result;
+}
+
+function verification(problemTexts: MessageText[]): TokenVerification {
+  return { valid: problemTexts.length === 0, problemTexts, problems: problemTexts.map((text) => wordInEnglish(text)) };
 }
 
 function decodePart(part: string): Record<string, unknown> | undefined {
@@ -111,46 +108,39 @@ function decodePart(part: string): Record<string, unknown> | undefined {
   }
 }
 
-async function signatureProblems(token: string, header: Record<string, unknown>, context: LogoutTokenContext): Promise<string[]> {
+async function signatureProblems(token: string, header: Record<string, unknown>, context: LogoutTokenContext): Promise<MessageText[]> {
   const alg = header.alg;
-  if (typeof alg !== 'string' || alg === '') return ['The header has no “alg”: the service cannot tell how the token is signed.'];
-  if (alg.toLowerCase() === 'none') return ['The token is not signed (alg “none”): the service refuses unsigned tokens. Sign it with the secret key (HS256).'];
-  if (!(LOGOUT_ALGORITHMS as readonly string[]).includes(alg)) {
-    return [`The algorithm “${alg}” is not accepted: sign with the secret key using HS256 (or HS384 / HS512).`];
-  }
+  if (typeof alg !== 'string' || alg === '') return [msg('verify.noAlg')];
+  if (alg.toLowerCase() === 'none') return [msg('verify.unsigned')];
+  if (!(LOGOUT_ALGORITHMS as readonly string[]).includes(alg)) return [msg('verify.algNotAccepted', { alg })];
   try {
     await compactVerify(token, encoder.encode(context.apiSecret), { algorithms: [alg as LogoutAlgorithm] });
     return [];
   } catch (error) {
-    if (error instanceof joseErrors.JWSSignatureVerificationFailed) {
-      return ['The signature does not match: the token was signed with a different secret than this profile’s secret key, or it was changed after signing.'];
-    }
-    return ['The token is malformed: its signature part could not be read.'];
+    return [error instanceof joseErrors.JWSSignatureVerificationFailed ? msg('verify.signatureMismatch') : msg('verify.signatureUnreadable')];
   }
 }
 
-function claimProblems(claims: Record<string, unknown>, context: LogoutTokenContext): string[] {
-  const problems: string[] = [];
+function claimProblems(claims: Record<string, unknown>, context: LogoutTokenContext): MessageText[] {
+  const problems: MessageText[] = [];
   const nowS = Math.floor(context.now() / 1000);
-  if (!('sub' in claims)) problems.push('There is no “sub” claim: the service needs the user’s uid there to know whose sessions to end.');
-  else if (typeof claims.sub !== 'string' || claims.sub === '') problems.push('The “sub” claim must be the user’s uid as a non-empty string.');
+  if (!('sub' in claims)) problems.push(msg('verify.noSub'));
+  else if (typeof claims.sub !== 'string' || claims.sub === '') problems.push(msg('verify.subNotString'));
   if ('exp' in claims) {
-    if (typeof claims.exp !== 'number') problems.push('The “exp” claim is not a number of seconds: the service cannot read when the token expires.');
-    else if (claims.exp <= nowS) problems.push(`The token expired at ${isoOf(claims.exp)} (${duration(nowS - claims.exp)} ago).`);
+    if (typeof claims.exp !== 'number') problems.push(msg('verify.expNotNumber'));
+    else if (claims.exp <= nowS) problems.push(msg('verify.expired', { at: isoOf(claims.exp), ago: durationText(nowS - claims.exp) }));
   }
   if ('iat' in claims) {
-    if (typeof claims.iat !== 'number') problems.push('The “iat” claim is not a number of seconds.');
-    else if (claims.iat > nowS + FUTURE_IAT_TOLERANCE_S) {
-      problems.push(`The token is issued in the future (${isoOf(claims.iat)}, ${duration(claims.iat - nowS)} ahead). Check this computer’s clock.`);
-    }
+    if (typeof claims.iat !== 'number') problems.push(msg('verify.iatNotNumber'));
+    else if (claims.iat > nowS + FUTURE_IAT_TOLERANCE_S) problems.push(msg('verify.issuedInFuture', { at: isoOf(claims.iat), ahead: durationText(claims.iat - nowS) }));
   }
-  if (typeof claims.nbf === 'number' && claims.nbf > nowS + FUTURE_IAT_TOLERANCE_S) problems.push(`The token is not valid before ${isoOf(claims.nbf)}.`);
+  if (typeof claims.nbf === 'number' && claims.nbf > nowS + FUTURE_IAT_TOLERANCE_S) problems.push(msg('verify.notYetValid', { at: isoOf(claims.nbf) }));
   if ('aud' in claims) {
     const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
     const accepted = [context.applicationName, context.apiKey];
     if (!audiences.some((aud) => typeof aud === 'string' && accepted.includes(aud))) {
-      const shown = audiences.map((aud) => (typeof aud === 'string' ? `“${aud}”` : JSON.stringify(aud))).join(', ');
-      problems.push(`The audience ${shown} is neither the application name “${context.applicationName}” nor this profile’s API key.`);
+      const audience = audiences.map((aud) => (typeof aud === 'string' ? aud : JSON.stringify(aud))).join(', ');
+      problems.push(msg('verify.wrongAudience', { audience, application: context.applicationName }));
     }
   }
   return problems;
@@ -159,11 +149,4 @@ function claimProblems(claims: Record<string, unknown>, context: LogoutTokenCont
 function isoOf(seconds: number): string {
   const date = new Date(seconds * 1000);
   return Number.isNaN(date.getTime()) ? String(seconds) : date.toISOString();
-}
-
-function duration(seconds: number): string {
-  if (seconds < 120) return `${seconds} s`;
-  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
-  if (seconds < 172_800) return `${Math.round(seconds / 3600)} h`;
-  return `${Math.round(seconds / 86_400)} days`;
 }

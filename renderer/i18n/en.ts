@@ -446,7 +446,7 @@ export const en = {
     newJti: 'New jti',
     extraClaims: 'Extra claims (JSON object)',
     extraClaimsHint: 'Added to the payload, e.g. {"sid": "abc"}.',
-    extraClaimsInvalid: 'Not valid JSON: {{message}}',
+    extraClaimsInvalid: 'Not valid JSON: check the quotes, commas and braces, as in {"sid": "abc"}.',
     extraClaimsNotObject: 'Must be a JSON object, like {"sid": "abc"}.',
     extraClaimsIdentity: 'Not for a live service: {{names}} would make the token read as a sign-on identity (the secret key also signs this service’s sign-on tokens). Remove them, or try them on the sandbox.',
     events: 'Include the OIDC back-channel logout events claim',

@@ -440,7 +440,7 @@ export const fr: Messages = {
     newJti: 'Nouveau jti',
     extraClaims: 'Revendications supplémentaires (objet JSON)',
     extraClaimsHint: 'Ajoutées à la charge utile, par ex. {"sid": "abc"}.',
-    extraClaimsInvalid: 'JSON non valide : {{message}}',
+    extraClaimsInvalid: 'JSON non valide : vérifiez les guillemets, les virgules et les accolades, comme dans {"sid": "abc"}.',
     extraClaimsNotObject: 'Doit être un objet JSON, comme {"sid": "abc"}.',
     extraClaimsIdentity: 'Pas pour un service réel : les revendications {{names}} feraient passer le jeton pour une identité de connexion (la clé secrète signe aussi les jetons de connexion de ce service). Retirez-les, ou essayez-les sur le bac à sable.',
     events: 'Inclure la revendication events de la déconnexion back-channel OIDC',

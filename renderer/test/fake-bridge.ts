@@ -1,5 +1,6 @@
 import type { AppInfo, BridgeClient, BridgeInput, BridgeMethod, ProfileView } from '../../shared/contract';
 import { PrivacyDeskError, type ErrorInit } from '../../shared/errors';
+import { msg, wordInEnglish } from '../../shared/messages';
 import type { UserRecord } from '../../shared/users';
 import { SEARCHED_FIELDS, type RecordedErasure, type UserMatch, type UserSearchAnswer } from '../../shared/user-search';
 import { matchesAuditFilter, type AuditEntry, type AuditReading, type ChainVerdict, type CorruptAuditLine } from '../../shared/audit';
@@ -237,7 +238,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     },
     'logout.verify': async (input) => {
       guard('logout.verify', input);
-      return { valid: false, header: { alg: 'none' }, claims: { sub: 'x' }, problems: ['The token is not signed.'] };
+      return { valid: false, header: { alg: 'none' }, claims: { sub: 'x' }, problemTexts: [msg('verify.unsigned')], problems: [wordInEnglish(msg('verify.unsigned'))] };
     },
     'sandbox.userState': async (input) => {
       guard('sandbox.userState', input);

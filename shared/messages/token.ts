@@ -4,14 +4,13 @@ import { message, param } from '../message-text';
 export const TOKEN_MESSAGES = {
   // core/service/logout-token.ts verifyLogoutToken: every reason the service would refuse a token.
   'verify.partCount': message('The token is malformed: a JWT has three parts separated by dots (header.claims.signature); this one has {{parts}}. Paste the whole token.', { parts: param.count }),
-  'verify.headerNotJson': message('The token is malformed: its header (first part) is not base64url-encoded JSON.'),
-  'verify.claimsNotJson': message('The token is malformed: its claims (second part) are not base64url-encoded JSON.'),
+  'verify.headerNotJson': message('The token is malformed: its header (first part) is not base64url-encoded JSON, or is nested too deeply to read.'),
+  'verify.claimsNotJson': message('The token is malformed: its claims (second part) are not base64url-encoded JSON, or are nested too deeply to read.'),
   'verify.noAlg': message('The header has no “alg”: the service cannot tell how the token is signed.'),
   'verify.unsigned': message('The token is not signed (alg “none”): the service refuses unsigned tokens. Sign it with the secret key (HS256).'),
   'verify.algNotAccepted': message('The algorithm “{{alg}}” is not accepted: sign with the secret key using HS256 (or HS384 / HS512).', { alg: param.text }),
   'verify.signatureMismatch': message('The signature does not match: the token was signed with a different secret than this profile’s secret key, or it was changed after signing.'),
   'verify.signatureUnreadable': message('The token is malformed: its signature part could not be read.'),
-  'verify.tooDeep': message('The token is malformed: its JSON is nested too deeply to be read.'),
   'verify.noSub': message('There is no “sub” claim: the service needs the user’s uid there to know whose sessions to end.'),
   'verify.subNotString': message('The “sub” claim must be the user’s uid as a non-empty string.'),
   'verify.expNotNumber': message('The “exp” claim is not a number of seconds: the service cannot read when the token expires.'),
@@ -19,7 +18,7 @@ export const TOKEN_MESSAGES = {
   'verify.iatNotNumber': message('The “iat” claim is not a number of seconds.'),
   'verify.issuedInFuture': message('The token is issued in the future ({{at}}, {{ahead}} ahead). Check this computer’s clock.', { at: param.text, ahead: param.phrase }),
   'verify.notYetValid': message('The token is not valid before {{at}}.', { at: param.text }),
-  'verify.wrongAudience': message('The audience {{audience}} is neither the application name “{{application}}” nor this profile’s API key.', { audience: param.text, application: param.text }),
+  'verify.wrongAudience': message('The audience “{{audience}}” is neither the application name “{{application}}” nor this profile’s API key.', { audience: param.text, application: param.text }),
 
   // shared/logout.ts extraClaimsProblem: extra claims too many, too big or too deep.
   'claims.tooMany': message('at most {{max}} extra claims (there are {{count}})', { max: param.count, count: param.count }),

@@ -2,7 +2,7 @@ import { identityClaimsIn, type LogoutOptions } from '../../../shared/logout';
 import type { LogoutDraft } from './logout-store';
 
 export type DraftProblem =
-  | { field: 'extraClaims'; key: 'extraClaimsInvalid'; detail: string }
+  | { field: 'extraClaims'; key: 'extraClaimsInvalid' }
   | { field: 'extraClaims'; key: 'extraClaimsNotObject' }
   | { field: 'extraClaims'; key: 'extraClaimsIdentity'; detail: string }
   | { field: 'issuedAt'; key: 'issuedAtInvalid' }
@@ -23,8 +23,9 @@ export function buildLogoutOptions(draft: LogoutDraft, { live = false }: { live?
       else problems.push({ field: 'extraClaims', key: 'extraClaimsNotObject' });
       const identity = live ? identityClaimsIn(extraClaims) : [];
       if (identity.length > 0) problems.push({ field: 'extraClaims', key: 'extraClaimsIdentity', detail: identity.join(', ') });
-    } catch (error) {
-      problems.push({ field: 'extraClaims', key: 'extraClaimsInvalid', detail: error instanceof Error ? error.message : String(error) });
+    } catch {
+      // The parser's own message is in the browser's language, not the window's: say what to check instead.
+      problems.push({ field: 'extraClaims', key: 'extraClaimsInvalid' });
     }
   }
   const issuedAt = draft.issuedAt.trim();

@@ -12,7 +12,7 @@ export function ClaimsEditor({ applicationName, problems }: { applicationName: s
   const problemText = (field: DraftProblem['field']) => {
     const problem = problems.find((p) => p.field === field);
     if (!problem) return undefined;
-    if (problem.key === 'extraClaimsInvalid') return t('logout.extraClaimsInvalid', { message: problem.detail });
+    if (problem.key === 'extraClaimsInvalid') return t('logout.extraClaimsInvalid');
     if (problem.key === 'extraClaimsIdentity') return t('logout.extraClaimsIdentity', { names: problem.detail });
     return t(`logout.${problem.key}`);
   };

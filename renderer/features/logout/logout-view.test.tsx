@@ -87,3 +87,18 @@ describe('logout tester: simulate a login (sandbox)', () => {
     expect(screen.queryByRole('button', { name: 'Simulate a login' })).toBeNull();
   });
 });
+
+describe('logout tester in French', () => {
+  it('says extra claims are not valid JSON in French, without the browser’s English parser message', async () => {
+    useLogoutStore.getState().updateDraft({ extraClaims: '{}' });
+    const user = userEvent.setup();
+    renderApp();
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Language' }), 'fr');
+    await user.click(await screen.findByRole('tab', { name: 'Test de déconnexion' }));
+    const claims = await screen.findByLabelText('Revendications supplémentaires (objet JSON)');
+    await user.clear(claims);
+    await user.type(claims, '{{"sid": abc}');
+    const problem = await screen.findByText(/^JSON non valide/);
+    expect(problem.textContent).not.toMatch(/Unexpected|position|token|Expected/i);
+  });
+});

@@ -6,10 +6,11 @@ import { ErrorPanel } from '../../components/error-panel';
 import { Field } from '../../components/field';
 import { JsonBlock } from '../../components/json-block';
 import { CardSection } from '../../components/card-section';
+import { wordMessage } from '../../i18n/word-message';
 
 /** Paste any logout token: decoded header and claims, and every reason it would be refused. */
 export function VerifyToken({ profileId }: { profileId: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const bridge = useBridge();
   const [token, setToken] = useState('');
   const verify = useMutation({ mutationFn: (jwt: string) => bridge['logout.verify']({ profileId, token: jwt }) });
@@ -46,8 +47,8 @@ export function VerifyToken({ profileId }: { profileId: string }) {
             <>
               <h4 className="subheading">{t('logout.problems')}</h4>
               <ul className="problems">
-                {verdict.problems.map((problem) => (
-                  <li key={problem}>{problem}</li>
+                {verdict.problemTexts.map((problem, index) => (
+                  <li key={index}>{wordMessage(i18n, problem) ?? verdict.problems[index]}</li>
                 ))}
               </ul>
             </>
