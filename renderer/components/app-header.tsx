@@ -2,18 +2,10 @@ import { useTranslation } from 'react-i18next';
 import type { AppInfo, ProfileView } from '../../shared/contract';
 import { environmentOf, hostOf } from '../state/use-profiles';
 import { EnvironmentBadge } from './environment-badge';
+import { KeychainNotice } from './keychain-notice';
 import { LiveBanner } from './live-banner';
 import { LanguageSwitcher, ThemeSwitcher } from './preferences';
 import { ProfileSwitcher } from './profile-switcher';
-
-/** Which translated explanation fits the core's (English) description of the keychain failure. */
-export function keychainReason(problem: string): 'noDbus' | 'noProvider' | 'locked' | 'sessionChosen' | 'other' {
-  if (/^PRIVACY_DESK_CREDENTIAL_STORE=session/.test(problem)) return 'sessionChosen';
-  if (/^No D-Bus session/i.test(problem)) return 'noDbus';
-  if (/^No Secret Service provider/i.test(problem)) return 'noProvider';
-  if (/^The keyring is locked/i.test(problem)) return 'locked';
-  return 'other';
-}
 
 /** Product name, where the actions go (profile + environment) and the operator's preferences. */
 export function AppHeader({ profile, appInfo }: { profile: ProfileView | null; appInfo?: AppInfo }) {
@@ -46,24 +38,7 @@ export function AppHeader({ profile, appInfo }: { profile: ProfileView | null; a
           <ThemeSwitcher />
         </div>
       </div>
-      {appInfo && !appInfo.keychain.available && (
-        <div className="keychain-notice" role="status">
-          <p>
-            <span aria-hidden="true" className="keychain-notice__icon">!</span>
-            <strong>{t('keychain.title')}</strong> {t('keychain.detail')}
-          </p>
-          {appInfo.keychain.problem && (
-            <>
-              <p className="keychain-notice__problem">{t(`keychain.reasons.${keychainReason(appInfo.keychain.problem)}`)}</p>
-              {/* The system's own words stay as they are (English), offered as a detail, not as the explanation. */}
-              <details className="keychain-notice__detail">
-                <summary>{t('keychain.technicalDetail')}</summary>
-                <p lang="en">{appInfo.keychain.problem}</p>
-              </details>
-            </>
-          )}
-        </div>
-      )}
+      {appInfo && !appInfo.keychain.available && <KeychainNotice problem={appInfo.keychain.problem} />}
     </header>
   );
 }

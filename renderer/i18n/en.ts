@@ -55,11 +55,15 @@ export const en = {
       other: 'The system keychain could not be used. Check that it is available and unlocked, then restart Privacy Desk.',
     },
     technicalDetail: 'Technical detail (from the system, in English)',
+    gotIt: 'Got it',
+    showDetails: 'Details',
   },
   notices: {
     kept: 'Kept notices ({{count}})',
     keptHint: 'Outcomes with a request id stay here until you clear them.',
     clearAll: 'Clear all',
+    show: 'Show',
+    hide: 'Hide',
   },
   common: {
     cancel: 'Cancel',

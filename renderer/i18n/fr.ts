@@ -52,11 +52,15 @@ export const fr: Messages = {
       other: 'Le trousseau du système n’a pas pu servir. Vérifiez qu’il est disponible et déverrouillé, puis redémarrez Privacy Desk.',
     },
     technicalDetail: 'Détail technique (message du système, en anglais)',
+    gotIt: 'Compris',
+    showDetails: 'Détails',
   },
   notices: {
     kept: 'Notifications gardées ({{count}})',
     keptHint: 'Les résultats avec un identifiant de requête restent ici jusqu’à ce que vous les effaciez.',
     clearAll: 'Tout effacer',
+    show: 'Afficher',
+    hide: 'Masquer',
   },
   common: {
     cancel: 'Annuler',
