@@ -234,8 +234,8 @@ const unlistedPlaceRule = {
 /* ---------- No side doors: code is loaded only by the static imports the table checks ---------- */
 // import(), require() and createRequire() resolve at run time, out of sight of the folder table and of the
 // erasure gate's one door (core/service/erasure-gate.ts). Product code loads lazily only what is listed
-// here, each for its reason (`source` is the import()'s argument as written). Tests, e2e/, scripts/ and
-// *.harness.mjs files load what they need.
+// here, each for its reason (`source` is the import()'s argument as written); core/service/erasure-gate.test.ts
+// lists them too and finds them in the import graph. Tests, e2e/, scripts/ and *.harness.mjs files load what they need.
 const LAZY_LOADS = [
   { file: 'core/keytar-credential-store.ts', source: "'keytar'", why: 'keytar is a native module: loaded when the keychain is opened, so a machine where it cannot load still starts (session memory)' },
   { file: 'core/receipt-pdf.ts', source: "'pdfkit'", why: "a receipt is rare: the CLI's start-up does not pay for the PDF library" },
