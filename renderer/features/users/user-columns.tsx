@@ -104,7 +104,7 @@ export function buildUserColumns({ t, language, extraFields, onShowDetails }: Co
     id: 'actions',
     header: () => <span>{t('users.actions')}</span>,
     meta: { actions: true },
-    cell: (info) => <RowActions uid={info.row.original.uid} />,
+    cell: (info) => <RowActions uid={info.row.original.uid} iconsOnly />,
   }) as ColumnDef<UserRecord, unknown>;
 
   return [...fixed, ...extras, actions];
