@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyValue } from '../../components/empty-value';
+import { MiddleClippedText } from '../../components/middle-clipped-text';
 import { VisibleUid } from '../../components/visible-uid';
 import { visibleUidText } from '../../../shared/invisible-characters';
 import { formatDate, formatDateTime } from '../../i18n/format';
@@ -113,7 +114,7 @@ function ActCells({ row, actions }: { row: AuditActRow; actions: ReactNode }) {
         )}
       </div>
       <div role="cell" className="audit-grid__cell audit-grid__cell--reference" title={entry.reference}>
-        {entry.reference || <EmptyValue />}
+        {entry.reference ? <MiddleClippedText text={entry.reference} /> : <EmptyValue />}
       </div>
       <div role="cell" className="audit-grid__cell audit-grid__cell--outcome">
         <span className={`outcome-tag outcome-tag--${row.outcome === 'unrecorded' ? 'unknown' : row.outcome}`}>
