@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotices, type Notice } from '../state/notices-store';
 import { ReceiptButton } from '../features/audit/receipt-button';
@@ -5,7 +6,9 @@ import { ReceiptButton } from '../features/audit/receipt-button';
 /**
  * A polite live region, docked bottom-left so it never covers the row actions on the right.
  * Routine confirmations fade by themselves; outcomes that must stay (a request id for the ticket)
- * are grouped under one heading with a single "Clear all".
+ * are grouped under one heading with a single "Clear all", and fold to that heading on request.
+ * The dock's height is published as --notices-height: the page keeps that much room below its
+ * content (and the audit table shortens by it), so the notices never cover what they talk about.
  */
 export function Notices() {
   const { t } = useTranslation();
@@ -13,24 +16,30 @@ export function Notices() {
   const clearKept = useNotices((s) => s.clearKept);
   const kept = notices.filter((notice) => !notice.fades);
   const fading = notices.filter((notice) => notice.fades);
+  const [folded, setFolded] = useState(false);
+  const newestKept = kept.at(-1)?.id;
+  // A new outcome is always shown, even when the operator had folded the older ones.
+  useEffect(() => setFolded(false), [newestKept]);
+  const dock = useDockHeight();
   return (
-    <section className="notices" aria-label={t('common.notices')}>
+    <section ref={dock} className="notices" aria-label={t('common.notices')}>
       <div role="status" aria-live="polite" className="notices__list">
         {kept.length > 0 && (
-          <div className="notices__kept">
+          <div className={`notices__kept ${folded ? 'notices__kept--folded' : ''}`}>
             <div className="notices__kept-head">
               <p className="notices__kept-title" title={t('notices.keptHint')}>
                 {t('notices.kept', { count: kept.length })}
               </p>
+              <button type="button" className="button button--ghost button--small" aria-expanded={!folded} onClick={() => setFolded(!folded)}>
+                {folded ? t('notices.show') : t('notices.hide')}
+              </button>
               {kept.length > 1 && (
                 <button type="button" className="button button--ghost button--small" onClick={clearKept}>
                   {t('notices.clearAll')}
                 </button>
               )}
             </div>
-            {kept.map((notice) => (
-              <NoticeItem key={notice.id} notice={notice} />
-            ))}
+            {!folded && kept.map((notice) => <NoticeItem key={notice.id} notice={notice} />)}
           </div>
         )}
         {fading.map((notice) => (
@@ -41,17 +50,51 @@ export function Notices() {
   );
 }
 
+/** Keeps --notices-height on <html> equal to the dock's height (0 when it is empty). */
+function useDockHeight() {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const element = ref.current;
+    const root = document.documentElement;
+    if (!element || typeof ResizeObserver === 'undefined') return undefined;
+    const publish = () => root.style.setProperty('--notices-height', `${Math.ceil(element.getBoundingClientRect().height)}px`);
+    const observer = new ResizeObserver(publish);
+    observer.observe(element);
+    publish();
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--notices-height');
+    };
+  }, []);
+  return ref;
+}
+
 function NoticeItem({ notice }: { notice: Notice }) {
   const { t } = useTranslation();
   const dismiss = useNotices((s) => s.dismiss);
   return (
     <div className={`notice notice--${notice.tone} ${notice.fades ? 'notice--fades' : ''}`}>
       <span aria-hidden="true" className="notice__icon">{notice.tone === 'success' ? '✓' : notice.tone === 'error' ? '!' : 'i'}</span>
-      <p className="notice__text">{notice.text}</p>
+      <p className="notice__text">
+        <TextWithUid text={notice.text} uid={notice.uid} />
+      </p>
       {notice.receiptFor && <ReceiptButton subject={notice.receiptFor} small />}
       <button type="button" className="button button--ghost button--small" onClick={() => dismiss(notice.id)}>
         {t('common.dismiss')}
       </button>
     </div>
+  );
+}
+
+/** The text, with the uid it names (if any) in a box of its own that wraps whole and never breaks inside. */
+function TextWithUid({ text, uid }: { text: string; uid: string | undefined }) {
+  const at = uid ? text.indexOf(uid) : -1;
+  if (!uid || at < 0) return <>{text}</>;
+  return (
+    <>
+      {text.slice(0, at)}
+      <span className="notice__uid">{uid}</span>
+      {text.slice(at + uid.length)}
+    </>
   );
 }

@@ -6,6 +6,8 @@ export interface Notice {
   text: string;
   /** Routine confirmations (profile saved) fade; outcomes of irreversible acts stay until dismissed. */
   fades?: boolean;
+  /** The uid the text names, as the text writes it: drawn whole (never broken across lines) where it occurs. */
+  uid?: string;
   /** After an erasure with a reference: the notice offers the PDF receipt of that reference's acts. */
   receiptFor?: { reference: string };
 }
