@@ -116,7 +116,9 @@ describe('erasure dialog', () => {
     expect(fake.callsOf('users.erase')).toEqual([
       { profileId: 'sandbox', action: 'anonymize', uid: 'alice@example.com', confirmUid: 'alice@example.com', logoutFirst: true, reference: 'TICKET-42' },
     ]);
-    const notice = await screen.findByText('User alice@example.com anonymised (request id req-1). Sessions ended first (logout accepted). Verified: the uid no longer resolves.');
+    // The notice draws the uid in a box of its own (never broken across lines): the sentence is the paragraph's whole text.
+    const said = 'User alice@example.com anonymised (request id req-1). Sessions ended first (logout accepted). Verified: the uid no longer resolves.';
+    const notice = await screen.findByText((_, element) => element?.tagName === 'P' && element.textContent === said);
     expect(notice.closest('[role="status"]')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(fake.callsOf('users.list').length).toBeGreaterThan(listCallsBefore));

@@ -79,7 +79,8 @@ export function UserDetailPanel({ user, onClose }: { user: UserRecord; onClose: 
               <div key={field.path} className="detail-list__row">
                 <dt>{field.label}</dt>
                 <dd className={field.value === null || field.value === undefined || field.value === '' ? 'muted' : undefined}>
-                  {formatFieldValue(field.path, field.value, t, i18n.language)}
+                  {/* The uid field is drawn like every uid: its marks, and never broken inside itself. */}
+                  {field.path === 'uid' && typeof field.value === 'string' ? <VisibleUid uid={field.value} inline /> : formatFieldValue(field.path, field.value, t, i18n.language)}
                 </dd>
               </div>
             ))}
