@@ -1,6 +1,6 @@
 import { createSandboxUser, expect, sandboxUser, test, type BridgeCaller } from './fixtures';
 import type { Locator } from '@playwright/test';
-import { saveScreenshot } from './support';
+import { expectNoSeriousAxeViolations, saveScreenshot } from './support';
 
 /**
  * What the Batch screen says must be true, in Chromium against the web host and a sandbox:
@@ -54,8 +54,21 @@ test('a uid pasted with spaces at an end: drawn as it is, called a likely mistak
   const callout = app.getByRole('region', { name: 'Likely mistake: spaces at an end' });
   await expect(callout).toContainText('1 uid begins or ends with spaces and is not on the service, but the same uid without them is.');
   await expect(callout.getByRole('listitem')).toHaveText('line 2 ␣user-000490␣ → user-000490');
+  // Looked at in both sizes, both themes and in French; the marks' names reach assistive technology.
+  await expectNoSeriousAxeViolations(app, testInfo, 'batch trimmable uids');
+  for (const theme of ['light', 'dark'] as const) {
+    await app.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+    for (const size of [{ width: 1360, height: 850 }, { width: 1024, height: 700 }]) {
+      await app.setViewportSize(size);
+      await saveScreenshot(app, testInfo, `batch-trimmable-${size.width}x${size.height}`, theme);
+    }
+  }
+  await app.getByLabel('Language').selectOption('fr');
+  await expect(app.getByRole('region', { name: 'Erreur probable\u00a0: des espaces au bord' })).toContainText('ligne 2 ␣user-000490␣ → user-000490');
+  await saveScreenshot(app, testInfo, 'batch-trimmable-fr-1024x700', 'dark');
+  await app.getByLabel('Langue').selectOption('en');
+  await app.emulateMedia({ colorScheme: 'light' });
   await app.setViewportSize({ width: 1360, height: 850 });
-  await saveScreenshot(app, testInfo, 'batch-trimmable', 'light');
   await callout.getByRole('button', { name: 'Use the trimmed uid' }).click();
   await expect(callout.getByText(/^Your choice: the trimmed uid is sent instead of the one pasted\./)).toBeVisible();
 
@@ -122,6 +135,11 @@ test('the progress panel and the jobs table say the same state and counts: runni
   await expect(jobCounts(jobRow)).toHaveText(new RegExp(`^${pausedDone} done · `));
   expect(pausedDone).toBeLessThan(12);
   await saveScreenshot(app, testInfo, 'batch-paused-agree', 'light');
+  await app.emulateMedia({ colorScheme: 'dark' });
+  await app.setViewportSize({ width: 1024, height: 700 });
+  await saveScreenshot(app, testInfo, 'batch-paused-agree-1024x700', 'dark');
+  await app.emulateMedia({ colorScheme: 'light' });
+  await app.setViewportSize({ width: 1360, height: 850 });
   // A reload reads the job from the core: still paused, the same counts.
   await app.reload();
   await app.getByRole('tab', { name: 'Batch' }).click();

@@ -2,6 +2,5 @@
 export const batchKeys = {
   all: ['batch'] as const,
   jobs: ['batch', 'jobs'] as const,
-  job: (batchId: string) => ['batch', 'job', batchId] as const,
   results: (batchId: string) => ['batch', 'results', batchId] as const,
 };
