@@ -21,6 +21,7 @@ import { VerifyToken } from './verify-token';
 import { ViewSection } from '../../components/view-section';
 import { LiveConfirmDialog } from '../../components/live-confirm-dialog';
 import { hostOf } from '../../state/use-profiles';
+import { visibleUidText } from '../../../shared/invisible-characters';
 
 export function LogoutView({ profile }: { profile: ProfileView }) {
   const { t } = useTranslation();
@@ -91,7 +92,7 @@ export function LogoutView({ profile }: { profile: ProfileView }) {
         <LiveConfirmDialog
           open
           title={t('liveConfirm.logoutTitle')}
-          body={t('liveConfirm.logoutBody', { uid, host: hostOf(profile.baseUrl) })}
+          body={t('liveConfirm.logoutBody', { uid: visibleUidText(uid), host: hostOf(profile.baseUrl) })}
           confirmLabel={t('liveConfirm.logoutConfirm')}
           onCancel={() => setAwaitingConfirm(null)}
           onConfirm={() => {
