@@ -1,5 +1,6 @@
 import type { BatchRun, BatchRunControl, DeskBatch } from '../core/batch/batch-types';
 import { writeResultsFile } from '../core/batch/results';
+import type { AuditEntry } from '../shared/audit';
 import type { BatchCounts, BatchProgress, BatchResultRow } from '../shared/batch';
 import { toErrorInfo } from '../shared/errors';
 import { createBatchProgress, type BatchProgressView } from './batch-progress';
@@ -7,7 +8,7 @@ import { quoted, type Say } from './batch-report';
 import { allSettledWell, doneCount, plural } from './batch-words';
 import type { CliContext } from './context';
 import { visibleText } from './visible-text';
-import { EXIT_FAILED, EXIT_OK, reportFailure } from './exit-codes';
+import { EXIT_FAILED, EXIT_OK, EXIT_OUTCOME_NOT_RECORDED, reportFailure } from './exit-codes';
 
 /** Failed items named at the end (all of them are in the results). */
 const FAILED_SHOWN = 10;
@@ -20,6 +21,8 @@ export interface FollowOptions {
   resumeCommand: (batchId: string) => string;
   /** Items this run sends (a resume: the unfinished ones); default the job's total. */
   toSend?: number;
+  /** Entries the audit trail could not take (a full disk) and keeps in memory: lost when the command ends. */
+  unrecordedEntries?: () => readonly AuditEntry[];
 }
 
 /** What --json prints at the end, and nothing else. */
@@ -96,10 +99,32 @@ export async function followRun(context: CliContext, options: FollowOptions, beg
     // The error's own exit code: 3 when an item's outcome is unknown, 4 when an outcome could not be audited.
     exitCode = reportFailure(stoppedBy, out, { act: true, json: false });
   }
+  const unrecorded = unrecordedWords(options.unrecordedEntries?.() ?? [], summary.batchId);
+  if (unrecorded) {
+    out.note(unrecorded);
+    exitCode = EXIT_OUTCOME_NOT_RECORDED;
+  }
   if (options.json) out.json(summary);
   else await saySummary(out.line, summary, options);
   if (summary.counts.unfinished > 0) out.note(`${plural(summary.counts.unfinished, 'item')} not finished: run ${options.resumeCommand(summary.batchId)} to finish them (nothing recorded done is sent again).`);
   return exitCode;
+}
+
+/**
+ * What the audit trail lacks when the command ends (a full disk): outcomes of items already sent, which the
+ * job's journal and results keep, and the run's summary. Undefined when it lacks nothing.
+ */
+function unrecordedWords(entries: readonly AuditEntry[], batchId: string): string | undefined {
+  const outcomes = entries.filter((entry) => entry.outcome !== 'attempted' && entry.outcome !== 'summary').length;
+  const summary = entries.some((entry) => entry.outcome === 'summary');
+  if (outcomes === 0 && !summary) return undefined;
+  const lost = 'and this command ends now, so they are not written later';
+  if (outcomes === 0) return `The run’s summary could not be written to the audit trail, ${lost.replace('they are', 'it is')}; the job’s own files keep its counts (privacy-desk batch list).`;
+  const one = outcomes === 1;
+  return (
+    `${one ? '1 outcome of an item' : `${outcomes} outcomes of items`} already sent${summary ? ', and the run’s summary,' : ''} could not be written to the audit trail: the job’s journal and results have ${one && !summary ? 'it' : 'them'}, the audit trail does not, ${one && !summary ? lost.replace('they are', 'it is') : lost}. ` +
+    `Note ${one ? 'that outcome' : 'those outcomes'} by hand from the results (privacy-desk batch results ${batchId}); "privacy-desk audit list" shows ${one ? 'that item' : 'those items'} as "outcome not recorded".`
+  );
 }
 
 function unknownCounts(total: number): BatchCounts {

@@ -1,4 +1,5 @@
 import { CommanderError } from 'commander';
+import { ActRecordError } from '../core/audit-write-error';
 import { toErrorInfo, type ErrorCode, type Outcome } from '../shared/errors';
 import { API_KEY_ENV, API_SECRET_ENV } from './connection';
 import type { CliOutput } from './output';
@@ -21,10 +22,13 @@ Exit codes:
   2  usage or validation error: nothing was sent
   3  anonymize, delete or logout: the outcome is UNKNOWN (the request may have
      reached the service); check the user before trying again
-  4  anonymize, delete or logout: the service answered (done, or refused) but
-     the audit trail could not record the outcome (disk full…); do not repeat
-     the act, note its outcome by hand and free the disk; "audit list" shows it
-     as "outcome not recorded"
+     (logout --negative: INCONCLUSIVE — the service did not judge the token:
+     no answer, a 5xx, a 429, an unknown application; send it again)
+  4  anonymize, delete, logout or a batch: the service answered a request of
+     the act (the logout sent first, the erasure, the check afterwards; done or
+     refused) but the audit trail could not record how (disk full…); do not
+     repeat the act, note that outcome by hand and free the disk; "audit list"
+     shows the request as "outcome not recorded"
 
 A failure prints "CODE: message" on stderr; for anonymize, delete and logout
 an "Outcome:" line follows. With --json, results go to stdout, and a failure
@@ -60,12 +64,24 @@ export function reportFailure(error: unknown, out: CliOutput, run: FailedRun): n
   if (run.temporaryConnection && CONNECTION_CODES.has(info.code)) {
     out.note(`This command used no profile: the service address is the --base-url value, the application name the --app value, and the keys come from ${API_KEY_ENV} and ${API_SECRET_ENV}.`);
   }
-  if (run.act) out.note(`Outcome: ${OUTCOME_WORDS[info.outcome]}`);
+  const record = error instanceof ActRecordError ? error : undefined;
+  if (run.act) out.note(`Outcome: ${record?.logoutSent !== undefined ? afterLogoutWords(record) : OUTCOME_WORDS[info.outcome]}`);
   if (run.json && !out.wroteResult) out.json({ error: info });
   if (USAGE_CODES.has(info.code)) return EXIT_USAGE;
-  if (run.act && info.code === 'AUDIT_WRITE_FAILED' && (info.outcome === 'done' || info.outcome === 'refused')) {
-    out.note('The outcome is NOT in the audit trail: this command ends now, so it cannot write it later. "privacy-desk audit list" shows the act as "outcome not recorded".');
-    return EXIT_OUTCOME_NOT_RECORDED;
+  // An outcome the audit trail lacks: in the app it is kept and written once the trail can be; a command ends first.
+  const unrecorded = record?.unrecorded?.outcome ?? (info.code === 'AUDIT_WRITE_FAILED' && (info.outcome === 'done' || info.outcome === 'refused') ? info.outcome : undefined);
+  if (run.act && unrecorded !== undefined) {
+    out.note('This command ends now, so what the audit trail could not record is not written later: note it by hand. "privacy-desk audit list" shows the request as "outcome not recorded".');
+    if (unrecorded === 'done' || unrecorded === 'refused') return EXIT_OUTCOME_NOT_RECORDED;
   }
-  return run.act && info.outcome === 'unknown' ? EXIT_OUTCOME_UNKNOWN : EXIT_FAILED;
+  return run.act && (info.outcome === 'unknown' || unrecorded === 'unknown') ? EXIT_OUTCOME_UNKNOWN : EXIT_FAILED;
+}
+
+const NOUN = { anonymize: 'anonymisation', delete: 'deletion' } as const;
+
+/** An erasure stopped by the audit trail after its logout step was sent: "nothing reached the service" would be false. */
+function afterLogoutWords(record: ActRecordError): string {
+  const erasure = record.action ? `the ${NOUN[record.action]}` : 'the erasure';
+  const logout = `the logout sent before it did (${record.logoutSent})`;
+  return `not sent — ${erasure} did not reach the service; ${logout}, and ${record.unrecorded ? 'the audit trail lacks its outcome' : 'that is recorded'}.`;
 }

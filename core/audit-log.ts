@@ -1,6 +1,8 @@
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PrivacyDeskError, isPrivacyDeskError } from '../shared/errors';
+import { isPrivacyDeskError } from '../shared/errors';
+import { AuditWriteError } from './audit-write-error';
+import { diskProblem } from './disk-error';
 import type { AuditEntry, AuditReading, ChainVerdict } from '../shared/audit';
 import { isChained, linkAfter, sha256Hex, startChain, type ChainLink } from './audit-chain';
 import { entryProblem, parseAuditText, readingOf } from './audit-reader';
@@ -41,6 +43,8 @@ export interface FileAuditLog extends AuditLog {
   /** Writes the outcome entries kept after a failed write; returns how many are still waiting. */
   flushPending(): Promise<number>;
   readonly pendingCount: number;
+  /** The entries still waiting, oldest first. */
+  pendingEntries(): readonly AuditEntry[];
 }
 
 // Only these fields reach the file, whatever the caller passes: nothing secret can ride along.
@@ -150,6 +154,7 @@ export function openAuditLog(dataDir: string, lockOptions: DataLockOptions = {})
     get pendingCount() {
       return pending.length;
     },
+    pendingEntries: () => [...pending],
     async list(limit = 200) {
       const { entries } = parseAuditText(await readWhole(path));
       return entries
@@ -286,24 +291,7 @@ async function readTail(handle: FileHandle): Promise<Tail> {
   return { lastLine, endsWithNewline, size, cleanEnd };
 }
 
-const WHY: Record<string, string> = {
-  ENOSPC: 'the disk is full',
-  EFBIG: 'the audit file reached the largest size this process may write (a file size limit)',
-  SHORT_WRITE: 'the disk is full or the file reached its size limit',
-  EDQUOT: 'your disk quota is used up',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EROFS: 'the disk is read-only',
-  EISDIR: 'a folder stands where the file should be',
-  EIO: 'the disk reported an input/output error',
-};
-
-function notWritten(path: string, error: unknown): PrivacyDeskError {
-  const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-  const why = WHY[code] ?? `error ${code}`;
-  const fix = code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'EISDIR' ? 'Make the file and its folder writable by you' : 'Free some disk space (or raise the limit)';
-  return new PrivacyDeskError(
-    { code: 'AUDIT_WRITE_FAILED', outcome: 'not-sent', message: `The audit trail ${path} could not be written: ${why} (${code}). ${fix}, then try again.` },
-    { cause: error },
-  );
+function notWritten(path: string, error: unknown): AuditWriteError {
+  const { why, fix, systemCode } = diskProblem(error, 'audit.why.fileTooBig');
+  return new AuditWriteError(path, why, fix, systemCode, error);
 }

@@ -323,6 +323,8 @@ export function createDesk(options: DeskOptions) {
     /** Writes outcome entries kept after a failed write (the app runtime calls it on a timer); returns how many still wait. */
     flushPending: (): Promise<number> => audit.flushPending(),
     pendingAuditCount: (): number => audit.pendingCount,
+    /** Those entries, oldest first (a command that ends says which outcomes the trail lacks). */
+    pendingAuditEntries: (): readonly AuditEntry[] => audit.pendingEntries(),
 
     keychainStatus(): { available: boolean; problem?: string } {
       if (credentialStore.kind === 'keychain') return { available: true };

@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   'AUDIT_WRITE_FAILED',
   'INTERNAL',
   'BUSY',
+  'FILE_WRITE_FAILED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -72,6 +73,8 @@ const OUTCOME_OF_CODE: Record<ErrorCode, Outcome> = {
   INTERNAL: 'unknown',
   // Privacy Desk itself had no room for the request right now (too much of the same work at once): nothing was done.
   BUSY: 'not-sent',
+  // A file Privacy Desk writes besides the audit trail (a batch's results, an export, a receipt): about that file only.
+  FILE_WRITE_FAILED: 'not-sent',
 };
 
 export function defaultOutcome(code: ErrorCode): Outcome {

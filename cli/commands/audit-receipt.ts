@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import { RECEIPT_LOCALES, type ReceiptLocale } from '../../core/receipt-words';
 import type { ReceiptSubject } from '../../core/receipt';
 import { invalidInput, PrivacyDeskError } from '../../shared/errors';
+import { fileNotWritten } from '../../core/disk-error';
 import { openDesk } from '../connection';
 import type { CliContext } from '../context';
 
@@ -30,8 +31,10 @@ export function addReceiptCommand(audit: Command, { io, out }: CliContext): void
       try {
         await writeFile(target, receipt.content, { mode: 0o600, flag: opts.output ? 'w' : 'wx' });
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? 'error';
-        throw new PrivacyDeskError({ code: 'INTERNAL', message: `Could not write ${target} (${code}). ${code === 'EEXIST' ? 'A file of that name exists: give --output FILE.' : 'Check the folder exists and is writable, or give --output FILE.'}` }, { cause: error });
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+          throw new PrivacyDeskError({ code: 'FILE_WRITE_FAILED', message: `Could not write ${target}: a file of that name exists, and a receipt never replaces one. Give --output FILE.` }, { cause: error });
+        }
+        throw fileNotWritten(target, error);
       }
       const acts = `${receipt.acts} ${receipt.acts === 1 ? 'act' : 'acts'}`;
       out.line(`Receipt for ${acts} written to ${target}; head hash of the chain: ${receipt.headHash ?? '(none)'}.`);

@@ -3,7 +3,8 @@ import { Command, Option } from 'commander';
 import { describeVerdict } from '../../core/audit-chain';
 import { batchSummaryWords } from '../../core/audit-export';
 import { matchesAuditFilter, type AuditEntryAt, type AuditFilter, type AuditReading } from '../../shared/audit';
-import { invalidInput, PrivacyDeskError } from '../../shared/errors';
+import { invalidInput } from '../../shared/errors';
+import { fileNotWritten } from '../../core/disk-error';
 import { openDesk } from '../connection';
 import type { CliContext } from '../context';
 import { addReceiptCommand } from './audit-receipt';
@@ -86,7 +87,7 @@ export function auditCommand(context: CliContext): Command {
         try {
           await writeFile(opts.output, exported.content, { mode: 0o600 });
         } catch (error) {
-          throw new PrivacyDeskError({ code: 'INTERNAL', message: `Could not write ${opts.output} (${(error as NodeJS.ErrnoException).code ?? 'error'}). Check the folder exists and is writable.` }, { cause: error });
+          throw fileNotWritten(opts.output, error);
         }
       } else if (io.stdout.isTTY) {
         out.line(exported.content.replace(/\r?\n$/, '')); // a terminal obeys control characters: shown as escapes

@@ -94,7 +94,7 @@ ${BATCH_EXIT_CODES_HELP}`),
     });
     const hint = resumeCommand(job.batchId, { id: job.profileId, baseUrl: job.baseUrl, applicationName: connection?.applicationName ?? '' });
     const confirmation = await obtainConfirmation({ action: job.action, count: job.counts.unfinished, yes: opts.yes, stdinIsInput: false, commandHint: hint }, io);
-    context.exitCode = await followRun(context, { batch, dataDir: desk.dataDir, json: opts.json === true, resumeCommand: () => hint, toSend: job.counts.unfinished }, (control) =>
+    context.exitCode = await followRun(context, { batch, dataDir: desk.dataDir, json: opts.json === true, resumeCommand: () => hint, toSend: job.counts.unfinished, unrecordedEntries: () => desk.pendingAuditEntries() }, (control) =>
       batch.resume(job.batchId, { concurrency, confirmation }, control),
     );
   });

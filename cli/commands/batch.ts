@@ -115,7 +115,7 @@ async function runBatch(context: CliContext, action: ErasureAction, file: string
   );
 
   // 5 and 6. The run, then the counts and the results.
-  context.exitCode = await followRun(context, { batch, dataDir: desk.dataDir, json: opts.json === true, resumeCommand: (batchId) => resumeCommand(batchId, profile), unrecordedOutcomes: () => desk.pendingAuditCount() }, (control) =>
+  context.exitCode = await followRun(context, { batch, dataDir: desk.dataDir, json: opts.json === true, resumeCommand: (batchId) => resumeCommand(batchId, profile), unrecordedEntries: () => desk.pendingAuditEntries() }, (control) =>
     batch.start(
       {
         draftId: preview.draftId,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDataDir } from '../data-dir';
 
@@ -91,14 +91,22 @@ export function makeJobDir(dataDir: string, jobId: string): string {
 /** Temp file + fsync + rename + folder fsync: a reader sees the old file or the whole new one, never half. */
 export function writeFileAtomic(path: string, dir: string, text: string): void {
   const temp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w', 0o600);
+  let fd: number | undefined = openSync(temp, 'w', 0o600);
   try {
-    writeSync(fd, text);
+    // A short count (the disk filled up, a size limit) is not success: a cut file must never replace the old one.
+    const bytes = Buffer.from(text, 'utf8');
+    let written = writeSync(fd, bytes, 0, bytes.length);
+    if (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+    if (written < bytes.length) throw Object.assign(new Error(`only ${written} of ${bytes.length} bytes could be written`), { code: 'SHORT_WRITE' });
     fsyncSync(fd);
-  } finally {
     closeSync(fd);
+    fd = undefined;
+    renameSync(temp, path);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(temp, { force: true }); // nothing half-written stays behind
+    throw error;
   }
-  renameSync(temp, path);
   syncDir(dir);
 }
 

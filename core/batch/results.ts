@@ -19,6 +19,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { BatchCounts, BatchResultOutcome, BatchResultRow, BatchResultsFile } from '../../shared/batch';
 import { neutraliseCell } from '../audit-export';
 import { FINAL_OUTCOMES, jobPaths, RETRY_OUTCOMES, writeFileAtomic, type JournalEvent, type StoredPlan } from './job-files';
+import { fileNotWritten } from '../disk-error';
 import { parseEvent, readItems, readPlan } from './job-state';
 
 export type BatchResultsFormat = 'csv' | 'json';
@@ -240,6 +241,10 @@ export async function writeResultsFile(dataDir: string, batchId: string, format:
   const { content } = await exportResults(dataDir, batchId, format, options);
   const { dir } = jobPaths(dataDir, batchId);
   const path = join(dir, `results.${format}`);
-  writeFileAtomic(path, dir, content);
+  try {
+    writeFileAtomic(path, dir, content);
+  } catch (error) {
+    throw fileNotWritten(path, error); // a full disk or a read-only folder: typed, with what to do
+  }
   return path;
 }

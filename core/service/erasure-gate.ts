@@ -13,6 +13,9 @@ import type { ServiceActs } from './service-acts';
 import { connectToService, type ServiceConnection } from './service-client';
 import type { ServiceClient, ServiceClientOptions } from '../types';
 import { isoWithOffset } from '../local-time';
+import { checkNotRecorded, failureEntry, logoutStepNotRecorded, recordAttempt, recordFailure, recordOutcome } from './audit-record';
+import { auditFailureParts } from '../audit-write-error';
+import { msg } from '../../shared/messages';
 
 // The service folder's only door: everything outside core/service/ imports from this file alone
 // (ESLint and core/service/erasure-gate.test.ts enforce it). What passes is read-only or gated.
@@ -136,7 +139,7 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
     }
     const entry: AuditRecord = { ...base, at: at(), outcome: result.outcome, status: result.status, requestId: result.requestId };
     if (result.errorCode) entry.errorCode = result.errorCode;
-    await recordOutcome(audit, entry, result.ok ? 'The logout was accepted' : 'The logout was answered');
+    await recordOutcome(audit, entry);
     return result;
   }
 
@@ -148,12 +151,7 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
     try {
       return stepOf(await sendLogout(base, undefined));
     } catch (error) {
-      if (isPrivacyDeskError(error) && error.code === 'AUDIT_WRITE_FAILED') {
-        throw new PrivacyDeskError(
-          { code: 'AUDIT_WRITE_FAILED', outcome: 'not-sent', message: `${error.message} The user was not ${ACTION_WORDS[action].done}: nothing more was sent. Try again once the audit trail can be written.` },
-          { cause: error },
-        );
-      }
+      if (isPrivacyDeskError(error) && error.code === 'AUDIT_WRITE_FAILED') throw logoutStepNotRecorded(error, action);
       return isPrivacyDeskError(error) ? stepOf(error) : { outcome: 'unknown', errorCode: 'INTERNAL' };
     }
   }
@@ -187,10 +185,10 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
     }
     const verification = entry.verification;
     try {
-      await recordOutcome(audit, { ...entry, at: at() }, `The user was ${ACTION_WORDS[action].done} and the check afterwards found: ${verification}`);
+      await audit.append({ ...entry, at: at() });
     } catch (error) {
-      // The erasure is done and its outcome recorded; only the verification line is missing.
-      throw new PrivacyDeskError({ code: 'AUDIT_WRITE_FAILED', outcome: 'done', ...(entry.status !== undefined ? { status: entry.status } : {}), message: `The user was ${ACTION_WORDS[action].done} and that is recorded; the check afterwards found “${verification}”, but the audit trail could not record it. Do not repeat the action; note the check by hand and check the disk.` }, { cause: error });
+      // The erasure is done and its outcome recorded; only the check's result is missing.
+      throw checkNotRecorded(error, action, { verification, status: entry.status, requestId: entry.requestId });
     }
     return { verification, ...(entry.status !== undefined ? { verificationStatus: entry.status } : {}) };
   }
@@ -236,8 +234,9 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
         try {
           await audit.appendMany([...takeOutcomes(), ...attempted]);
         } catch (error) {
-          const why = isPrivacyDeskError(error) ? error.message : 'The audit trail could not be written.';
-          throw new PrivacyDeskError({ code: 'AUDIT_WRITE_FAILED', outcome: 'not-sent', message: `${why} Nothing more was sent: no act happens without its audit record.` }, { cause: error });
+          // The runner stops the job and says that nothing more was sent (no act without its audit record).
+          const { path, why, fix, quote } = auditFailureParts(error);
+          throw new PrivacyDeskError({ code: 'AUDIT_WRITE_FAILED', outcome: 'not-sent', text: msg('audit.notWritten', { path, why, fix }), ...(quote ? { quote } : {}) }, { cause: error });
         }
         return prepared.map((item): BatchAttempt => {
           if ('refused' in item) return { send: async () => ({ outcome: 'not-sent', error: item.refused }) };
@@ -298,12 +297,7 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
       const actId = randomUUID();
       const logout = order.logoutFirst === false ? undefined : await logoutStep(baseEntry('logout', uid, reference, actId), action);
       const base = baseEntry(action, uid, reference, actId);
-      try {
-        await recordAttempt(audit, base);
-      } catch (error) {
-        if (!logout || !isPrivacyDeskError(error)) throw error;
-        throw new PrivacyDeskError({ code: error.code, outcome: 'not-sent', message: `${error.message} (The logout step before it was sent and recorded: ${logout.outcome}.)` }, { cause: error });
-      }
+      await recordAttempt(audit, base, logout ? { action, logout } : undefined);
       let erased: ErasureResult;
       try {
         erased = await acts.erase(action, uid);
@@ -311,7 +305,7 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
         await recordFailure(audit, { ...base, at: at() }, error);
         throw error;
       }
-      await recordOutcome(audit, { ...base, at: at(), outcome: erased.outcome, status: erased.status, requestId: erased.requestId }, `The user was ${ACTION_WORDS[action].done}`);
+      await recordOutcome(audit, { ...base, at: at(), outcome: erased.outcome, status: erased.status, requestId: erased.requestId });
       const verified = await verifyErased(base, action);
       return { ...erased, ...(logout ? { logout } : {}), ...verified };
     },
@@ -347,47 +341,4 @@ function orderProblem(order: BatchOrder): string | undefined {
   if (uid) return uidProblemMessage(uid);
   const reference = referenceProblem(order.reference);
   return reference ? referenceProblemMessage(reference) : undefined;
-}
-
-async function recordAttempt(audit: AuditLog, entry: AuditRecord): Promise<void> {
-  try {
-    await audit.append(entry);
-  } catch (error) {
-    const why = isPrivacyDeskError(error) ? error.message : 'The audit trail could not be written.';
-    throw new PrivacyDeskError({ code: 'AUDIT_WRITE_FAILED', outcome: 'not-sent', message: `${why} Nothing was sent: no act happens without its audit record.` }, { cause: error });
-  }
-}
-
-/** The outcome entry of a request that ended in an error. */
-function failureEntry(base: AuditRecord, error: unknown): AuditRecord {
-  const known = isPrivacyDeskError(error);
-  const entry: AuditRecord = { ...base, outcome: known ? error.outcome : 'unknown', errorCode: known ? error.code : 'INTERNAL' };
-  if (known) {
-    if (error.status !== undefined) entry.status = error.status;
-    if (error.requestId !== undefined) entry.requestId = error.requestId;
-  }
-  return entry;
-}
-
-async function recordFailure(audit: AuditLog, base: AuditRecord, error: unknown): Promise<void> {
-  // The act's own error matters more to the operator than a failed outcome line; the 'attempted' line is already there.
-  await audit.append(failureEntry(base, error)).catch(() => undefined);
-}
-
-async function recordOutcome(audit: AuditLog, entry: AuditRecord, whatHappened: string): Promise<void> {
-  try {
-    await audit.append(entry);
-  } catch (error) {
-    throw new PrivacyDeskError(
-      {
-        code: 'AUDIT_WRITE_FAILED',
-        // The act itself happened: its outcome stands, only the record is missing.
-        outcome: entry.outcome === 'attempted' || entry.outcome === 'verification' || entry.outcome === 'summary' ? 'unknown' : entry.outcome,
-        ...(entry.status !== undefined ? { status: entry.status } : {}),
-        ...(entry.requestId !== undefined ? { requestId: entry.requestId } : {}),
-        message: `${whatHappened} (status ${entry.status ?? 'unknown'}), but the audit trail could not record the outcome. Do not repeat the action; note the outcome by hand and check the disk.`,
-      },
-      { cause: error },
-    );
-  }
 }

@@ -1,4 +1,5 @@
-import { PrivacyDeskError } from '../../shared/errors';
+import { msg } from '../../shared/messages';
+import { AuditWriteError } from '../audit-write-error';
 import type { AuditEntry } from '../../shared/audit';
 import type { AuditLog } from '../audit-log';
 
@@ -9,15 +10,20 @@ export function memoryAudit(failOn: (entry: AuditEntry) => boolean = () => false
     path: '/memory',
     entries,
     async append(entry: AuditEntry) {
-      if (failOn(entry)) throw new PrivacyDeskError({ code: 'INTERNAL', message: 'The audit trail /memory could not be written (ENOSPC).' });
+      if (failOn(entry)) throw diskFull();
       entries.push(entry);
     },
     async appendMany(batch: readonly AuditEntry[]) {
-      if (batch.some(failOn)) throw new PrivacyDeskError({ code: 'INTERNAL', message: 'The audit trail /memory could not be written (ENOSPC).' });
+      if (batch.some(failOn)) throw diskFull();
       entries.push(...batch);
     },
     async list() {
       return [...entries].reverse();
     },
   } as unknown as AuditLog & { entries: AuditEntry[] };
+}
+
+/** What the file-backed log throws on a full disk (core/audit-log.ts). */
+function diskFull(): AuditWriteError {
+  return new AuditWriteError('/memory', msg('audit.why.diskFull'), msg('audit.fix.space'), 'ENOSPC', Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' }));
 }
