@@ -18,7 +18,7 @@ import { checkLogoutOptions, exposedToken } from './logout-exposure';
 import { openProfileStore } from './profile-store';
 import { createReceipt, receiptSource, type Receipt, type ReceiptLocale, type ReceiptSubject } from './receipt';
 import { listAllUsers, type ListAllProgress } from './list-all-users';
-import { createUserIndexes, type WalkOptions } from './user-index';
+import { createUserIndexes, INDEX_PAGE_BUDGET_MS, type WalkOptions } from './user-index';
 import { createErasureFeed, serviceKey } from './erasure-feed';
 import type { UserLookupAnswer, UserSearchAnswer } from '../shared/user-search';
 import type { FetchLike, ServiceClient, ServiceClientOptions } from './types';
@@ -137,6 +137,7 @@ export function createDesk(options: DeskOptions) {
     let pages = 0;
     const users = await listAllUsers((input) => client.listUsers(input), {
       ...(walk.signal ? { signal: walk.signal } : {}),
+      ...(walk.pageBudgetMs !== undefined ? { pageRetry: { budgetMs: walk.pageBudgetMs } } : {}),
       onProgress: (progress: ListAllProgress) => {
         pages = progress.page;
         walk.onProgress?.(progress);
@@ -233,7 +234,8 @@ export function createDesk(options: DeskOptions) {
     /** Walks every page and keeps the users in memory for searchUsers and lookupUser (core/user-index.ts). */
     async indexUsers(profileId: string, walk: WalkOptions = {}) {
       await catchUpWithErasures();
-      const built = await userIndexes.build(profileId, walk);
+      // Someone waits for this list (a search, the erasure dialog): a service that does not answer is said so soon.
+      const built = await userIndexes.build(profileId, { pageBudgetMs: INDEX_PAGE_BUDGET_MS, ...walk });
       // Erasures written while the pages were read (and not yet seen) leave the new list too.
       await catchUpWithErasures();
       return built;

@@ -7,9 +7,14 @@ import { matchRanges, searchKey } from './search-text';
 /** How long a walk's result is trusted: past this, search says "missing" and the console walks again. */
 export const USER_INDEX_TTL_MS = 15 * 60_000;
 
+/** The most one page of a walk for the index may take, its retries included: someone is waiting to be told. */
+export const INDEX_PAGE_BUDGET_MS = 15_000;
+
 export interface WalkOptions {
   signal?: AbortSignal;
   onProgress?: (progress: ListAllProgress) => void;
+  /** The most one page may take, its retries and waits included (default: the walker's own, 2 minutes). */
+  pageBudgetMs?: number;
 }
 
 export interface UserIndexesOptions {

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect, loginSandboxUser, sandboxUser } from './fixtures';
-import { COUNTDOWN_SECONDS, holdPageClock, runCountdown } from './support';
+import { COUNTDOWN_SECONDS, holdPageClock, runCountdown, saveScreenshot } from './support';
 
 async function actOnUid(page: Page, uid: string, action: 'Anonymise' | 'Delete'): Promise<void> {
   const box = page.getByRole('region', { name: 'Act on a uid' });
@@ -17,6 +17,9 @@ async function continueIfNotSeen(page: Page): Promise<void> {
   if (await goOn.isVisible()) await goOn.click();
 }
 
+/** A uid as titles and notices draw it: each space as ␣. */
+const drawn = (uid: string) => uid.replace(/ /g, '␣');
+
 async function stats(sandboxUrl: string): Promise<{ apiRequests: number }> {
   return (await (await fetch(`${sandboxUrl}/sandbox/stats`)).json()) as { apiRequests: number };
 }
@@ -26,7 +29,7 @@ test.describe('erasure', () => {
     const uid = 'jean dupont';
     expect(await loginSandboxUser(sandbox, uid)).toBeGreaterThan(0);
     await app.getByRole('table', { name: 'Users on page 1' }).getByRole('button', { name: `Anonymise ${uid}` }).click();
-    const dialog = app.getByRole('dialog', { name: `Anonymise user ${uid}` });
+    const dialog = app.getByRole('dialog', { name: `Anonymise user ${drawn(uid)}` });
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText('This CANNOT BE UNDONE.');
     const typed = dialog.getByLabel('Type the uid to confirm');
@@ -52,7 +55,7 @@ test.describe('erasure', () => {
     });
 
     await expect(
-      app.getByRole('status').getByText(new RegExp(`^User ${uid} anonymised \\(request id [^)]+\\)\\. Sessions ended first \\(logout accepted\\)\\. Verified: the uid no longer resolves\\.$`)),
+      app.getByRole('status').getByText(new RegExp(`^User ${drawn(uid)} anonymised \\(request id [^)]+\\)\\. Sessions ended first \\(logout accepted\\)\\. Verified: the uid no longer resolves\\.$`)),
     ).toBeVisible({ timeout: 15_000 });
     await expect(dialog).toBeHidden();
     expect(await sandboxUser(sandbox, uid)).toMatchObject({ state: 'anonymized', sessionCount: 0 });
@@ -60,7 +63,7 @@ test.describe('erasure', () => {
     await expect(app.getByRole('table', { name: 'Users on page 1' }).getByRole('button', { name: `Show details of ${uid}` })).toHaveCount(0);
 
     await app.getByRole('tab', { name: 'Audit trail' }).click();
-    const row = app.getByRole('table', { name: 'Audit trail entries' }).getByRole('row').filter({ hasText: uid });
+    const row = app.getByRole('table', { name: 'Audit trail entries' }).getByRole('row').filter({ hasText: drawn(uid) });
     await expect(row.first()).toContainText('Anonymise');
     await expect(row.first()).toContainText('Done');
     await expect(row.first()).toContainText('TICKET-4242');
@@ -69,14 +72,14 @@ test.describe('erasure', () => {
   test('anonymise an awkward uid typed in "Act on a uid"', async ({ app, sandbox }) => {
     const uid = 'mixed /?#% ü+';
     await actOnUid(app, uid, 'Anonymise');
-    const dialog = app.getByRole('dialog', { name: `Anonymise user ${uid}` });
+    const dialog = app.getByRole('dialog', { name: `Anonymise user ${drawn(uid)}` });
     await dialog.getByLabel('Type the uid to confirm').fill(uid);
     // Without "end the sessions first" only the erasure (and its check) is sent.
     await dialog.getByRole('checkbox', { name: 'End the user’s sessions first' }).uncheck();
     await holdPageClock(app);
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await runCountdown(app, dialog);
-    await expect(app.getByRole('status').getByText(new RegExp(`^User ${uid.replace(/[/?#%+]/g, '\\$&')} anonymised \\(request id [^)]+\\)\\. Verified: the uid no longer resolves\\.$`))).toBeVisible({
+    await expect(app.getByRole('status').getByText(new RegExp(`^User ${drawn(uid).replace(/[/?#%+]/g, '\\$&')} anonymised \\(request id [^)]+\\)\\. Verified: the uid no longer resolves\\.$`))).toBeVisible({
       timeout: 15_000,
     });
     expect((await sandboxUser(sandbox, uid)).state).toBe('anonymized');
@@ -126,4 +129,50 @@ test.describe('erasure', () => {
     expect((await stats(sandbox.url)).apiRequests).toBe(before);
     expect((await sandboxUser(sandbox, uid)).state).toBe('active');
   });
+
+  test('copy the uid from the dialog into the confirmation: a uid with spaces matches, and a pasted ␣ is called out for what it is', async ({ app, host }, testInfo) => {
+    const uid = 'jean dupont';
+    await app.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: host.origin });
+    await app.getByRole('table', { name: 'Users on page 1' }).getByRole('button', { name: `Delete ${uid}` }).click();
+    const dialog = app.getByRole('dialog', { name: 'Delete user jean␣dupont' });
+    const typed = dialog.getByLabel('Type the uid to confirm');
+    await expect(typed).toBeVisible();
+    const confirm = dialog.getByRole('button', { name: 'Confirm' });
+    const clipboard = () => app.evaluate(() => navigator.clipboard.readText());
+
+    // Selecting the uid as drawn (jean␣dupont) and copying it gives the uid itself.
+    await dialog.locator('.erasure-uid [data-uid-box]').selectText();
+    await app.keyboard.press('ControlOrMeta+C');
+    expect(await clipboard()).toBe(uid);
+    await typed.focus();
+    await app.keyboard.press('ControlOrMeta+V');
+    await expect(typed).toHaveValue(uid);
+    await expect(dialog).toContainText('✓ Matches the uid');
+    await expect(confirm).toBeEnabled();
+
+    // The Copy uid button too.
+    await typed.fill('');
+    await app.evaluate(() => navigator.clipboard.writeText('something else'));
+    await dialog.getByRole('button', { name: 'Copy uid' }).click();
+    expect(await clipboard()).toBe(uid);
+    await typed.focus();
+    await app.keyboard.press('ControlOrMeta+V');
+    await expect(typed).toHaveValue(uid);
+    await expect(confirm).toBeEnabled();
+
+    // What copying the drawn sign gave before: said exactly, not "does not match yet".
+    await typed.fill('jean␣dupont');
+    await expect(confirm).toBeDisabled();
+    await expect(dialog).toContainText('Does not match, though it looks the same: at character 5 you have the sign “␣”, which only stands for the character “space” (U+0020). Use “Copy uid” and paste here.');
+    await typed.fill('jean\u00a0dupont');
+    await expect(dialog).toContainText('at character 5 you have the character “no-break space” (U+00A0) where the uid has the character “space” (U+0020)');
+    for (const size of [{ width: 1360, height: 850 }, { width: 1024, height: 700 }]) {
+      for (const theme of ['light', 'dark'] as const) {
+        await app.setViewportSize(size);
+        await app.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+        await saveScreenshot(app, testInfo, `erasure-invisible-mismatch-${size.width}x${size.height}`, theme, { fullPage: false });
+      }
+    }
+  });
 });
+

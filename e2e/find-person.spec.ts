@@ -1,4 +1,6 @@
-import { test, expect, sandboxUser } from './fixtures';
+import { spawn } from 'node:child_process';
+import type { Locator, Page } from '@playwright/test';
+import { test, expect, createSandboxUser, sandboxUser } from './fixtures';
 import { expectNoSeriousAxeViolations, holdPageClock, runCountdown, saveScreenshot } from './support';
 
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
@@ -55,5 +57,128 @@ test.describe('find a person on any page', () => {
     expect((await sandboxUser(sandbox, person!.uid!)).state).toBe('anonymized');
     // The index was updated by the erasure: the person is no longer found by that name.
     await expect(results.getByRole('button', { name: `Open ${person!.fullName}` })).toHaveCount(0, { timeout: 15_000 });
+    // The detail panel says what happened and offers nothing more to do to that person.
+    await expect(panel).toContainText('Anonymised just now');
+    await expect(panel.getByRole('button', { name: /Anonymise|Delete/ })).toHaveCount(0);
+    await app.clock.resume();
+    await panel.scrollIntoViewIfNeeded();
+    for (const size of [{ width: 1360, height: 850 }, { width: 1024, height: 700 }]) {
+      for (const theme of ['light', 'dark'] as const) {
+        await app.setViewportSize(size);
+        await app.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+        await saveScreenshot(app, testInfo, `after-erasure-detail-${size.width}x${size.height}`, theme, { fullPage: false });
+      }
+    }
   });
 });
+
+/** The built CLI (bin/privacy-desk.js → dist/cli/main.js), as an operator would run it at the same time, on the same data folder. */
+function runBuiltCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bin/privacy-desk.js', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+async function find(page: Page, text: string): Promise<void> {
+  const finder = page.getByRole('search');
+  await finder.getByLabel('Find a person — every page').fill(text);
+  await finder.getByRole('button', { name: 'Find' }).click();
+}
+
+async function actOnUid(page: Page, uid: string, action: 'Anonymise' | 'Delete'): Promise<Locator> {
+  const box = page.getByRole('region', { name: 'Act on a uid' });
+  await box.getByLabel('uid', { exact: true }).fill(uid);
+  await box.getByRole('button', { name: action, exact: true }).click();
+  return page.getByRole('dialog');
+}
+
+test.describe('what the console says about a person was just checked', () => {
+  test('a user created after the list was read is found by “Act on a uid” after a fresh read, and the identity box says how old its list is', async ({ app, sandbox }, testInfo) => {
+    // Time flows as usual, but the test can jump it forward (the list's age is shown in the window's clock).
+    await app.clock.install();
+    await app.reload();
+    await find(app, 'dupont');
+    await expect(app.getByRole('list', { name: 'People matching “dupont”' })).toBeVisible({ timeout: 15_000 });
+    const indexCalls: string[] = [];
+    app.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/bridge/users.index') indexCalls.push(request.url());
+    });
+
+    await createSandboxUser(sandbox, 'late arrival', { full_name: 'Late Arrival', email: 'late.arrival@example.org' });
+    const dialog = await actOnUid(app, 'late arrival', 'Delete');
+    const identity = dialog.getByRole('region', { name: /^Who this uid belongs to/ });
+    await expect(identity).toContainText('Late Arrival', { timeout: 15_000 });
+    await expect(identity).toContainText('List read just now.');
+    expect(indexCalls, 'the list was read again for this question').toHaveLength(1);
+    await expect(dialog).not.toContainText('Not seen on the service’s list');
+    await expect(dialog.getByLabel('Type the uid to confirm')).toBeVisible();
+
+    // The age keeps up with time.
+    await app.clock.fastForward('05:00');
+    await expect(identity).toContainText('List read 5 min ago.');
+    for (const size of [{ width: 1360, height: 850 }, { width: 1024, height: 700 }]) {
+      for (const theme of ['light', 'dark'] as const) {
+        await app.setViewportSize(size);
+        await app.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+        await saveScreenshot(app, testInfo, `erasure-identity-age-${size.width}x${size.height}`, theme, { fullPage: false });
+      }
+    }
+  });
+
+  test('a user deleted by the CLI meanwhile is no longer offered: not in the search, and the dialog says what the audit trail records', async ({ app, sandbox, dataDir }, testInfo) => {
+    const uid = 'jean dupont';
+    await find(app, 'dupont');
+    const results = app.getByRole('list', { name: 'People matching “dupont”' });
+    // The uid is drawn with its space visible (jean␣dupont).
+    await expect(results.getByRole('button', { name: /^Open / }).filter({ hasText: 'jean␣dupont' })).toHaveCount(1, { timeout: 15_000 });
+    const table = app.getByRole('table', { name: 'Users on page 1' });
+    await expect(table.getByRole('button', { name: `Delete ${uid}` })).toBeVisible();
+
+    const { apiKey, apiSecret, applicationName } = sandbox.credentials;
+    const cli = await runBuiltCli(['--base-url', sandbox.url, '--app', applicationName, 'users', 'delete', uid, '--confirm', uid, '--no-logout-first'], {
+      PRIVACY_DESK_DATA_DIR: dataDir,
+      PRIVACY_DESK_API_KEY: apiKey,
+      PRIVACY_DESK_API_SECRET: apiSecret,
+    });
+    expect(cli.code, cli.output).toBe(0);
+    expect((await sandboxUser(sandbox, uid)).state).toBe('deleted');
+
+    // The search asked again leaves them out: the audit trail told the console before it answered.
+    await find(app, 'jean dupont');
+    await expect(app.getByText('Nobody matches “jean dupont”', { exact: false })).toBeVisible({ timeout: 15_000 });
+    await expect(app.getByText('List read just now.', { exact: false })).toBeVisible();
+
+    // The page loaded before still shows the row; its Delete no longer leads to a confirmation.
+    await table.getByRole('button', { name: `Delete ${uid}` }).click();
+    const dialog = app.getByRole('dialog', { name: 'Delete user jean␣dupont' });
+    await expect(dialog).toContainText('Not seen on the service’s list — check the uid.', { timeout: 15_000 });
+    await expect(dialog).toContainText('read just now, has no user with exactly this uid');
+    await expect(dialog).toContainText(/The audit trail on this computer records a deletion of this uid on .+, from the command line\./);
+    await expect(dialog.getByLabel('Type the uid to confirm')).toHaveCount(0);
+    await expect(dialog.getByRole('button', { name: 'Continue anyway' })).toHaveCount(0);
+    for (const size of [{ width: 1360, height: 850 }, { width: 1024, height: 700 }]) {
+      for (const theme of ['light', 'dark'] as const) {
+        await app.setViewportSize(size);
+        await app.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+        await saveScreenshot(app, testInfo, `erasure-erased-by-cli-${size.width}x${size.height}`, theme, { fullPage: false });
+      }
+    }
+  });
+
+  test('when the service is down, the dialog says it could not be reached, with a retry — never that no user has the uid', async ({ app, sandbox }, testInfo) => {
+    await sandbox.close();
+    const dialog = await actOnUid(app, 'someone else', 'Delete');
+    const alert = dialog.getByRole('alert');
+    // Each page is given 15 s, retries included, before the read gives up and says why.
+    await expect(alert).toContainText('The service could not be reached: this uid was not checked', { timeout: 40_000 });
+    await expect(alert.getByRole('button', { name: 'Retry' })).toBeVisible();
+    await expect(dialog).not.toContainText(/No user with exactly this uid|has no user with exactly this uid|Not seen on the service’s list/);
+    await saveScreenshot(app, testInfo, 'erasure-service-unreachable-1360x850', 'light', { fullPage: false });
+  });
+});
+

@@ -40,7 +40,7 @@ test.describe('know who you are erasing', () => {
     const row = app.getByRole('row').filter({ has: app.getByRole('button', { name: 'Delete jean dupont', exact: true }) });
     const rowText = (await row.textContent()) ?? '';
     await app.getByRole('button', { name: 'Delete jean dupont', exact: true }).click();
-    const dialog = app.getByRole('dialog', { name: 'Delete user jean dupont' });
+    const dialog = app.getByRole('dialog', { name: 'Delete user jean␣dupont' });
     const identity = dialog.getByRole('region', { name: 'Who this uid belongs to' });
     await expect(identity).toBeVisible();
     // The name the table shows for this uid is the one the dialog shows.
@@ -55,7 +55,7 @@ test.describe('know who you are erasing', () => {
     const box = app.getByRole('region', { name: 'Act on a uid' });
     await box.getByLabel('uid', { exact: true }).fill('jean dupond');
     await box.getByRole('button', { name: 'Delete', exact: true }).click();
-    const dialog = app.getByRole('dialog', { name: 'Delete user jean dupond' });
+    const dialog = app.getByRole('dialog', { name: 'Delete user jean␣dupond' });
     await expect(dialog).toContainText('Not seen on the service’s list — check the uid.');
     await expect(dialog.getByLabel('Type the uid to confirm')).toHaveCount(0);
     await expect(dialog.getByRole('timer')).toHaveCount(0);

@@ -16,8 +16,11 @@ export function ErasureIdentity({ user, readAt }: { user: UserRecord; readAt: nu
   return (
     <section className="erasure-identity" aria-labelledby="erasure-identity-title">
       <h3 id="erasure-identity-title" className="erasure-identity__title">
-        {t('identity.heading')} <ListAge readAt={readAt} className="erasure-identity__age" />
+        {t('identity.heading')}
       </h3>
+      <p className="muted erasure-identity__age">
+        <ListAge readAt={readAt} />
+      </p>
       <dl className="facts facts--inline erasure-identity__facts">
         <div>
           <dt>{t('identity.name')}</dt>
