@@ -156,10 +156,12 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
   async function whileStarting<T>(draftId: string, work: () => Promise<T>): Promise<T> {
     starting.add(draftId);
     try {
-      return await work();
+      const started = await work();
+      // Run: its draft is gone. Refused (a wrong phrase…): it stays open, to be started again or discarded.
+      forget(draftId);
+      return started;
     } finally {
       starting.delete(draftId);
-      forget(draftId);
     }
   }
 
