@@ -168,6 +168,15 @@ test.describe('what the console says about a person was just checked', () => {
         await saveScreenshot(app, testInfo, `erasure-erased-by-cli-${size.width}x${size.height}`, theme, { fullPage: false });
       }
     }
+    // The same, in French, as the operator may have chosen.
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await app.getByRole('combobox', { name: 'Language' }).selectOption('fr');
+    await app.getByRole('table', { name: 'Utilisateurs de la page 1' }).getByRole('button', { name: `Supprimer ${uid}` }).click();
+    const dialogFr = app.getByRole('dialog', { name: 'Supprimer l’utilisateur jean␣dupont' });
+    await expect(dialogFr).toContainText('Absent de la liste du service — vérifiez l’uid.', { timeout: 15_000 });
+    await expect(dialogFr).toContainText(/Le journal d’audit de cet ordinateur enregistre une suppression de cet uid le .+, depuis la ligne de commande\./);
+    await app.setViewportSize({ width: 1024, height: 700 });
+    await saveScreenshot(app, testInfo, 'erasure-erased-by-cli-1024x700-fr', 'dark', { fullPage: false });
   });
 
   test('when the service is down, the dialog says it could not be reached, with a retry — never that no user has the uid', async ({ app, sandbox }, testInfo) => {
