@@ -20,7 +20,7 @@ function stubConnection(options: ServiceClientOptions, asked: number[]): Service
       return { users, page, perPage, total: PEOPLE.length, totalPages: Math.ceil(PEOPLE.length / perPage), hasNext: page * perPage < PEOPLE.length };
     },
     buildLogoutToken: async () => ({ token: 't', header: {}, claims: {} }),
-    verifyLogoutToken: async () => ({ valid: true, problems: [] }),
+    verifyLogoutToken: async () => ({ valid: true, problems: [], problemTexts: [] }),
     checkToken: async (scope) => ({ scope, expiresAt: Date.now() + 7_200_000 }),
   };
   return {
