@@ -1,4 +1,5 @@
 import { test, expect, createSandboxUser, loginSandboxUser, sandboxUser } from './fixtures';
+import { saveScreenshot } from './support';
 
 const NEGATIVE_CASES = ['Wrong secret', 'alg: none', 'Expired', 'Missing sub', 'Wrong aud'] as const;
 
@@ -53,5 +54,55 @@ test.describe('logout tester', () => {
     await pane.getByLabel('Token to verify').fill(a.value.token);
     await pane.getByRole('button', { name: 'Verify token' }).click();
     await expect(verdict).toContainText('Valid token');
+  });
+
+  test('a negative case that meets a cut connection or a failing service is inconclusive, in its own state and the window’s language', async ({ app, sandbox }, testInfo) => {
+    await app.getByRole('tab', { name: 'Logout tester' }).click();
+    await app.getByLabel('User uid').fill('alice@example.org');
+    const cases = app.getByRole('region', { name: 'Negative cases' });
+    const item = (name: string) => cases.getByRole('listitem').filter({ has: app.getByRole('button', { name, exact: true }) });
+
+    // The sandbox cuts the connection without an answer: a real network error, not a refusal of the token.
+    sandbox.setFaults({ dropRate: 1 });
+    await item('Wrong secret').getByRole('button', { name: 'Wrong secret', exact: true }).click();
+    await expect(item('Wrong secret').locator('[data-verdict="inconclusive"]')).toContainText('○ inconclusive');
+    await expect(cases).toContainText('Inconclusive: the service did not judge the token');
+    await expect(item('Wrong secret')).not.toContainText('as expected');
+    const alert = app.getByRole('region', { name: /Response · Wrong secret/ }).getByRole('alert');
+    await expect(alert).toContainText('failed during the request');
+    // Node's own words never; the system's code only apart, marked as such.
+    await expect(alert.locator('.error-panel__message')).not.toContainText(/fetch failed|other side closed|socket|UND_ERR|ECONN/i);
+    await expect(alert.locator('.error-panel__quote')).toContainText('Technical detail, from the system:');
+
+    // A failing service answers, but does not judge the token either.
+    sandbox.setFaults({ dropRate: 0, errorRate: 1 });
+    await item('Expired').getByRole('button', { name: 'Expired', exact: true }).click();
+    await expect(item('Expired').locator('[data-verdict="inconclusive"]')).toBeVisible();
+    await expect(item('Expired')).toContainText(/Actual: answered 5\d\d \(SERVER_ERROR\)/);
+
+    // In French: the verdict, and the network error in French words, with the system's code apart.
+    await app.getByRole('combobox', { name: 'Language' }).selectOption('fr');
+    sandbox.setFaults({ errorRate: 0, dropRate: 1 });
+    const casesFr = app.getByRole('region', { name: 'Cas négatifs' });
+    const itemFr = (name: string) => casesFr.getByRole('listitem').filter({ has: app.getByRole('button', { name, exact: true }) });
+    await itemFr('Mauvaise aud').getByRole('button', { name: 'Mauvaise aud', exact: true }).click();
+    await expect(itemFr('Mauvaise aud').locator('[data-verdict="inconclusive"]')).toContainText('○ non concluant');
+    await expect(casesFr).toContainText('Non concluant\u00a0: le service n’a pas jugé le jeton');
+    const alertFr = app.getByRole('region', { name: /Réponse · Mauvaise aud/ }).getByRole('alert');
+    await expect(alertFr).toContainText('a échoué pendant la requête');
+    await expect(alertFr.locator('.error-panel__message')).not.toContainText(/fetch failed|failed|connection|request|socket/i);
+    sandbox.setFaults({ dropRate: 0 });
+
+    for (const size of [{ width: 1360, height: 850 }, { width: 1024, height: 700 }]) {
+      await app.setViewportSize(size);
+      for (const language of ['fr', 'en'] as const) {
+        await app.getByRole('combobox', { name: /^(Language|Langue)$/ }).selectOption(language);
+        for (const theme of ['light', 'dark'] as const) {
+          await app.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+          await expect(app.locator('html')).toHaveAttribute('data-theme', theme);
+          await saveScreenshot(app, testInfo, `logout-inconclusive${language === 'fr' ? '-fr' : ''}-${size.width}x${size.height}`, theme);
+        }
+      }
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { wordInEnglish } from './messages';
-import { extraClaimsProblem, identityClaimsIn, LOGOUT_LIMITS, logoutOptionsSchema } from './logout';
+import { extraClaimsProblem, identityClaimsIn, LOGOUT_LIMITS, logoutOptionsSchema, logoutVerdict } from './logout';
 
 function nested(levels: number): unknown {
   let value: unknown = 1;
@@ -49,5 +49,27 @@ describe('identity claims', () => {
   it('names the claims a sign-on would read as identity, ignoring case', () => {
     expect(identityClaimsIn({ sid: 'x', Email: 'a@b.c', ROLE: 'admin', admin: true, custom: 1 })).toEqual(['Email', 'ROLE', 'admin']);
     expect(identityClaimsIn(undefined)).toEqual([]);
+  });
+});
+
+describe('the verdict of a logout test', () => {
+  it('is conclusive only when the service judged the token: accepted it, or refused it as a token', () => {
+    expect(logoutVerdict('valid', { outcome: 'done' })).toBe('as-expected');
+    expect(logoutVerdict('valid', { outcome: 'refused', errorCode: 'LOGOUT_REJECTED' })).toBe('not-as-expected');
+    expect(logoutVerdict('wrong-secret', { outcome: 'refused', errorCode: 'LOGOUT_REJECTED' })).toBe('as-expected');
+    expect(logoutVerdict('alg-none', { outcome: 'done' })).toBe('not-as-expected');
+  });
+
+  it('is inconclusive, never a failure of the service, when the token was not judged', () => {
+    for (const testCase of ['valid', 'expired'] as const) {
+      // A network error (refused or cut), a timeout, a 5xx, a 429, an unknown application, an unreadable 2xx.
+      expect(logoutVerdict(testCase, { outcome: 'not-sent', errorCode: 'NETWORK' })).toBe('inconclusive');
+      expect(logoutVerdict(testCase, { outcome: 'unknown', errorCode: 'NETWORK' })).toBe('inconclusive');
+      expect(logoutVerdict(testCase, { outcome: 'unknown', errorCode: 'TIMEOUT' })).toBe('inconclusive');
+      expect(logoutVerdict(testCase, { outcome: 'unknown', errorCode: 'SERVER_ERROR' })).toBe('inconclusive');
+      expect(logoutVerdict(testCase, { outcome: 'refused', errorCode: 'RATE_LIMITED' })).toBe('inconclusive');
+      expect(logoutVerdict(testCase, { outcome: 'refused', errorCode: 'APPLICATION_NOT_FOUND' })).toBe('inconclusive');
+      expect(logoutVerdict(testCase, { outcome: 'unknown', errorCode: 'UNEXPECTED_RESPONSE' })).toBe('inconclusive');
+    }
   });
 });

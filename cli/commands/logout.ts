@@ -1,11 +1,11 @@
 import { Command, Option } from 'commander';
-import { LOGOUT_ALGORITHMS, NEGATIVE_CASES, type LogoutOptions, type LogoutResult, type NegativeCase, type LogoutAlgorithm } from '../../shared/logout';
+import { LOGOUT_ALGORITHMS, logoutVerdict, NEGATIVE_CASES, type LogoutOptions, type LogoutResult, type NegativeCase, type LogoutAlgorithm } from '../../shared/logout';
 import { logoutRefusal } from '../../core/service/erasure-gate';
-import type { Outcome, PrivacyDeskError } from '../../shared/errors';
+import { isPrivacyDeskError, toErrorInfo, type Outcome } from '../../shared/errors';
 import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
 import { noteLiveData } from '../live-data';
 import { markIrreversible, type CliContext } from '../context';
-import { EXIT_FAILED } from '../exit-codes';
+import { EXIT_FAILED, EXIT_OUTCOME_UNKNOWN, reportFailure } from '../exit-codes';
 import type { CliOutput } from '../output';
 import { parseClaim, parseWholeNumber } from '../parse';
 
@@ -44,32 +44,55 @@ export function logoutCommand(context: CliContext): Command {
     if (opts.negative !== undefined) options.negativeCase = opts.negative;
     const { desk, profileId } = await resolveConnection(opts, io.env);
     noteLiveData(out, (await desk.getProfile(profileId)).baseUrl);
-    const result = await desk.sendLogout(profileId, uid, options, opts.reference);
+    const negative = opts.negative;
+    let result: LogoutResult;
+    try {
+      result = await desk.sendLogout(profileId, uid, options, opts.reference);
+    } catch (error) {
+      // No answer (a refused or cut connection, a timeout, TLS, no token): the broken token was never judged.
+      if (negative === undefined || !isPrivacyDeskError(error) || NOT_A_TEST_RESULT.has(error.code)) throw error;
+      if (opts.json) out.json({ verdict: 'inconclusive', error: toErrorInfo(error) });
+      else out.line(inconclusiveLine(negative));
+      reportFailure(error, out, { act: true, json: opts.json === true });
+      context.exitCode = EXIT_OUTCOME_UNKNOWN;
+      return;
+    }
     const refusal = logoutRefusal(result);
-    const verdict = opts.negative !== undefined ? negativeVerdict(result, refusal) : undefined;
+    const verdict = negative !== undefined ? NEGATIVE_VERDICT_WORDS[logoutVerdict(negative, result)] : undefined;
     if (opts.json) out.json(verdict ? { ...result, verdict } : result);
     else printResult(out, result, opts.showToken === true);
     if (verdict === 'refused-as-expected') {
-      if (!opts.json) out.line(`Verdict:  refused as expected — the service refused the broken token (${opts.negative}).`);
+      if (!opts.json) out.line(`Verdict:  refused as expected — the service refused the broken token (${negative}).`);
       return;
     }
     if (verdict === 'accepted') {
-      out.note(`Verdict: ACCEPTED — the service did not refuse a broken token (${opts.negative}): it answered ${result.status} and treated it as a valid logout. Report this to the service's administrators.`);
+      out.note(`Verdict: ACCEPTED — the service did not refuse a broken token (${negative}): it answered ${result.status} and treated it as a valid logout. Report this to the service's administrators.`);
       context.exitCode = EXIT_FAILED;
+      return;
+    }
+    if (verdict === 'inconclusive' && negative !== undefined && refusal) {
+      // A 5xx, a 429, an unknown application, an unreadable answer: answered, but not a judgement of the token.
+      if (!opts.json) out.line(inconclusiveLine(negative));
+      reportFailure(refusal, out, { act: true, json: opts.json === true });
+      context.exitCode = EXIT_OUTCOME_UNKNOWN;
       return;
     }
     if (refusal) throw refusal;
   });
 }
 
+/** Failures that are the operator's input or the audit trail, not the service's answer: reported as such, not as a test verdict. */
+const NOT_A_TEST_RESULT: ReadonlySet<string> = new Set(['INVALID_INPUT', 'CONFIRMATION_MISMATCH', 'PROFILE_NOT_FOUND', 'AUDIT_WRITE_FAILED']);
+
 /**
- * A negative case is a test the service passes by refusing: a refusal of the token (LOGOUT_REJECTED) is the expected
- * answer, an acceptance is the failure. Anything else (5xx, 429, unknown application) says nothing about the token.
+ * A negative case is a test the service passes by refusing (shared/logout.ts logoutVerdict): a refusal of the token
+ * is the expected answer, an acceptance the failure, and anything that is not a judgement of the token inconclusive
+ * (exit 3, like an unknown outcome: run it again once the service answers). The JSON words are part of the CLI's output.
  */
-function negativeVerdict(result: LogoutResult, refusal: PrivacyDeskError | null): 'refused-as-expected' | 'accepted' | undefined {
-  if (refusal?.code === 'LOGOUT_REJECTED') return 'refused-as-expected';
-  if (result.outcome === 'done' && refusal === null) return 'accepted';
-  return undefined;
+const NEGATIVE_VERDICT_WORDS = { 'as-expected': 'refused-as-expected', 'not-as-expected': 'accepted', inconclusive: 'inconclusive' } as const;
+
+function inconclusiveLine(negative: NegativeCase): string {
+  return `Verdict:  INCONCLUSIVE — the service did not judge the broken token (${negative}): this says nothing about its token checks. Send it again once the service answers.`;
 }
 
 const STATUS_WORDS: Record<Outcome, string> = {

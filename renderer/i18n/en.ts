@@ -490,8 +490,15 @@ export const en = {
     outcomeAccepted: 'accepted ({{status}})',
     outcomeRefused: 'refused ({{status}})',
     outcomeError: 'error {{code}}',
-    asExpected: '✓ as expected',
-    notAsExpected: '✗ not as expected',
+    actualAnswered: 'Actual: answered {{status}} ({{code}})',
+    outcomeAnswered: 'answered {{status}} ({{code}})',
+    /** shared/logout.ts logoutVerdict: only the service judging the token is conclusive. */
+    verdicts: {
+      'as-expected': '✓ as expected',
+      'not-as-expected': '✗ not as expected',
+      inconclusive: '○ inconclusive',
+    },
+    inconclusiveHint: 'Inconclusive: the service did not judge the token (no answer, a failure of its own, a rate limit…), so this says nothing about its token checks and is not counted as a failure. Send it again once the service answers.',
     cases: {
       valid: 'Valid token',
       'wrong-secret': 'Wrong secret',

@@ -484,8 +484,14 @@ export const fr: Messages = {
     outcomeAccepted: 'accepté ({{status}})',
     outcomeRefused: 'refusé ({{status}})',
     outcomeError: 'erreur {{code}}',
-    asExpected: '✓ conforme',
-    notAsExpected: '✗ non conforme',
+    actualAnswered: 'Obtenu : réponse {{status}} ({{code}})',
+    outcomeAnswered: 'réponse {{status}} ({{code}})',
+    verdicts: {
+      'as-expected': '✓ conforme',
+      'not-as-expected': '✗ non conforme',
+      inconclusive: '○ non concluant',
+    },
+    inconclusiveHint: 'Non concluant : le service n’a pas jugé le jeton (pas de réponse, une défaillance de sa part, une limitation…), donc cela ne dit rien de ses contrôles et ne compte pas comme un échec. Envoyez-le de nouveau quand le service répondra.',
     cases: {
       valid: 'Jeton valide',
       'wrong-secret': 'Mauvais secret',

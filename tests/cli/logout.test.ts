@@ -62,6 +62,23 @@ describe('privacy-desk logout and token verify (in-process CLI against the sandb
     }
   });
 
+  it('logout --negative that meets a cut connection or a failing service is inconclusive (exit 3), never the service accepting the token', async () => {
+    for (const fault of [{ dropRate: 1 }, { errorRate: 1 }]) {
+      f.sandbox.setFaults(fault);
+      try {
+        const human = await f.cli(['logout', 'alice@example.org', '--negative', 'wrong-secret']);
+        expect(human.code, JSON.stringify(fault)).toBe(3);
+        expect(human.stdout).toMatch(/^Verdict: +INCONCLUSIVE — the service did not judge the broken token \(wrong-secret\): this says nothing about its token checks\. Send it again once the service answers\.$/m);
+        expect(`${human.stdout}${human.stderr}`).not.toMatch(/ACCEPTED|refused as expected|not as expected/);
+        const json = await f.cli(['logout', 'alice@example.org', '--negative', 'expired', '--json']);
+        expect(json.code).toBe(3);
+        expect(JSON.parse(json.stdout)).toMatchObject({ verdict: 'inconclusive' });
+      } finally {
+        f.sandbox.setFaults({ dropRate: 0, errorRate: 0 });
+      }
+    }
+  });
+
   it('token verify accepts a good token and explains a bad one (exit 1)', async () => {
     expect(goodToken).not.toBe('');
     const good = await f.cli(['token', 'verify', goodToken]);

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { LogoutAlgorithm, NegativeCase } from '../../../shared/logout';
+import type { LogoutAlgorithm, LogoutVerdict, NegativeCase } from '../../../shared/logout';
 
 export interface LogoutDraft {
   algorithm: LogoutAlgorithm;
@@ -23,11 +23,14 @@ export interface LogoutTestRecord {
   uid: string;
   testCase: LogoutCase;
   status?: number;
-  /** The service answered 2xx. */
-  accepted?: boolean;
+  /**
+   * How the service treated the token: accepted it (a readable 2xx), refused it as a token (LOGOUT_REJECTED),
+   * answered without judging it (5xx, 429, unknown application, an unreadable answer), or gave no answer at all.
+   */
+  answer: 'accepted' | 'refused' | 'answered' | 'no-answer';
   errorCode?: string;
-  /** valid → accepted; any negative case → refused. */
-  asExpected: boolean;
+  /** valid → accepted; any negative case → refused; inconclusive when the token was not judged (shared/logout.ts logoutVerdict). */
+  verdict: LogoutVerdict;
 }
 
 export function newJti(): string {

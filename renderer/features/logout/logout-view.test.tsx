@@ -65,6 +65,37 @@ describe('logout tester', () => {
   });
 });
 
+describe('logout tester: verdicts', () => {
+  it('calls a negative case that met a network error or a failing service inconclusive, in its own state, never not as expected', async () => {
+    useLogoutStore.setState({ history: [] });
+    useLogoutStore.getState().updateDraft({ extraClaims: '{}' });
+    const user = userEvent.setup();
+    const { fake } = renderApp();
+    await user.click(await screen.findByRole('tab', { name: 'Logout tester' }));
+    await user.type(screen.getByLabelText('User uid'), 'carol');
+    const cases = screen.getByRole('region', { name: 'Negative cases' });
+
+    fake.failNext('logout.send', { code: 'NETWORK', outcome: 'unknown', text: msg('http.cut', { host: '127.0.0.1:4600', reason: msg('reason.connectionCut') }), quote: { from: 'system', text: 'ECONNRESET' } });
+    await user.click(within(cases).getByRole('button', { name: 'Wrong secret' }));
+    const wrongSecret = within(cases).getByRole('button', { name: 'Wrong secret' }).closest('li')!;
+    await waitFor(() => expect(wrongSecret.textContent).toMatch(/inconclusive/));
+    expect(wrongSecret.textContent).not.toMatch(/not as expected|as expected/);
+    expect(wrongSecret.querySelector('[data-verdict="inconclusive"]')).not.toBeNull();
+
+    // A 503 is an answer, but not a judgement of the token either.
+    const send = fake.bridge['logout.send'];
+    fake.bridge['logout.send'] = async (input) => ({ ...(await send(input)), status: 503, ok: false, outcome: 'unknown', errorCode: 'SERVER_ERROR' });
+    await user.click(within(cases).getByRole('button', { name: 'Expired' }));
+    const expired = within(cases).getByRole('button', { name: 'Expired' }).closest('li')!;
+    await waitFor(() => expect(expired.textContent).toMatch(/inconclusive/));
+    expect(expired.textContent).not.toMatch(/not as expected/);
+
+    const history = screen.getByRole('region', { name: 'This session’s tests' });
+    expect(within(history).getAllByText(/inconclusive/)).toHaveLength(2);
+    expect(history.textContent).not.toMatch(/not as expected/);
+  });
+});
+
 describe('logout tester: simulate a login (sandbox)', () => {
   it('opens a session for the uid through the bridge and shows the new count', async () => {
     useLogoutStore.getState().updateDraft({ extraClaims: '{}' });

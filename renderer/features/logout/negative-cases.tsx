@@ -13,8 +13,10 @@ interface NegativeCasesProps {
 /** One click per deliberately broken token; each shows what the service must answer beside what it did. */
 export function NegativeCases({ history, disabled, pendingCase, onRun }: NegativeCasesProps) {
   const { t } = useTranslation();
+  const latest = NEGATIVE_CASES.map((testCase) => history.find((entry) => entry.testCase === testCase));
   return (
     <CardSection title={t('logout.negative')} hint={t('logout.negativeIntro')}>
+      {latest.some((entry) => entry?.verdict === 'inconclusive') && <p className="negative-cases__hint">{t('logout.inconclusiveHint')}</p>}
       <ul className="negative-cases">
         {NEGATIVE_CASES.map((testCase) => {
           const last = history.find((entry) => entry.testCase === testCase);
@@ -33,19 +35,25 @@ export function NegativeCases({ history, disabled, pendingCase, onRun }: Negativ
   );
 }
 
+const VERDICT_CLASS = { 'as-expected': 'outcome--ok', 'not-as-expected': 'outcome--bad', inconclusive: 'outcome--inconclusive' } as const;
+
+/** What the service did with the token, and the verdict in words, in its own colour (an inconclusive test is not a failure). */
 export function OutcomeText({ entry, bare = false }: { entry: LogoutTestRecord; bare?: boolean }) {
   const { t } = useTranslation();
   const status = entry.status ?? '?';
+  const code = entry.errorCode ?? '?';
   const actual =
-    entry.accepted === undefined
-      ? t(bare ? 'logout.outcomeError' : 'logout.actualError', { code: entry.errorCode ?? '?' })
-      : entry.accepted
-        ? t(bare ? 'logout.outcomeAccepted' : 'logout.actualAccepted', { status })
-        : t(bare ? 'logout.outcomeRefused' : 'logout.actualRefused', { status });
+    entry.answer === 'accepted'
+      ? t(bare ? 'logout.outcomeAccepted' : 'logout.actualAccepted', { status })
+      : entry.answer === 'refused'
+        ? t(bare ? 'logout.outcomeRefused' : 'logout.actualRefused', { status })
+        : entry.answer === 'answered'
+          ? t(bare ? 'logout.outcomeAnswered' : 'logout.actualAnswered', { status, code })
+          : t(bare ? 'logout.outcomeError' : 'logout.actualError', { code });
   return (
-    <span className={`outcome ${entry.asExpected ? 'outcome--ok' : 'outcome--bad'}`}>
+    <span className={`outcome ${VERDICT_CLASS[entry.verdict]}`} data-verdict={entry.verdict}>
       <span>{actual}</span>
-      <strong>{entry.asExpected ? t('logout.asExpected') : t('logout.notAsExpected')}</strong>
+      <strong>{t(`logout.verdicts.${entry.verdict}`)}</strong>
     </span>
   );
 }

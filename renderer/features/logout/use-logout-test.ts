@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { LogoutOptions, LogoutResult } from '../../../shared/logout';
+import { logoutVerdict, type LogoutOptions, type LogoutResult } from '../../../shared/logout';
 import type { ErrorInfo } from '../../../shared/errors';
 import { toErrorInfo } from '../../../shared/errors';
 import type { ProfileView } from '../../../shared/contract';
 import { useBridge } from '../../bridge/bridge-context';
 import { queryKeys } from '../../state/query-keys';
-import { useLogoutStore, type LogoutCase } from './logout-store';
+import { useLogoutStore, type LogoutCase, type LogoutTestRecord } from './logout-store';
 
 export interface LogoutTestOutcome {
   testCase: LogoutCase;
@@ -20,11 +20,14 @@ export interface LogoutTestOutcome {
   sessionsAfter?: number;
 }
 
-/** Did the service refuse? A non-2xx answer, or an error that carries an HTTP status. */
-export function wasRefused(outcome: Pick<LogoutTestOutcome, 'result' | 'error'>): boolean | undefined {
-  if (outcome.result) return !outcome.result.ok;
-  if (outcome.error?.status !== undefined) return outcome.error.status >= 300;
-  return undefined;
+/** How the service treated the token, and what that proves for this case (a network error or a 5xx proves nothing). */
+export function judgement(outcome: Pick<LogoutTestOutcome, 'testCase' | 'result' | 'error'>): Pick<LogoutTestRecord, 'answer' | 'verdict'> {
+  const answer = outcome.result ? { outcome: outcome.result.outcome, errorCode: outcome.result.errorCode } : { outcome: outcome.error?.outcome ?? 'unknown', errorCode: outcome.error?.code };
+  const status = outcome.result?.status ?? outcome.error?.status;
+  return {
+    answer: answer.outcome === 'done' ? 'accepted' : answer.outcome === 'refused' && answer.errorCode === 'LOGOUT_REJECTED' ? 'refused' : status !== undefined ? 'answered' : 'no-answer',
+    verdict: logoutVerdict(outcome.testCase, answer),
+  };
 }
 
 /** Sends one logout (valid or a negative case), with sandbox session counts before and after, and records it. */
@@ -58,17 +61,14 @@ export function useLogoutTest(profile: ProfileView) {
       return outcome;
     },
     onSuccess: (outcome) => {
-      const refused = wasRefused(outcome);
-      const expectRefusal = outcome.testCase !== 'valid';
       record({
         at: new Date().toISOString(),
         profileId: profile.id,
         uid: outcome.uid,
         testCase: outcome.testCase,
         status: outcome.result?.status ?? outcome.error?.status,
-        accepted: refused === undefined ? undefined : !refused,
-        errorCode: outcome.error?.code,
-        asExpected: refused !== undefined && refused === expectRefusal,
+        errorCode: outcome.result?.errorCode ?? outcome.error?.code,
+        ...judgement(outcome),
       });
       void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
       void queryClient.invalidateQueries({ queryKey: ['sandbox-user-state', profile.id] });
