@@ -33,7 +33,7 @@ describe('the Desk binds stored credentials to their origin', () => {
       connect: (options) => {
         opened.push(options);
         return {
-          client: { profile: options.profile, listUsers: async () => ({ users: [], page: 1, perPage: 1, hasNext: false }), buildLogoutToken: async () => ({ token: 'a.b.c', header: {}, claims: {} }), verifyLogoutToken: async () => ({ valid: true, problems: [] }), checkToken: async (scope) => ({ scope, expiresAt: 0 }) },
+          client: { profile: options.profile, listUsers: async () => ({ users: [], page: 1, perPage: 1, hasNext: false }), buildLogoutToken: async () => ({ token: 'a.b.c', header: {}, claims: {} }), verifyLogoutToken: async () => ({ valid: true, problemTexts: [], problems: [] }), checkToken: async (scope) => ({ scope, expiresAt: 0 }) },
           acts: { erase: async () => Promise.reject(new Error('not in this test')), sendLogout: async () => Promise.reject(new Error('not in this test')) },
         };
       },

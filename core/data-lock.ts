@@ -1,16 +1,18 @@
 import { join, resolve } from 'node:path';
 import { lock, type LockOptions } from 'proper-lockfile';
 import { PrivacyDeskError } from '../shared/errors';
+import type { MessageText } from '../shared/message-text';
+import { msg } from '../shared/messages';
 import { ensureDataDir } from './data-dir';
 
-/** A named lock on one part of the data folder; `what` is how messages name what it guards. */
+/** A named lock on one part of the data folder; `what` is how messages name what it guards (a phrase the window words). */
 export interface DataLockName {
   name: string;
-  what: string;
+  what: MessageText | string;
 }
 
-export const PROFILES_LOCK: DataLockName = { name: 'profiles', what: 'the profile list' };
-export const AUDIT_LOCK: DataLockName = { name: 'audit', what: 'the audit trail' };
+export const PROFILES_LOCK: DataLockName = { name: 'profiles', what: msg('lock.what.profiles') };
+export const AUDIT_LOCK: DataLockName = { name: 'audit', what: msg('lock.what.audit') };
 
 /**
  * Holds stay short (one read-modify-write, one append, one keychain call), so:
@@ -105,11 +107,13 @@ function lockNotTaken(dataDir: string, lockName: DataLockName, lockPath: string,
   const code = (error as NodeJS.ErrnoException).code;
   // Waiting ends in ELOCKED, or in retry's own timeout error, which carries no code.
   const busy = code === 'ELOCKED' || code === undefined;
-  const message = busy
-    ? `Another Privacy Desk process (the app or a CLI command) is changing ${lockName.what} in ${dataDir}${waitMs > 0 ? ` and did not finish within ${Math.round(waitMs / 1000)} s` : ''}, so nothing was changed. ` +
-      `Try again in a moment. If no other Privacy Desk is running, a crashed one left its lock behind: delete the folder ${lockPath} and try again.`
-    : `Privacy Desk could not lock ${lockName.what} in ${dataDir} (${code}), so nothing was changed. Check that the folder ${dataDir} is writable by you, then try again.`;
-  return new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', message }, { cause: error });
+  const { what } = lockName;
+  const text = !busy
+    ? msg('lock.failed', { what, dataDir })
+    : waitMs > 0
+      ? msg('lock.busyWaited', { what, dataDir, seconds: Math.round(waitMs / 1000), lockPath })
+      : msg('lock.busy', { what, dataDir, lockPath });
+  return new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', text, ...(busy ? {} : { quote: { from: 'system', text: String(code) } }) }, { cause: error });
 }
 
 function lockLost(dataDir: string, lockName: DataLockName, lockPath: string, error: Error): PrivacyDeskError {
@@ -117,9 +121,8 @@ function lockLost(dataDir: string, lockName: DataLockName, lockPath: string, err
     {
       code: 'INTERNAL',
       outcome: 'unknown',
-      message:
-        `Privacy Desk lost its lock on ${lockName.what} in ${dataDir} while changing it (${error.message}; ${lockPath} was removed or taken over, ` +
-        'for example after the computer slept or the disk stalled). The change may not have been saved: check it, then try again.',
+      text: msg('lock.lost', { what: lockName.what, dataDir, lockPath }),
+      quote: { from: 'system', text: error.message },
     },
     { cause: error },
   );

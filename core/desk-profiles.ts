@@ -1,4 +1,7 @@
+import type { z } from 'zod';
 import { PrivacyDeskError, invalidInput } from '../shared/errors';
+import type { MessageText } from '../shared/message-text';
+import { msg } from '../shared/messages';
 import { bridgeContract, type BridgeParsedInput, type ProfileView } from '../shared/contract';
 import { credentialsSchema, isLocalBaseUrl, profileSchema, SANDBOX_PROFILE_ID, type Credentials, type Profile } from '../shared/profile';
 import { baseUrlOrigin } from '../shared/credential-origin';
@@ -38,7 +41,7 @@ export function createDeskProfiles({ store, credentialStore, onChange }: DeskPro
 
   const saveProfile = async (raw: SaveProfileInput): Promise<ProfileView> => {
     const checked = bridgeContract['profiles.save'].input.safeParse(raw);
-    if (!checked.success) throw invalidInput(`The profile is incomplete: ${checked.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}.`);
+    if (!checked.success) throw invalidInput(fieldProblem(checked.error));
     const input = checked.data;
     const creating = input.id === undefined;
     const given = { apiKey: blankToUndefined(input.apiKey), apiSecret: blankToUndefined(input.apiSecret) };
@@ -55,10 +58,7 @@ export function createDeskProfiles({ store, credentialStore, onChange }: DeskPro
         // Entries written before the binding existed belong to the address the profile had until now.
         const boundOrigin = stored ? (stored.origin ?? (previous && baseUrlOrigin(previous.baseUrl))) : undefined;
         if (stored && boundOrigin !== origin && (given.apiKey === undefined || given.apiSecret === undefined)) {
-          throw invalidInput(
-            `"${profile.name}" would move from ${boundOrigin ?? 'its old address'} to ${origin}: enter the API key and the secret key again. ` +
-              'Stored credentials are only ever sent to the address they were entered for. Nothing was saved.',
-          );
+          throw invalidInput(msg('profile.addressMoved', { name: profile.name, from: boundOrigin ?? msg('address.old'), to: origin }));
         }
         if (given.apiKey !== undefined || given.apiSecret !== undefined || !stored || stored.origin === undefined) {
           const merged = { apiKey: given.apiKey ?? stored?.apiKey, apiSecret: given.apiSecret ?? stored?.apiSecret };
@@ -93,7 +93,7 @@ export function createDeskProfiles({ store, credentialStore, onChange }: DeskPro
       if (confirmName !== profile.name) {
         throw new PrivacyDeskError({
           code: 'CONFIRMATION_MISMATCH',
-          message: `The name you typed does not match the profile name "${profile.name}"; nothing was removed. Type the name exactly (case counts).`,
+          text: msg('profile.nameMismatch', { name: profile.name }),
         });
       }
       // Keychain entry first: if that fails the profile stays listed and the operator can retry.
@@ -169,7 +169,7 @@ function connectionLabel(baseUrl: string): string {
 /** The origin of a validated base URL. */
 function originOf(baseUrl: string): string {
   const origin = baseUrlOrigin(baseUrl);
-  if (origin === undefined) throw invalidInput(`"${baseUrl}" is not a web address. Enter the service's address, for example https://debate.example.com`);
+  if (origin === undefined) throw invalidInput(msg('baseUrl.notAUrl', { input: baseUrl }));
   return origin;
 }
 
@@ -180,14 +180,28 @@ function blankToUndefined(value: string | undefined): string | undefined {
 function validateProfile(input: Profile): Profile {
   const candidate = { ...input, name: input.name.trim(), applicationName: input.applicationName.trim(), baseUrl: normalizeBaseUrl(input.baseUrl) };
   const parsed = profileSchema.safeParse(candidate);
-  if (!parsed.success) throw invalidInput(parsed.error.issues.map((issue) => issue.message).join(' '));
+  if (!parsed.success) throw invalidInput(fieldProblem(parsed.error));
   return parsed.data;
 }
 
+const MISSING_FIELD: Record<string, MessageText> = {
+  name: msg('profile.nameRequired'),
+  applicationName: msg('profile.applicationRequired'),
+  apiKey: msg('credentials.apiKeyRequired'),
+  apiSecret: msg('credentials.apiSecretRequired'),
+};
+
+/** What to fix: the one field left empty, in words, else the fields that are not valid (never their values). */
+function fieldProblem(error: z.ZodError): MessageText {
+  const fields = [...new Set(error.issues.map((issue) => String(issue.path[0] ?? '')))];
+  const only = error.issues.length === 1 && error.issues[0]?.code === 'too_small' ? MISSING_FIELD[fields[0] ?? ''] : undefined;
+  return only ?? msg('profile.incomplete', { fields: fields.join(', ') || '/' });
+}
+
 function validateCredentials(input: { apiKey?: string; apiSecret?: string }): Credentials {
-  if (!input.apiKey?.trim() && !input.apiSecret) throw invalidInput('Enter the API key and the secret key (Configuration > General in the service’s administration panel).');
+  if (!input.apiKey?.trim() && !input.apiSecret) throw invalidInput(msg('credentials.missing'));
   const parsed = credentialsSchema.safeParse({ apiKey: input.apiKey?.trim() ?? '', apiSecret: input.apiSecret ?? '' });
-  // The messages come from the schema ("Enter the API key.") and never echo the values.
-  if (!parsed.success) throw invalidInput(parsed.error.issues.map((issue) => issue.message).join(' '));
+  // Never echoes the values.
+  if (!parsed.success) throw invalidInput(fieldProblem(parsed.error));
   return parsed.data;
 }

@@ -9,6 +9,7 @@ import { createDesk } from './desk';
 import type { ServiceActs } from './service/service-acts';
 import type { ServiceConnection } from './service/service-client';
 import type { ServiceClient, ServiceClientOptions } from './types';
+import { wordInEnglish } from '../shared/messages';
 
 const SECRET = 'very-distinctive-secret-value-0123456789';
 
@@ -17,7 +18,7 @@ function stubConnection(options: ServiceClientOptions, calls: string[]): Service
     profile: options.profile,
     listUsers: async () => ({ users: [], page: 1, perPage: 1, total: 0, totalPages: 0, hasNext: false }),
     buildLogoutToken: async () => ({ token: 't', header: {}, claims: {} }),
-    verifyLogoutToken: async () => ({ valid: true, problems: [] }),
+    verifyLogoutToken: async () => ({ valid: true, problemTexts: [], problems: [] }),
     checkToken: async (scope) => {
       if (scope === 'public') throw new PrivacyDeskError({ code: 'INSUFFICIENT_SCOPE', message: 'no public scope' });
       return { scope, expiresAt: Date.now() + 7_200_000 };
@@ -162,7 +163,7 @@ describe('Desk', () => {
     const checks = await desk.testConnection(id);
     expect(checks.map((c) => [c.step, c.ok])).toEqual([['token-authentication', true], ['token-public', false], ['list-users', true]]);
     expect(checks[1]?.error?.code).toBe('INSUFFICIENT_SCOPE');
-    expect(checks[0]?.detail).toMatch(/scope authentication, expires in 2 h/);
+    expect(wordInEnglish(checks[0]!.detail!)).toMatch(/scope authentication, expires in 2 h/);
   });
 
   it('stops the connection test at the first failure that is not a missing scope (one network error, said once)', async () => {

@@ -1,5 +1,6 @@
 import { userInfo } from 'node:os';
 import { PrivacyDeskError, invalidInput, toErrorInfo } from '../shared/errors';
+import { durationText, msg } from '../shared/messages';
 import type { AuditEntry, AuditExport, AuditExportFormat, AuditFilter, AuditReading, ChainVerdict } from '../shared/audit';
 import type { ConnectionCheck, ProfileView, SandboxUserState } from '../shared/contract';
 import type { BuiltLogoutToken, LogoutOptions, LogoutResult, TokenVerification } from '../shared/logout';
@@ -86,10 +87,11 @@ export function createDesk(options: DeskOptions) {
     if (credentialStore.kind === 'session') {
       throw new PrivacyDeskError({
         code: 'KEYCHAIN_UNAVAILABLE',
-        message: `No API key and secret are known for "${profile.name}": without a working keychain they are kept only for the session in which they were entered. Enter them again in the profile.${options.credentialProblem ? ` (${options.credentialProblem})` : ''}`,
+        text: msg('credentials.sessionOnly', { profile: profile.name }),
+        ...(options.credentialProblem ? { quote: { from: 'system' as const, text: options.credentialProblem } } : {}),
       });
     }
-    throw invalidInput(`No API key and secret are stored for "${profile.name}" in the keychain. Edit the profile and enter them again.`);
+    throw invalidInput(msg('credentials.notStored', { profile: profile.name }));
   };
 
   /** Stored credentials go only to the origin they were entered for; returns the secret once that holds. */
@@ -101,10 +103,7 @@ export function createDesk(options: DeskOptions) {
       return stored.apiSecret;
     }
     if (origin === undefined || stored.origin !== origin) {
-      throw invalidInput(
-        `The API key and secret of "${profile.name}" were entered for ${stored.origin ?? 'another address'}, but the profile now points at ${origin ?? profile.baseUrl}. ` +
-          'They are never sent anywhere else: edit the profile and enter the key and secret again. Nothing was sent.',
-      );
+      throw invalidInput(msg('credentials.otherOrigin', { profile: profile.name, from: stored.origin ?? msg('address.other'), to: origin ?? profile.baseUrl }));
     }
     return stored.apiSecret;
   };
@@ -207,7 +206,7 @@ export function createDesk(options: DeskOptions) {
       for (const scope of ['authentication', 'public'] as const) {
         try {
           const info = await client.checkToken(scope);
-          checks.push({ step: `token-${scope}`, ok: true, detail: `scope ${scope}, expires in ${describeDuration(info.expiresAt - (options.now ?? Date.now)())}` });
+          checks.push({ step: `token-${scope}`, ok: true, detail: msg('connection.tokenDetail', { scope, expires: durationText((info.expiresAt - (options.now ?? Date.now)()) / 1000) }) });
         } catch (error) {
           checks.push({ step: `token-${scope}`, ok: false, error: toErrorInfo(error) });
           if (stopsTheTest(checks[checks.length - 1]!)) return checks;
@@ -215,7 +214,7 @@ export function createDesk(options: DeskOptions) {
       }
       try {
         const page = await client.listUsers({ page: 1, perPage: 1 });
-        const detail = page.total !== undefined ? `${page.total} users in total` : page.users.length > 0 ? 'users can be listed' : 'no users yet';
+        const detail = page.total !== undefined ? msg('connection.usersTotal', { count: page.total }) : page.users.length > 0 ? msg('connection.usersListed') : msg('connection.noUsers');
         checks.push({ step: 'list-users', ok: true, detail });
       } catch (error) {
         checks.push({ step: 'list-users', ok: false, error: toErrorInfo(error) });
@@ -225,7 +224,7 @@ export function createDesk(options: DeskOptions) {
 
     async listUsers(profileId: string, input: ListUsersInput = {}): Promise<UserPage> {
       const parsed = listUsersInputSchema.safeParse(input);
-      if (!parsed.success) throw invalidInput(`Page must be 1 or more and users per page between 1 and 100 (${parsed.error.issues[0]?.message ?? 'invalid'}).`);
+      if (!parsed.success) throw invalidInput(msg('desk.badPage'));
       return (await clientFor(profileId)).listUsers(parsed.data);
     },
 
@@ -303,7 +302,7 @@ export function createDesk(options: DeskOptions) {
       assertValidUid(uid);
       const profile = await getProfile(profileId);
       if (!isLocalBaseUrl(profile.baseUrl)) {
-        throw invalidInput(`Simulating a login is for the sandbox on this computer only: "${profile.name}" is live data, so nothing was sent.`);
+        throw invalidInput(msg('desk.simulateLive', { profile: profile.name }));
       }
       return simulateSandboxLogin(options.fetch ?? fetch, profile.baseUrl, uid, options.timeoutMs ?? 10_000, options.now);
     },
@@ -319,7 +318,7 @@ export function createDesk(options: DeskOptions) {
       return createReceipt(receiptSource(await audit.read()), subject, { locale, generatedAt, generatorVersion: options.appVersion ?? 'unknown' });
     },
     async exportAudit({ format, filter }: { format: AuditExportFormat; filter?: AuditFilter }): Promise<AuditExport> {
-      if (format !== 'csv' && format !== 'json') throw invalidInput(`Unknown export format "${String(format)}": choose csv or json.`);
+      if (format !== 'csv' && format !== 'json') throw invalidInput(msg('desk.exportFormat', { format: String(format) }));
       return buildAuditExport(await audit.read(), { format, ...(filter ? { filter } : {}), exportedAt: isoWithOffset(new Date((options.now ?? Date.now)())) });
     },
     /** Writes outcome entries kept after a failed write (the app runtime calls it on a timer); returns how many still wait. */
@@ -333,13 +332,6 @@ export function createDesk(options: DeskOptions) {
       return { available: false, problem: options.credentialProblem ?? 'The OS keychain is not in use: credentials are kept for this session only.' };
     },
   };
-}
-
-function describeDuration(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds >= 3600) return `${Math.round((seconds / 3600) * 10) / 10} h`;
-  if (seconds >= 60) return `${Math.round(seconds / 60)} min`;
-  return `${seconds} s`;
 }
 
 /** The OS user name, for the audit trail; "unknown" where the OS will not say (no passwd entry in a container). */

@@ -23,7 +23,7 @@ describe('assertValidUid', () => {
     ['x'.repeat(MAX_UID_LENGTH + 5), new RegExp(`^The uid is ${MAX_UID_LENGTH + 5} characters long; uids are at most ${MAX_UID_LENGTH}\\.`)],
     ['alice\n', /control character .*Remove it and try again\.$/],
     ['alice\ud83d', /broken character .*Paste the whole uid again\.$/],
-    ['..', /^The uid "\.\." cannot be sent in a request path\./],
+    ['..', /^The uid “\.\.” cannot be sent in a request path\./],
   ])('refuses %j as INVALID_INPUT, saying what to do', (uid, message) => {
     const error = refusal(() => assertValidUid(uid));
     expect(error.code).toBe('INVALID_INPUT');
@@ -37,8 +37,8 @@ describe('normalizeBaseUrl', () => {
   });
 
   it.each([
-    ['  ', '"" is not a web address. Enter the service\'s address, for example https://debate.example.com'],
-    ['debate.example.com', '"debate.example.com" is not a web address. Enter the service\'s address, for example https://debate.example.com'],
+    ['  ', 'Enter the service’s address, for example https://debate.example.com'],
+    ['debate.example.com', '“debate.example.com” is not a web address. Enter the service’s address, for example https://debate.example.com'],
     ['ftp://debate.example.com', 'The address must start with https:// (it starts with ftp://).'],
     ['http://debate.example.com', 'The address must use https:// — credentials and user data may only travel encrypted. Plain http:// is allowed only for this computer (localhost).'],
     // Only localhost, 127.0.0.0/8 and [::1] are this computer: a name under .localhost is whatever a resolver says.

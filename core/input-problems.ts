@@ -1,57 +1,63 @@
 import { invalidInput } from '../shared/errors';
+import type { MessageText } from '../shared/message-text';
+import { msg, wordInEnglish } from '../shared/messages';
 import { checkBaseUrl, type BaseUrlProblem } from '../shared/profile';
 import type { ReferenceProblem } from '../shared/reference';
 import { uidProblem, type UidProblem } from '../shared/uid';
 
 /**
- * The core's English words for the shared input rules (the renderer has its
- * own, translated, in renderer/i18n). Each says what is wrong and what to do.
+ * The shared input rules' problems as messages (shared/messages/local.ts): the core's English comes
+ * from them (…Message), the window words the same ids in its language. Each says what is wrong and what to do.
  */
-export function uidProblemMessage(problem: UidProblem): string {
+export function uidProblemText(problem: UidProblem): MessageText {
   switch (problem.code) {
     case 'empty':
-      return 'The uid is empty. Enter the uid exactly as the client application knows the user.';
+      return msg('uid.empty');
     case 'too-long':
-      return `The uid is ${problem.length} characters long; uids are at most ${problem.max}. Check that you pasted only the uid.`;
+      return msg('uid.tooLong', { length: problem.length, max: problem.max });
     case 'control-character':
-      return 'The uid contains a control character (such as a line break or tab), probably from a paste. Remove it and try again.';
+      return msg('uid.control');
     case 'invalid-unicode':
-      return 'The uid contains a broken character (half of a UTF-16 surrogate pair), probably from a paste that was cut short. Paste the whole uid again.';
+      return msg('uid.invalidUnicode');
     case 'dot-segment':
-      return `The uid "${problem.uid}" cannot be sent in a request path. Check the uid; if it is really this, contact the service.`;
+      return msg('uid.dotSegment', { uid: problem.uid });
   }
 }
 
-export function referenceProblemMessage(problem: ReferenceProblem): string {
-  return `The reference is ${problem.length} characters long; references are at most ${problem.max}. Enter only the ticket or request number.`;
+export function referenceProblemText(problem: ReferenceProblem): MessageText {
+  return msg('reference.tooLong', { length: problem.length, max: problem.max });
 }
 
-export function baseUrlProblemMessage(problem: BaseUrlProblem): string {
+export function baseUrlProblemText(problem: BaseUrlProblem): MessageText {
   switch (problem.code) {
     case 'required':
-      return `"" is not a web address. Enter the service's address, for example https://debate.example.com`;
+      return msg('baseUrl.required');
     case 'not-a-url':
-      return `"${problem.input}" is not a web address. Enter the service's address, for example https://debate.example.com`;
+      return msg('baseUrl.notAUrl', { input: problem.input });
     case 'scheme':
-      return `The address must start with https:// (it starts with ${problem.protocol}//).`;
+      return msg('baseUrl.scheme', { protocol: problem.protocol });
     case 'https-required':
-      return 'The address must use https:// — credentials and user data may only travel encrypted. Plain http:// is allowed only for this computer (localhost).';
+      return msg('baseUrl.httpsRequired');
     case 'credentials-in-url':
-      return 'Remove the user name and password from the address; credentials go in the key fields.';
+      return msg('baseUrl.credentials');
     case 'query-or-fragment':
-      return 'Remove the part after ? or # from the address; enter only the service’s base address.';
+      return msg('baseUrl.queryOrFragment');
   }
 }
+
+export const uidProblemMessage = (problem: UidProblem): string => wordInEnglish(uidProblemText(problem));
+export const referenceProblemMessage = (problem: ReferenceProblem): string => wordInEnglish(referenceProblemText(problem));
+export const baseUrlProblemMessage = (problem: BaseUrlProblem): string => wordInEnglish(baseUrlProblemText(problem));
 
 /** Throws INVALID_INPUT, before any request is sent, when the uid can never be valid. */
 export function assertValidUid(uid: string): void {
   const problem = uidProblem(uid);
-  if (problem) throw invalidInput(uidProblemMessage(problem));
+  if (problem) throw invalidInput(uidProblemText(problem));
 }
 
 /** The service's base address in its one stored form; throws INVALID_INPUT saying what to fix. */
 export function normalizeBaseUrl(input: string): string {
   const checked = checkBaseUrl(input);
-  if (!checked.ok) throw invalidInput(baseUrlProblemMessage(checked.problem));
+  if (!checked.ok) throw invalidInput(baseUrlProblemText(checked.problem));
   return checked.baseUrl;
 }

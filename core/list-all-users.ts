@@ -1,4 +1,5 @@
 import { PrivacyDeskError } from '../shared/errors';
+import { msg } from '../shared/messages';
 import { MAX_PER_PAGE, type ListUsersInput, type UserPage, type UserRecord } from '../shared/users';
 import { realSleep, withRetry } from './retry';
 
@@ -175,7 +176,7 @@ function pageFetcher(listPage: (input: ListUsersInput) => Promise<UserPage>, per
 function walkStopped(pagesRead: number): PrivacyDeskError {
   return new PrivacyDeskError({
     code: 'CANCELLED',
-    message: `The walk through the users list was stopped after ${pagesRead} page${pagesRead === 1 ? '' : 's'}, as asked. Start it again to read every page.`,
+    text: msg('list.walkStopped', { count: pagesRead }),
   });
 }
 

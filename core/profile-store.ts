@@ -3,6 +3,8 @@ import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { PrivacyDeskError } from '../shared/errors';
+import type { MessageText } from '../shared/message-text';
+import { msg } from '../shared/messages';
 import { profileSchema, type Profile } from '../shared/profile';
 import { ensureDataDir } from './data-dir';
 import { PROFILES_LOCK, withDataLock, type DataLockOptions } from './data-lock';
@@ -40,18 +42,19 @@ export function openProfileStore(dataDir: string, lockOptions: DataLockOptions =
       text = await readFile(path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyFile();
-      throw corrupt(path, `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`);
+      throw corrupt(path, msg('profile.storeUnreadable'), (error as NodeJS.ErrnoException).code ?? 'unknown error');
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw corrupt(path, 'it is not valid JSON');
+      throw corrupt(path, msg('profile.storeNotJson'));
     }
     const parsed = profileFileSchema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw corrupt(path, `it does not have the expected shape (${issue ? `${issue.path.join('.') || 'top level'}: ${issue.message}` : 'unknown problem'})`);
+      // Where the file departs from its shape is data; zod's own words about it are the system's, quoted apart.
+      throw corrupt(path, msg('profile.storeBadShape', { where: issue?.path.join('.') || '/' }), issue?.message);
     }
     return parsed.data;
   };
@@ -83,14 +86,8 @@ export function openProfileStore(dataDir: string, lockOptions: DataLockOptions =
   };
 }
 
-function corrupt(path: string, reason: string): PrivacyDeskError {
-  return new PrivacyDeskError({
-    code: 'PROFILE_STORE_CORRUPT',
-    message:
-      `The profile list ${path} cannot be used: ${reason}. Nothing was changed and no profile can be saved until this is resolved. ` +
-      'Repair the file (for example from a backup), or start fresh: the damaged file is then kept aside as profiles.json.corrupt-<time> ' +
-      '(CLI: privacy-desk profiles start-fresh).',
-  });
+function corrupt(path: string, reason: MessageText, systemDetail?: string): PrivacyDeskError {
+  return new PrivacyDeskError({ code: 'PROFILE_STORE_CORRUPT', text: msg('profile.storeCorrupt', { path, reason }), ...(systemDetail ? { quote: { from: 'system', text: systemDetail } } : {}) });
 }
 
 /**
@@ -145,7 +142,7 @@ export function assertUniqueName(data: ProfileFile, name: string, exceptId?: str
   if (clash) {
     throw new PrivacyDeskError({
       code: 'INVALID_INPUT',
-      message: `A profile named "${clash.name}" already exists (names are compared ignoring case). Choose another name, or edit that profile.`,
+      text: msg('profile.nameTaken', { name: clash.name }),
     });
   }
 }
@@ -159,6 +156,6 @@ export function findProfile(data: ProfileFile, id: string): Profile {
 export function profileNotFound(idOrName: string): PrivacyDeskError {
   return new PrivacyDeskError({
     code: 'PROFILE_NOT_FOUND',
-    message: `There is no profile "${idOrName}". List the profiles (privacy-desk profiles list) and use one of their names or ids.`,
+    text: msg('profile.notFound', { profile: idOrName }),
   });
 }

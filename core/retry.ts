@@ -1,4 +1,5 @@
-import { PrivacyDeskError } from '../shared/errors';
+import { errorText, PrivacyDeskError } from '../shared/errors';
+import { msg } from '../shared/messages';
 
 /** Longest single wait between two list attempts; a longer Retry-After ends the retries instead. */
 export const MAX_RETRY_WAIT_MS = 60_000;
@@ -82,7 +83,8 @@ function budgetSpent(last: PrivacyDeskError, attempts: number, elapsedMs: number
     code: 'TIMEOUT',
     status: last.status,
     requestId: last.requestId,
-    message: `Gave up after ${attempts} attempt${attempts > 1 ? 's' : ''} in ${seconds(elapsedMs)} s (the limit for one call is ${seconds(totalMs)} s). The last attempt: ${last.message}`,
+    text: msg('http.gaveUp', { count: attempts, elapsed: seconds(elapsedMs), limit: seconds(totalMs), last: errorText(last) }),
+    ...(last.quote ? { quote: last.quote } : {}),
   });
 }
 

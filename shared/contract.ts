@@ -4,6 +4,7 @@ import { ERASURE_ACTIONS, listUsersInputSchema, type ErasureResult, type UserPag
 import { logoutOptionsSchema, type BuiltLogoutToken, type LogoutResult, type TokenVerification } from './logout';
 import type { AuditEntry, AuditExport, AuditFilter, AuditReading, ChainVerdict } from './audit';
 import { OUTCOMES, type ErrorInfo } from './errors';
+import type { MessageText } from './message-text';
 import type { BridgeEventName, BridgeMethodName } from './bridge-methods';
 import { jobFinishedSchema, jobIdSchema, jobProgressSchema, usersIndexInputSchema, usersWalkInputSchema } from './jobs';
 import { userLookupInputSchema, userSearchInputSchema, type UserLookupAnswer, type UserSearchAnswer } from './user-search';
@@ -42,8 +43,8 @@ export interface ConnectionCheck {
   step: 'token-authentication' | 'token-public' | 'list-users';
   ok: boolean;
   error?: ErrorInfo;
-  /** e.g. "scope authentication, expires in 2 h" or "3 users on page 1 of 50". */
-  detail?: string;
+  /** What the step found, worded by the window ("scope authentication, expires in 2 h", "250 users in total"). */
+  detail?: MessageText;
 }
 
 export interface SandboxUserState {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PrivacyDeskError } from '../../shared/errors';
+import { msg } from '../../shared/messages';
 import { withRetry } from '../retry';
 import { createServiceClient } from './service-client';
 import type { FetchLike } from '../types';
@@ -17,7 +18,7 @@ describe('withRetry within a time budget (hand-moved clock)', () => {
         attempts += 1;
         remainders.push(remainingMs);
         clock += 30_000; // each attempt takes a full 30 s timeout
-        throw new PrivacyDeskError({ code: 'TIMEOUT', message: 'No answer from debate.example within 30 s while listing users (page 1).' });
+        throw new PrivacyDeskError({ code: 'TIMEOUT', text: msg('http.timeout', { host: 'debate.example', seconds: 30, purpose: msg('purpose.listUsers', { page: 1 }) }) });
       },
       { maxRetries: 3, random: () => 1, sleep: async (ms) => void (clock += ms), budget: { totalMs: 60_000, now: () => clock } },
     );

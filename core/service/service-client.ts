@@ -1,4 +1,5 @@
 import { invalidInput } from '../../shared/errors';
+import { msg } from '../../shared/messages';
 import { normalizeBaseUrl } from '../input-problems';
 import { DEFAULT_TIMEOUT_MS, type HttpDeps } from './http';
 import { UserLister } from './list-users';
@@ -25,11 +26,11 @@ export interface ServiceConnection {
 export function connectToService(options: ServiceClientOptions): ServiceConnection {
   const profile = Object.freeze({ ...options.profile, baseUrl: normalizeBaseUrl(options.profile.baseUrl) });
   const { apiKey, apiSecret } = options.credentials;
-  if (!apiKey || !apiSecret) throw invalidInput('The profile has no API key or secret key. Enter both in the profile before connecting.');
+  if (!apiKey || !apiSecret) throw invalidInput(msg('client.noKeys'));
   const now = options.now ?? Date.now;
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!(timeoutMs > 0)) throw invalidInput('The request timeout must be a positive number of milliseconds.');
+  if (!(timeoutMs > 0)) throw invalidInput(msg('client.badTimeout'));
 
   // secrets() runs only once requests are under way, after `tokens` exists.
   const secrets = (): Iterable<string | undefined> => [apiSecret, apiKey, ...tokens.liveTokenValues()];
@@ -53,7 +54,7 @@ export function connectToService(options: ServiceClientOptions): ServiceConnecti
     buildLogoutToken: (uid, logoutOptions) => buildLogoutToken(uid, logoutOptions, tokenContext),
     verifyLogoutToken: (jwt) => verifyLogoutToken(jwt, tokenContext),
     checkToken: (scope) => {
-      if (scope !== 'authentication' && scope !== 'public') return Promise.reject(invalidInput(`Unknown scope “${String(scope)}”: use authentication or public.`));
+      if (scope !== 'authentication' && scope !== 'public') return Promise.reject(invalidInput(msg('client.unknownScope', { scope: String(scope) })));
       return tokens.info(scope);
     },
   };

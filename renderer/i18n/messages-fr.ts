@@ -27,7 +27,6 @@ export const messagesFr: MessageWordings = {
   'code.AUDIT_WRITE_FAILED': 'Le journal d’audit n’a pas pu être écrit. Libérez de l’espace disque ou corrigez les droits du dossier de données, puis réessayez.',
   'code.INTERNAL': 'Un problème est survenu dans Privacy Desk. Réessayez ; si cela persiste, signalez-le avec les étapes qui y ont mené.',
   'code.FILE_WRITE_FAILED': 'Un fichier que Privacy Desk écrit sur cet ordinateur n’a pas pu être écrit (le disque est plein, ou le dossier n’est pas accessible en écriture). Libérez de l’espace disque ou rendez le dossier accessible en écriture, puis réessayez.',
-  'code.FILE_WRITE_FAILED': 'Un fichier que Privacy Desk écrit sur cet ordinateur n’a pas pu être écrit (le disque est plein, ou le dossier n’est pas accessible en écriture). Libérez de l’espace disque ou rendez le dossier accessible en écriture, puis réessayez.',
   'code.BUSY': 'Privacy Desk est occupé par le même genre de travail et n’a rien pris de cette demande. Réessayez quand l’autre travail sera terminé.',
 
   'action.verb.anonymize': 'anonymiser',
@@ -207,6 +206,10 @@ export const messagesFr: MessageWordings = {
   'keychain.noProvider': 'Aucun fournisseur Secret Service ne répond sur D-Bus. Installez et démarrez gnome-keyring (sudo apt-get install gnome-keyring) ou un autre fournisseur Secret Service comme KeePassXC. D’ici là, les clés sont gardées en mémoire pour cette session seulement.',
   'keychain.locked': 'Le trousseau est verrouillé. Déverrouillez-le (ouvrez la session de bureau, ou utilisez votre gestionnaire de trousseau), puis redémarrez Privacy Desk. D’ici là, les clés sont gardées en mémoire pour cette session seulement.',
   'keychain.other': 'Le trousseau du système n’a pas pu être utilisé. Vérifiez qu’il est disponible et déverrouillé, puis redémarrez Privacy Desk. D’ici là, les clés sont gardées en mémoire pour cette session seulement.',
+  'connection.tokenDetail': 'portée {{scope}}, expire dans {{expires}}',
+  'connection.usersTotal': { one: '{{count}} utilisateur en tout', other: '{{count}} utilisateurs en tout' },
+  'connection.usersListed': 'les utilisateurs peuvent être listés',
+  'connection.noUsers': 'aucun utilisateur pour l’instant',
   'desk.badPage': 'La page doit valoir 1 ou plus, et le nombre d’utilisateurs par page être entre 1 et 100.',
   'desk.simulateLive': 'Simuler une connexion est réservé au bac à sable sur cet ordinateur : « {{profile}} » porte sur des données réelles, donc rien n’a été envoyé.',
   'desk.exportFormat': 'Format d’export « {{format}} » inconnu : choisissez csv ou json.',

@@ -165,9 +165,9 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       guard('profiles.testConnection', input);
       return {
         checks: [
-          { step: 'token-authentication', ok: true, detail: 'scope authentication, expires in 2 h' },
-          { step: 'token-public', ok: true, detail: 'scope public, expires in 2 h' },
-          { step: 'list-users', ok: false, error: { code: 'INSUFFICIENT_SCOPE', outcome: 'refused', message: 'The key lacks the public scope.' } },
+          { step: 'token-authentication', ok: true, detail: msg('connection.tokenDetail', { scope: 'authentication', expires: msg('duration.hours', { count: 2 }) }) },
+          { step: 'token-public', ok: true, detail: msg('connection.tokenDetail', { scope: 'public', expires: msg('duration.hours', { count: 2 }) }) },
+          { step: 'list-users', ok: false, error: { code: 'INSUFFICIENT_SCOPE', outcome: 'refused', message: wordInEnglish(msg('list.notAllowed')), text: msg('list.notAllowed') } },
         ],
       };
     },

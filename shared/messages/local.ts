@@ -26,7 +26,7 @@ export const LOCAL_MESSAGES = {
   'profile.addressMoved': message('“{{name}}” would move from {{from}} to {{to}}: enter the API key and the secret key again. Stored credentials are only ever sent to the address they were entered for. Nothing was saved.', { name: param.text, from: param.textOrPhrase, to: param.text }),
   'profile.nameMismatch': message('The name you typed does not match the profile name “{{name}}”; nothing was removed. Type the name exactly (case counts).', { name: param.text }),
   'profile.nameTaken': message('A profile named “{{name}}” already exists (names are compared ignoring case). Choose another name, or edit that profile.', { name: param.text }),
-  'profile.notFound': message('There is no profile “{{profile}}”. Choose one of the profiles listed (in the CLI: privacy-desk profiles list).', { profile: param.text }),
+  'profile.notFound': message('There is no profile “{{profile}}”. Choose one of the profiles listed (in the CLI: privacy-desk profiles list, then its name or id).', { profile: param.text }),
   'profile.storeCorrupt': message('The profile list {{path}} cannot be used: {{reason}}. Nothing was changed and no profile can be saved until this is resolved. Repair the file (for example from a backup), or start fresh: the damaged file is then kept aside as profiles.json.corrupt-<time> (CLI: privacy-desk profiles start-fresh).', { path: param.text, reason: param.phrase }),
   'profile.storeUnreadable': message('it cannot be read'),
   'profile.storeNotJson': message('it is not valid JSON'),
@@ -51,6 +51,12 @@ export const LOCAL_MESSAGES = {
   'desk.badPage': message('Page must be 1 or more and users per page between 1 and 100.'),
   'desk.simulateLive': message('Simulating a login is for the sandbox on this computer only: “{{profile}}” is live data, so nothing was sent.', { profile: param.text }),
   'desk.exportFormat': message('Unknown export format “{{format}}”: choose csv or json.', { format: param.text }),
+
+  // core/desk.ts testConnection: what each passed step found.
+  'connection.tokenDetail': message('scope {{scope}}, expires in {{expires}}', { scope: param.text, expires: param.phrase }),
+  'connection.usersTotal': message({ one: '{{count}} user in total', other: '{{count}} users in total' }, { count: param.count }),
+  'connection.usersListed': message('users can be listed'),
+  'connection.noUsers': message('no users yet'),
 
   // core/service/erasure-gate.ts: validation, confirmation and the audit record around every act.
   'gate.unknownAction': message('Unknown action “{{action}}”: only anonymize or delete can be sent. Nothing was sent.', { action: param.text }),
@@ -119,10 +125,10 @@ export const LOCAL_MESSAGES = {
   'receipt.noSuchAct': message('No act in the audit trail has the id “{{actId}}”. Copy the act id from the audit trail.', { actId: param.text }),
 
   // core/data-lock.ts: the data folder's locks.
-  'lock.busy': message('Another Privacy Desk process (the app or a CLI command) is changing {{what}} in {{dataDir}}, so nothing was changed. Try again in a moment. If no other Privacy Desk is running, a crashed one left its lock behind: delete the folder {{lockPath}} and try again.', { what: param.phrase, dataDir: param.text, lockPath: param.text }),
-  'lock.busyWaited': message('Another Privacy Desk process (the app or a CLI command) is changing {{what}} in {{dataDir}} and did not finish within {{seconds}} s, so nothing was changed. Try again in a moment. If no other Privacy Desk is running, a crashed one left its lock behind: delete the folder {{lockPath}} and try again.', { what: param.phrase, dataDir: param.text, seconds: param.count, lockPath: param.text }),
-  'lock.failed': message('Privacy Desk could not lock {{what}} in {{dataDir}}, so nothing was changed. Check that the folder {{dataDir}} is writable by you, then try again.', { what: param.phrase, dataDir: param.text }),
-  'lock.lost': message('Privacy Desk lost its lock on {{what}} in {{dataDir}} while changing it ({{lockPath}} was removed or taken over, for example after the computer slept or the disk stalled). The change may not have been saved: check it, then try again.', { what: param.phrase, dataDir: param.text, lockPath: param.text }),
+  'lock.busy': message('Another Privacy Desk process (the app or a CLI command) is changing {{what}} in {{dataDir}}, so nothing was changed. Try again in a moment. If no other Privacy Desk is running, a crashed one left its lock behind: delete the folder {{lockPath}} and try again.', { what: param.textOrPhrase, dataDir: param.text, lockPath: param.text }),
+  'lock.busyWaited': message('Another Privacy Desk process (the app or a CLI command) is changing {{what}} in {{dataDir}} and did not finish within {{seconds}} s, so nothing was changed. Try again in a moment. If no other Privacy Desk is running, a crashed one left its lock behind: delete the folder {{lockPath}} and try again.', { what: param.textOrPhrase, dataDir: param.text, seconds: param.count, lockPath: param.text }),
+  'lock.failed': message('Privacy Desk could not lock {{what}} in {{dataDir}}, so nothing was changed. Check that the folder {{dataDir}} is writable by you, then try again.', { what: param.textOrPhrase, dataDir: param.text }),
+  'lock.lost': message('Privacy Desk lost its lock on {{what}} in {{dataDir}} while changing it ({{lockPath}} was removed or taken over, for example after the computer slept or the disk stalled). The change may not have been saved: check it, then try again.', { what: param.textOrPhrase, dataDir: param.text, lockPath: param.text }),
   'lock.what.profiles': message('the profile list'),
   'lock.what.audit': message('the audit trail'),
 
