@@ -6,6 +6,7 @@ import { createSessionCredentialStore } from '../core/credential-store';
 import { ensureDataDir, resolveDataDir } from '../core/data-dir';
 import { createDesk, type Desk } from '../core/desk';
 import { openCredentialStore } from '../core/keytar-credential-store';
+import { anchorInCredentialStore } from '../core/audit-anchor';
 
 export const API_KEY_ENV = 'PRIVACY_DESK_API_KEY';
 export const API_SECRET_ENV = 'PRIVACY_DESK_API_SECRET';
@@ -46,7 +47,9 @@ export function parseTimeoutMs(value: string | undefined): number | undefined {
 export async function openDesk(options: { keychain: boolean; timeoutMs?: number }, env: NodeJS.ProcessEnv): Promise<Desk> {
   const dataDir = ensureDataDir(resolveDataDir(env));
   const common = { dataDir, via: 'cli' as const, appVersion: cliVersion(), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
-  if (!options.keychain) return createDesk({ ...common, credentialStore: createSessionCredentialStore() });
+  // The audit trail's anchor lives in the keychain whether or not credentials come from it (the app and every
+  // command keep the same one); it is opened only when the trail is written or checked.
+  if (!options.keychain) return createDesk({ ...common, credentialStore: createSessionCredentialStore(), auditAnchor: anchorInCredentialStore(() => openCredentialStore({ env }), dataDir) });
   const { store, problem } = await openCredentialStore({ env });
   return createDesk({ ...common, credentialStore: store, credentialProblem: problem === undefined ? undefined : cliKeychainProblem(problem) });
 }

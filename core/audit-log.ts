@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import { isPrivacyDeskError } from '../shared/errors';
 import { AuditWriteError } from './audit-write-error';
 import { diskProblem } from './disk-error';
-import type { AuditEntry, AuditReading, ChainVerdict } from '../shared/audit';
-import { isChained, linkAfter, sha256Hex, startChain, type ChainLink } from './audit-chain';
-import { entryProblem, parseAuditText, readingOf } from './audit-reader';
-import { parseBoundedJson } from './bounded-json';
+import type { AnchorReport, AuditEntry, AuditReading, ChainVerdict } from '../shared/audit';
+import { parseAuditText, readingOf } from './audit-reader';
+import { moveTornTailAside, readTail, readWhole, summaryOfFile, writeChained, type AnnounceWrite, type FileState } from './audit-file';
+import type { AnchorPlace, AuditAnchorRecord, AuditAnchorStore } from './audit-anchor';
+import { adoptTrail, announceWrite, anchorReport, summarizeTrail, verdictWithAnchor } from './audit-anchor-check';
+import { isoWithOffset } from './local-time';
 import { AUDIT_LOCK, withDataLock, type DataLockOptions } from './data-lock';
 
 export const AUDIT_FILE_NAME = 'audit.jsonl';
@@ -47,8 +49,6 @@ export interface FileAuditLog extends AuditLog {
   pendingEntries(): readonly AuditEntry[];
 }
 
-// Only these fields reach the file, whatever the caller passes: nothing secret can ride along.
-const AUDIT_FIELDS = ['at', 'actId', 'action', 'outcome', 'uid', 'reference', 'profileId', 'profileName', 'baseUrl', 'operator', 'appVersion', 'via', 'jobId', 'pastedUid', 'test', 'status', 'requestId', 'errorCode', 'verification', 'batch'] as const;
 
 /**
  * Under `ulimit -f` a write past the limit raises SIGXFSZ, whose default action kills the process
@@ -67,13 +67,54 @@ function ignoreFileSizeSignal(): void {
   }
 }
 
-export function openAuditLog(dataDir: string, lockOptions: DataLockOptions = {}): FileAuditLog {
+export interface AuditLogOptions extends DataLockOptions {
+  /**
+   * Where the chain's head is kept outside the file (core/audit-anchor.ts): updated under the audit lock before
+   * each write lands, checked by read() and verify(). Without one the trail is checked against itself only.
+   */
+  anchor?: AuditAnchorStore;
+  /** The clock for the anchor's dates (tests move it); default Date.now. */
+  now?: () => number;
+}
+
+export function openAuditLog(dataDir: string, options: AuditLogOptions = {}): FileAuditLog {
+  const { anchor, now = Date.now, ...lockOptions } = options;
   const path = join(dataDir, AUDIT_FILE_NAME);
   const pending: AuditEntry[] = [];
   let setAside: AuditReading['setAside'];
+  // Why the last write could not keep the anchor (a keychain that stopped answering): said by verify, never blocking an act.
+  let anchorTrouble: string | undefined;
   ignoreFileSizeSignal();
+  const at = () => isoWithOffset(new Date(now()));
 
   const locked = <T>(task: Parameters<typeof withDataLock<T>>[2]): Promise<T> => withDataLock(dataDir, AUDIT_LOCK, task, lockOptions);
+
+  // What this process last stored, and the file as its write left it: while the file is exactly so, no other
+  // writer (app or CLI) and no hand has been there, so the record is still the keychain's and need not be read again.
+  let lastAnchored: { record: AuditAnchorRecord; file: FileState } | undefined;
+  // Before each write lands: the anchor learns the head the trail has and the head the write makes.
+  const announce: AnnounceWrite | undefined = anchor
+    ? async (prev, next, file) => {
+        try {
+          const known = lastAnchored && sameFile(lastAnchored.file, file) ? lastAnchored.record : await anchor.read();
+          const record = await announceWrite(known, prev, next, () => summaryOfFile(path), at());
+          lastAnchored = undefined;
+          await anchor.write(record);
+          anchorTrouble = undefined;
+          return {
+            // A write that then fails leaves the trail at `prev`: the anchor says so too.
+            failed: () => anchor.write({ ...record, next: undefined }),
+            landed: (after) => {
+              lastAnchored = { record, file: after };
+            },
+          };
+        } catch (error) {
+          lastAnchored = undefined;
+          anchorTrouble = troubleOf(error);
+          return undefined;
+        }
+      }
+    : undefined;
 
   // Every writer, in this process or another (app, CLI), appends under the audit lock: lines never
   // interleave, and the last line read here is still the last one when ours lands.
@@ -91,13 +132,13 @@ export function openAuditLog(dataDir: string, lockOptions: DataLockOptions = {})
           // Outcomes kept from an earlier failure go first, in order: they happened first.
           while (pending.length > 0) {
             hold.assertHeld();
-            tail = await writeChained(handle, tail, [pending[0] as AuditEntry], path);
+            tail = await writeChained(handle, tail, [pending[0] as AuditEntry], path, announce);
             pending.shift();
           }
           if (!build) return;
           const built = build(tail.lastLine);
           hold.assertHeld();
-          await writeChained(handle, tail, Array.isArray(built) ? built : [built as AuditEntry], path);
+          await writeChained(handle, tail, Array.isArray(built) ? built : [built as AuditEntry], path, announce);
         } finally {
           await handle.close().catch(() => undefined);
         }
@@ -108,27 +149,54 @@ export function openAuditLog(dataDir: string, lockOptions: DataLockOptions = {})
     }
   };
 
-  const snapshot = async (moveTorn: boolean): Promise<{ text: string; setAside?: AuditReading['setAside'] }> => {
+  /** The file's text, read under the lock (a torn last line moved aside first when asked), and what `then` makes of it there. */
+  const snapshot = async <T>(moveTorn: boolean, then: (text: string) => Promise<T>): Promise<T> => {
+    let read: { text: string } | undefined;
     try {
       return await locked(async () => {
         let handle: FileHandle;
         try {
           handle = await open(path, 'r+');
         } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { text: '' };
-          throw error;
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+          read = { text: '' };
+          return then('');
         }
         try {
           const tail = await readTail(handle);
           if (moveTorn && !tail.endsWithNewline) setAside = await moveTornTailAside(handle, path, tail);
-          return { text: await readFile(path, 'utf8') };
+          read = { text: await readFile(path, 'utf8') };
         } finally {
           await handle.close().catch(() => undefined);
         }
+        return then(read.text);
       });
-    } catch {
+    } catch (error) {
+      if (read) throw error;
       // No lock (a read-only folder, a busy lock) or no write access: read as it is, move nothing.
-      return { text: await readWhole(path) };
+      return then(await readWhole(path));
+    }
+  };
+
+  /** The chain's verdict on `text`, then the anchor's view of the same text (adopting the trail when no anchor is kept yet). */
+  const judged = async (text: string, headAnchor?: string, moved?: AuditReading['setAside']): Promise<AuditReading> => {
+    const reading = readingOf(text, moved, headAnchor);
+    if (!anchor) return reading;
+    const trail = summarizeTrail(parseAuditText(text).chainLines);
+    let place: AnchorPlace = { kind: 'session' };
+    try {
+      place = await anchor.where();
+      let record = await anchor.read();
+      let state: AnchorReport['state'] = 'checked';
+      if (!record) {
+        record = adoptTrail(trail, at());
+        await anchor.write(record);
+        state = 'adopted';
+      }
+      const report = anchorReport(place, record, state);
+      return { ...reading, verdict: verdictWithAnchor(reading.verdict, trail, record, anchorTrouble ? { ...report, problem: anchorTrouble } : report) };
+    } catch (error) {
+      return { ...reading, verdict: { ...reading.verdict, anchor: { store: place.kind, state: 'unavailable', problem: troubleOf(error), findings: 0 } } };
     }
   };
 
@@ -138,13 +206,9 @@ export function openAuditLog(dataDir: string, lockOptions: DataLockOptions = {})
     append: (entry) => appendBuilt(() => entry, entry.outcome === 'attempted' ? [] : [entry]),
     appendMany: (entries) => (entries.length === 0 ? Promise.resolve() : appendBuilt(() => entries, entries.filter((entry) => entry.outcome !== 'attempted'))),
     appendAfterLast: (build) => appendBuilt(build),
-    async read() {
-      const { text } = await snapshot(true);
-      return readingOf(text, setAside);
-    },
-    async verify(anchor) {
-      const { text } = await snapshot(false);
-      return readingOf(text, undefined, anchor).verdict;
+    read: () => snapshot(true, (text) => judged(text, undefined, setAside)),
+    async verify(headAnchor) {
+      return (await snapshot(false, (text) => judged(text, headAnchor))).verdict;
     },
     async flushPending() {
       if (pending.length === 0) return 0;
@@ -165,130 +229,12 @@ export function openAuditLog(dataDir: string, lockOptions: DataLockOptions = {})
   };
 }
 
-async function readWhole(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw error;
-  }
-}
+const sameFile = (a: FileState, b: FileState): boolean => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
 
-interface Tail {
-  /** The last complete line, without its newline; null when there is none. */
-  lastLine: string | null;
-  endsWithNewline: boolean;
-  /** Bytes in the file. */
-  size: number;
-  /** Offset just after the last newline (0 when there is none): where a torn part starts. */
-  cleanEnd: number;
-}
-
-/** The chain fields for an entry following `lastLine`. */
-async function linkFor(lastLine: string | null, path: string): Promise<ChainLink> {
-  if (lastLine === null) return startChain();
-  // Bounded like every read of the trail: a hostile last line is corrupt, and linked to by its raw bytes below.
-  const parsed = parseBoundedJson(lastLine);
-  const previous = parsed.ok && entryProblem(parsed.value) === null ? parsed.value : undefined;
-  if (isChained(previous)) return linkAfter(previous);
-  const text = await readWhole(path);
-  const { chainLines } = parseAuditText(text);
-  const lastChained = [...chainLines].reverse().find((l) => l.kind === 'entry' && isChained(l.stored));
-  // No chained entry yet: the chain starts here and records what the file holds before it (lines written
-  // before the chain existed), so verify can tell that genuine prefix from lines put there later.
-  if (!lastChained || lastChained.kind !== 'entry' || !isChained(lastChained.stored)) return startChain(text);
-  // A corrupt or unchained last line after the chain started: keep numbering after the last chained entry and
-  // link to the line's raw bytes, so verify locates that line instead of seeing a new chain.
-  return { format: 2, seq: lastChained.stored.seq + 1, prevHash: sha256Hex(lastLine) };
-}
-
-/** The entry as its stored line, chained after `lastLine`; only the audit fields are kept. */
-async function chainedLine(lastLine: string | null, entry: AuditEntry, path: string): Promise<string> {
-  const { chainId, prevHash, ...numbering } = await linkFor(lastLine, path);
-  const clean: Record<string, unknown> = { ...numbering };
-  for (const field of AUDIT_FIELDS) if (entry[field] !== undefined) clean[field] = entry[field];
-  if (chainId !== undefined) clean.chainId = chainId;
-  clean.prevHash = prevHash;
-  return JSON.stringify(clean);
-}
-
-/** Writes the entries as whole lines in one write (or nothing: a failed write is cut back off) and fsyncs once. */
-async function writeChained(handle: FileHandle, tail: Tail, entries: readonly AuditEntry[], path: string): Promise<Tail> {
-  let line = tail.lastLine ?? null;
-  const lines: string[] = [];
-  for (const entry of entries) {
-    line = await chainedLine(line, entry, path);
-    lines.push(`${line}\n`);
-  }
-  const bytes = Buffer.from(lines.join(''), 'utf8');
-  try {
-    // One write call; a short count (the disk filled up, the size limit) is not success. Trying the
-    // rest once more gets the error that says why (ENOSPC, EFBIG…), or finishes the line.
-    let written = (await handle.write(bytes, 0, bytes.length, null)).bytesWritten;
-    if (written < bytes.length) written += (await handle.write(bytes, written, bytes.length - written, null)).bytesWritten;
-    if (written < bytes.length) throw Object.assign(new Error(`only ${written} of ${bytes.length} bytes could be written`), { code: 'SHORT_WRITE' });
-    await handle.sync();
-  } catch (error) {
-    // No fragment may stay: the next line must not land on a partial one.
-    await handle.truncate(tail.size).catch(() => undefined);
-    await handle.sync().catch(() => undefined);
-    throw error;
-  }
-  return { lastLine: line, endsWithNewline: true, size: tail.size + bytes.length, cleanEnd: tail.size + bytes.length };
-}
-
-/** Copies a torn last line to audit.jsonl.torn-<time> (a file of its own, fsynced), then cuts it off the trail. */
-async function moveTornTailAside(handle: FileHandle, path: string, tail: Tail): Promise<{ path: string; bytes: number }> {
-  const bytes = tail.size - tail.cleanEnd;
-  const fragment = Buffer.alloc(bytes);
-  await handle.read(fragment, 0, bytes, tail.cleanEnd);
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  let asidePath = `${path}.torn-${stamp}`;
-  let aside: FileHandle | null = null;
-  for (let n = 1; !aside; n++) {
-    try {
-      aside = await open(asidePath, 'wx', 0o600);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n > 100) throw error;
-      asidePath = `${path}.torn-${stamp}-${n}`;
-    }
-  }
-  try {
-    const { bytesWritten } = await aside.write(fragment, 0, bytes, 0);
-    if (bytesWritten !== bytes) throw Object.assign(new Error(`only ${bytesWritten} of ${bytes} bytes of the torn line could be set aside`), { code: 'SHORT_WRITE' });
-    await aside.sync();
-  } finally {
-    await aside.close();
-  }
-  await handle.truncate(tail.cleanEnd);
-  await handle.sync();
-  return { path: asidePath, bytes };
-}
-
-const TAIL_CHUNK_BYTES = 4096;
-
-/** The last complete line (entries are small: usually one read from the end) and whether the file ends cleanly. */
-async function readTail(handle: FileHandle): Promise<Tail> {
-  const { size } = await handle.stat();
-  if (size === 0) return { lastLine: null, endsWithNewline: true, size, cleanEnd: 0 };
-  let start = size;
-  let tail = Buffer.alloc(0);
-  const newlines = () => tail.reduce((count, byte) => count + (byte === 0x0a ? 1 : 0), 0);
-  // Two newlines bracket the last complete line (the one before it, and its own or the torn part's).
-  while (start > 0 && newlines() < 2) {
-    const length = Math.min(TAIL_CHUNK_BYTES, start);
-    start -= length;
-    const chunk = Buffer.alloc(length);
-    await handle.read(chunk, 0, length, start);
-    tail = Buffer.concat([chunk, tail]);
-  }
-  const endsWithNewline = tail[tail.length - 1] === 0x0a;
-  const lastNewline = tail.lastIndexOf(0x0a);
-  const cleanEnd = lastNewline < 0 ? 0 : start + lastNewline + 1;
-  const lines = tail.toString('utf8').split('\n');
-  // The last element is '' after a clean end, or the torn part: either way the complete line is the one before.
-  const lastLine = lines.length >= 2 ? (lines[lines.length - 2] ?? null) : null;
-  return { lastLine, endsWithNewline, size, cleanEnd };
+/** Why the anchor could not be used, in words (a keychain's message carries no secret). */
+function troubleOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return `the anchor could not be read or kept (${text.replace(/\s+/g, ' ').slice(0, 200)})`;
 }
 
 function notWritten(path: string, error: unknown): AuditWriteError {

@@ -11,6 +11,12 @@ export interface CredentialStore {
   /** Stores the key and secret bound to the origin they were entered for (shared/credential-origin.ts). */
   set(profileId: string, credentials: Credentials, origin: string): Promise<void>;
   delete(profileId: string): Promise<void>;
+  /**
+   * A small record that is no credential, kept in the same place under an account of its own (the audit trail's
+   * anchor: core/audit-anchor.ts), so that rewriting a file in the data folder cannot reach it. Null when absent.
+   */
+  getRecord(account: string): Promise<string | null>;
+  setRecord(account: string, value: string): Promise<void>;
 }
 
 /** What a store gives back: the key, the secret and the origin they may be sent to (absent in entries written before the binding existed). */
@@ -20,6 +26,7 @@ export interface StoredCredentials extends Credentials {
 
 export function createSessionCredentialStore(): CredentialStore {
   const entries = new Map<string, StoredCredentials>();
+  const records = new Map<string, string>();
   return {
     kind: 'session',
     async get(profileId) {
@@ -31,6 +38,12 @@ export function createSessionCredentialStore(): CredentialStore {
     },
     async delete(profileId) {
       entries.delete(profileId);
+    },
+    async getRecord(account) {
+      return records.get(account) ?? null;
+    },
+    async setRecord(account, value) {
+      records.set(account, value);
     },
   };
 }

@@ -9,6 +9,7 @@ import { listUsersInputSchema, type ErasureResult, type ListUsersInput, type Use
 import { assertValidUid } from './input-problems';
 import { buildAuditExport } from './audit-export';
 import { openAuditLog } from './audit-log';
+import { anchorInCredentialStore, type AuditAnchorStore } from './audit-anchor';
 import { upgradeLegacyEntry } from './legacy-audit-entry';
 import { baseUrlOrigin } from '../shared/credential-origin';
 import type { CredentialStore, StoredCredentials } from './credential-store';
@@ -30,6 +31,8 @@ export interface DeskOptions {
   credentialStore: CredentialStore;
   /** Why the keychain is not used (shown to the operator); set when credentialStore is the session fallback. */
   credentialProblem?: string;
+  /** Where the audit trail's head is kept outside the file (core/audit-anchor.ts); default: beside the credentials. */
+  auditAnchor?: AuditAnchorStore;
   fetch?: FetchLike;
   via: AuditEntry['via'];
   timeoutMs?: number;
@@ -67,7 +70,7 @@ export type Desk = ReturnType<typeof createDesk>;
 export function createDesk(options: DeskOptions) {
   const { dataDir, credentialStore, via } = options;
   const profileStore = openProfileStore(dataDir);
-  const audit = openAuditLog(dataDir);
+  const audit = openAuditLog(dataDir, { anchor: options.auditAnchor ?? anchorInCredentialStore(credentialStore, dataDir), ...(options.now ? { now: options.now } : {}) });
   const connections = new Map<string, Promise<GatedConnection>>();
   const operator = options.operator ?? currentOsUser();
   let temporary: { profile: Profile; credentials: Credentials } | null = null;

@@ -78,6 +78,12 @@ export async function openKeytarCredentialStore(options: KeytarStoreOptions = {}
     async delete(profileId) {
       await keytar.deletePassword(service, profileId).catch(fail);
     },
+    async getRecord(account) {
+      return keytar.getPassword(service, account).catch(fail);
+    },
+    async setRecord(account, value) {
+      await keytar.setPassword(service, account, value).catch(fail);
+    },
   };
   return { store };
 }

@@ -102,6 +102,23 @@ export interface CorruptAuditLine {
   excerpt: string;
 }
 
+/**
+ * The anchor the trail was checked against: its head kept where a rewrite of the file does not reach
+ * (core/audit-anchor.ts).
+ */
+export interface AnchorReport {
+  /** keychain: the OS keychain entry of the data folder; session: this process's memory (no keychain): it anchors this session only. */
+  store: 'keychain' | 'session';
+  /** checked: the trail was compared with it; adopted: none was kept, so it was set now from the trail as it stands; unavailable: it could not be read (problem). */
+  state: 'checked' | 'adopted' | 'unavailable';
+  /** Why the keychain is not used, or why the anchor could not be read. */
+  problem?: string;
+  /** The anchor was first kept for a trail that already had entries: those up to `seq` were taken as found, on `at`. */
+  adopted?: { at: string; seq: number };
+  /** Problems anchored writes found on their way (kept for good; the first is the verdict when the trail is otherwise intact). */
+  findings: number;
+}
+
 /** What `verify` answers. */
 export type ChainVerdict =
   | {
@@ -112,17 +129,23 @@ export type ChainVerdict =
       chainId: string | null;
       /** Lines written before the chain existed (no format field): readable, but no hash covers them. */
       legacy?: number;
+      anchor?: AnchorReport;
     }
   | {
       ok: false;
       entries: number;
-      /** The first break, located. */
-      kind: 'edited' | 'removed' | 'swapped' | 'inserted' | 'torn-tail' | 'corrupt' | 'unchained';
+      /**
+       * The first break, located. The last three come from the anchor: the trail ends before it (rolled-back: a
+       * rollback, a deleted file, a write that never landed), differs from it (rewritten), or goes past it with
+       * entries no anchored write vouches for (unanchored).
+       */
+      kind: 'edited' | 'removed' | 'swapped' | 'inserted' | 'torn-tail' | 'corrupt' | 'unchained' | 'rolled-back' | 'rewritten' | 'unanchored';
       /** 1-based line number in audit.jsonl where the break shows. */
       line: number;
       /** Plain words: what was found and where. */
       message: string;
       headHash: string | null;
+      anchor?: AnchorReport;
     };
 
 /**

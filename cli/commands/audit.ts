@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import { describeVerdict } from '../../core/audit-chain';
+import { describeAnchor } from '../../core/audit-anchor-check';
 import { batchSummaryWords } from '../../core/audit-export';
 import { matchesAuditFilter, type AuditEntryAt, type AuditFilter, type AuditReading } from '../../shared/audit';
 import { invalidInput } from '../../shared/errors';
@@ -73,7 +74,11 @@ export function auditCommand(context: CliContext): Command {
       if (head !== undefined && !/^[0-9a-f]{64}$/.test(head)) throw invalidInput(`--head takes a SHA-256 hash: 64 hexadecimal characters (got "${opts.head}").`);
       const verdict = await (await openDesk({ keychain: false }, io.env)).verifyAudit(head);
       if (opts.json) out.json(verdict);
-      else out.line(describeVerdict(verdict));
+      else {
+        out.line(describeVerdict(verdict));
+        const anchor = describeAnchor(verdict.anchor);
+        if (anchor) out.line(anchor);
+      }
       if (!verdict.ok) context.exitCode = EXIT_FAILED;
     });
 
@@ -138,4 +143,6 @@ function printProblems(out: CliOutput, reading: AuditReading): void {
     out.note(`${reading.outcomeMissing.length} ${reading.outcomeMissing.length === 1 ? 'act has' : 'acts have'} no recorded outcome (lines ${reading.outcomeMissing.map((m) => m.line).join(', ')}): treat them as unknown and check the users.`);
   }
   out.note(describeVerdict(reading.verdict));
+  const anchor = describeAnchor(reading.verdict.anchor);
+  if (anchor) out.note(anchor);
 }

@@ -56,7 +56,7 @@ describe('privacy-desk audit list / verify / export (in-process CLI)', () => {
 
   it('verify exits 0 on an untouched trail and 1 naming the line of an edit', async () => {
     const clean = await audit(['verify']);
-    expect(clean).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Verified, \d+ entries, head hash [0-9a-f]{64}\.\n$/) });
+    expect(clean).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Verified, \d+ entries, head hash [0-9a-f]{64}\.\nAnchor: for this session only — no keychain is in use .*\n$/) });
 
     const original = readFileSync(auditPath, 'utf8');
     try {

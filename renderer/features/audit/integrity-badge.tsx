@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { AuditReading, ChainVerdict } from '../../../shared/audit';
+import type { AnchorReport, AuditReading, ChainVerdict } from '../../../shared/audit';
 import { CopyButton } from '../../components/copy-button';
 
 /** The chain's verdict where a DPO looks first: verified with the head hash to copy into the ticket, or where it breaks. */
@@ -18,6 +18,7 @@ export function IntegrityBadge({ verdict, onVerify, verifying }: { verdict: Chai
           <p className="integrity__title">{t('audit.chainBroken', { line: verdict.line, kind: t(`audit.breaks.${verdict.kind}`) })}</p>
           <p className="integrity__detail">{verdict.message}</p>
           {verdict.headHash && <HeadHash hash={verdict.headHash} />}
+          <AnchorLine report={verdict.anchor} />
         </div>
         {verifyButton}
       </div>
@@ -32,9 +33,32 @@ export function IntegrityBadge({ verdict, onVerify, verifying }: { verdict: Chai
           {verdict.legacy ? ` · ${t('audit.legacyLines', { count: verdict.legacy })}` : ''}
         </p>
         {verdict.headHash ? <HeadHash hash={verdict.headHash} /> : <p className="integrity__detail">{t('audit.noHead')}</p>}
+        <AnchorLine report={verdict.anchor} />
       </div>
       {verifyButton}
     </div>
+  );
+}
+
+/** Where the chain's head is kept outside the file, and whether the trail was checked against it (core/audit-anchor.ts). */
+function AnchorLine({ report }: { report: AnchorReport | undefined }) {
+  const { t, i18n } = useTranslation();
+  if (!report) return null;
+  const said =
+    report.state === 'unavailable'
+      ? t('audit.anchor.unavailable')
+      : report.store === 'session'
+        ? t('audit.anchor.session')
+        : report.state === 'adopted'
+          ? t('audit.anchor.adopted')
+          : report.adopted
+            ? t('audit.anchor.keychainSince', { date: new Date(report.adopted.at).toLocaleString(i18n.language), count: report.adopted.seq })
+            : t('audit.anchor.keychain');
+  return (
+    <p className="integrity__detail" data-testid="integrity-anchor" data-anchor-store={report.store} data-anchor-state={report.state}>
+      {said}
+      {report.findings > 0 && <> {t('audit.anchor.findings', { count: report.findings })}</>}
+    </p>
   );
 }
 
