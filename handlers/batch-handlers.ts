@@ -4,6 +4,7 @@ import type { BatchRun, BatchRunControl, DeskBatch } from '../core/batch/batch-t
 import { createPauseSwitch } from '../core/batch/pause-switch';
 import type { JobRegistry } from './jobs';
 import type { AreaHandlers } from './types';
+import { msg } from '../shared/messages';
 
 type BatchMethod = 'batch.preview' | 'batch.discard' | 'batch.check' | 'batch.start' | 'batch.resume' | 'batch.setPaused' | 'batch.list' | 'batch.get' | 'batch.results';
 
@@ -98,7 +99,7 @@ export function batchHandlers({ desk, jobs }: BatchHandlerContext): AreaHandlers
     'batch.setPaused': async ({ jobId, paused }) => {
       const pause = pauses.get(jobId);
       if (!pause) {
-        throw invalidInput(`There is no running batch job "${jobId.slice(0, 100)}" in this app: it has ended, or another process (the CLI) runs it. Refresh the batch list.`);
+        throw invalidInput(msg('batch.notRunningHere', { job: jobId.slice(0, 100) }));
       }
       if (paused) pause.pause();
       else pause.resume();

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { bridgeContract, type BridgeMethod, type BridgeResponse } from '../shared/contract';
-import { invalidInput, isPrivacyDeskError, toErrorInfo } from '../shared/errors';
+import { invalidInput, isPrivacyDeskError, PrivacyDeskError, toErrorInfo } from '../shared/errors';
+import type { MessageText } from '../shared/message-text';
+import { msg } from '../shared/messages';
 import type { BridgeHandlers } from './types';
 
 export function isBridgeMethod(method: string): method is BridgeMethod {
@@ -20,6 +22,17 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
 }
 
 /**
+ * Bad input, before anything is sent: a rule's own message when it has one (shared/logout.ts extra claims),
+ * else which fields are not valid; zod's own words about them follow as a technical detail (they are English).
+ */
+function inputRefusal(method: string, issues: readonly z.core.$ZodIssue[]): PrivacyDeskError {
+  const own = issues.map((issue) => (issue as { params?: { text?: MessageText } }).params?.text).find((text) => text !== undefined);
+  const fields = [...new Set(issues.map((issue) => issue.path.map(String).join('.').slice(0, 100) || '/'))].slice(0, 5).join(', ');
+  const text = own ? msg('bridge.badInputBecause', { method, problem: own }) : msg('bridge.badInput', { method, fields });
+  return new PrivacyDeskError({ code: 'INVALID_INPUT', text, quote: { from: 'system', text: describeIssues(issues) } });
+}
+
+/**
  * The one entry point of both transports: checks the method name, parses the
  * input with the method's schema (the handler never sees unparsed input), runs
  * the handler, and turns every failure into a BridgeResponse. Never throws,
@@ -27,15 +40,12 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
  */
 export async function dispatchBridgeCall(handlers: BridgeHandlers, method: string, rawInput: unknown): Promise<BridgeResponse<unknown>> {
   if (!isBridgeMethod(method)) {
-    return { ok: false, error: invalidInput(`Privacy Desk has no operation called "${method.slice(0, 80)}". Reload the window; if it persists, the app and its page are out of step.`).toInfo() };
+    return { ok: false, error: invalidInput(msg('bridge.unknownMethod', { method: method.slice(0, 80) })).toInfo() };
   }
   // A call without an argument means "no options" (e.g. app.info()).
   const parsed = bridgeContract[method].input.safeParse(rawInput === undefined ? {} : rawInput);
   if (!parsed.success) {
-    return {
-      ok: false,
-      error: invalidInput(`The request "${method}" was refused before anything was sent: ${describeIssues(parsed.error.issues)}. Correct the value and try again.`).toInfo(),
-    };
+    return { ok: false, error: inputRefusal(method, parsed.error.issues).toInfo() };
   }
   try {
     const handler = handlers[method] as (input: unknown) => Promise<unknown>;

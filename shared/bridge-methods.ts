@@ -60,4 +60,6 @@ export const MAIN_PROCESS_GONE = {
   code: 'INTERNAL',
   outcome: 'unknown',
   message: 'The Privacy Desk main process did not answer. Restart the app and try again.',
+  // The catalogue's id, written out: this file imports nothing (the preload reads it), so not msg() from shared/messages.
+  text: { id: 'bridge.mainGone' },
 } as const satisfies ErrorInfo;

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_BATCH_TEXT_LENGTH } from '../shared/batch';
 import type { BridgeMethod } from '../shared/contract';
 import { PrivacyDeskError } from '../shared/errors';
+import { msg, sizeText } from '../shared/messages';
 import { dispatchBridgeCall, isBridgeMethod } from '../handlers/dispatch';
 import type { BridgeHandlers } from '../handlers/types';
 import { createPreviewGate, DEFAULT_PREVIEW_LIMITS, type PreviewLimits } from './preview-gate';
@@ -19,20 +20,14 @@ export const BRIDGE_BODY_LIMIT = 1_048_576;
 export const BATCH_PREVIEW_BODY_LIMIT = 3 * MAX_BATCH_TEXT_LENGTH + BRIDGE_BODY_LIMIT;
 
 /** Methods whose body may be larger than BRIDGE_BODY_LIMIT, each on its own route. */
-const LARGE_BODY_METHODS: Partial<Record<BridgeMethod, { bodyLimit: number; whatToDo: string }>> = {
-  'batch.preview': {
-    bodyLimit: BATCH_PREVIEW_BODY_LIMIT,
-    whatToDo: 'Split the list into smaller files and run them one after the other, or run it with the CLI (`privacy-desk batch`), which reads a file of any size.',
-  },
+const LARGE_BODY_METHODS: Partial<Record<BridgeMethod, { bodyLimit: number; tooLarge: 'bridge.tooLargeList' }>> = {
+  // The refusal says what to do instead: smaller files, or the CLI, which reads a file of any size.
+  'batch.preview': { bodyLimit: BATCH_PREVIEW_BODY_LIMIT, tooLarge: 'bridge.tooLargeList' },
 };
 
 /** A refusal as the page reads it: nothing was sent anywhere. */
-export function refusalBody(refusal: Pick<Refusal, 'code' | 'message'>) {
-  return { ok: false, error: new PrivacyDeskError({ code: refusal.code, outcome: 'not-sent', message: refusal.message }).toInfo() };
-}
-
-function megabytes(bytes: number): string {
-  return `${Math.round(bytes / 1_048_576)} MB`;
+export function refusalBody(refusal: Pick<Refusal, 'code' | 'text'>) {
+  return { ok: false, error: new PrivacyDeskError({ code: refusal.code, outcome: 'not-sent', text: refusal.text }).toInfo() };
 }
 
 export interface BridgeRoutesOptions {
@@ -62,7 +57,7 @@ export async function registerBridgeRoutes(server: FastifyInstance, options: Bri
     try {
       input = typeof request.body === 'string' && request.body.length > 0 ? JSON.parse(request.body) : undefined;
     } catch {
-      return reply.send(refusalBody({ code: 'INVALID_INPUT', message: 'The request body is not valid JSON. Reload the page and try again.' }));
+      return reply.send(refusalBody({ code: 'INVALID_INPUT', text: msg('bridge.bodyNotJson') }));
     }
     // The raw text is not needed once parsed: a large preview is not held twice while it is read.
     request.body = undefined;
@@ -74,13 +69,12 @@ export async function registerBridgeRoutes(server: FastifyInstance, options: Bri
     const method = methodOf(request.url);
     if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') {
       const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-      if (status === 500) return reply.code(500).send({ ok: false, error: new PrivacyDeskError({ code: 'INTERNAL', message: 'The app could not read this request. Reload the window; if it persists, restart Privacy Desk.' }).toInfo() });
-      return reply.code(status).send(refusalBody({ code: 'INVALID_INPUT', message: `The request "${shortName(method)}" could not be read and was refused before anything was sent. Reload the window and try again.` }));
+      if (status === 500) return reply.code(500).send({ ok: false, error: new PrivacyDeskError({ code: 'INTERNAL', text: msg('bridge.cannotRead') }).toInfo() });
+      return reply.code(status).send(refusalBody({ code: 'INVALID_INPUT', text: msg('bridge.unreadable', { method: shortName(method) }) }));
     }
     const large = LARGE_BODY_METHODS[method as BridgeMethod];
-    const limit = large?.bodyLimit ?? BRIDGE_BODY_LIMIT;
-    const whatToDo = large?.whatToDo ?? 'Send less at once; if this came from the window, reload it.';
-    return reply.code(413).send(refusalBody({ code: 'INVALID_INPUT', message: `The request "${shortName(method)}" is larger than ${megabytes(limit)} and was refused before anything was sent. ${whatToDo}` }));
+    const limit = sizeText(large?.bodyLimit ?? BRIDGE_BODY_LIMIT);
+    return reply.code(413).send(refusalBody({ code: 'INVALID_INPUT', text: msg(large?.tooLarge ?? 'bridge.tooLarge', { method: shortName(method), limit }) }));
   });
 
   server.post<{ Params: { method: string } }>('/bridge/:method', { onRequest: checkCaller, bodyLimit: BRIDGE_BODY_LIMIT }, (request, reply) => answer(request.params.method, request, reply));
@@ -101,9 +95,9 @@ export async function registerBridgeRoutes(server: FastifyInstance, options: Bri
       return reply
         .code(405)
         .header('Allow', 'POST')
-        .send(refusalBody({ code: 'INVALID_INPUT', message: `Bridge calls are POST requests with a JSON body; this ${request.method.slice(0, 10)} "${shortName(method)}" was refused before anything was sent. Reload the window; if it persists, the app and its page are out of step.` }));
+        .send(refusalBody({ code: 'INVALID_INPUT', text: msg('bridge.postOnly', { verb: request.method.slice(0, 10), method: shortName(method) }) }));
     }
-    return reply.code(404).send(refusalBody({ code: 'INVALID_INPUT', message: `Privacy Desk has no operation called "${shortName(method)}". Reload the window; if it persists, the app and its page are out of step.` }));
+    return reply.code(404).send(refusalBody({ code: 'INVALID_INPUT', text: msg('bridge.unknownMethod', { method: shortName(method) }) }));
   };
   const unreachable = async (_request: FastifyRequest, reply: FastifyReply) => reply;
   server.all('/bridge', { onRequest: notABridgeCall, bodyLimit: BRIDGE_BODY_LIMIT }, unreachable);

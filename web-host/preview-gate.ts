@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PrivacyDeskError } from '../shared/errors';
+import { msg } from '../shared/messages';
 
 /** How much batch.preview work the host takes at once: each preview holds its text, and more, in memory while it is read. */
 export interface PreviewLimits {
@@ -30,7 +31,7 @@ export function createPreviewGate(limits: PreviewLimits, largestBody: number) {
         code: 'BUSY',
         outcome: 'not-sent',
         retryAfterSeconds: RETRY_AFTER_SECONDS,
-        message: `Privacy Desk is busy reading ${running === 1 ? 'another list' : `${running} other lists`} and did not read this one: try again when the other previews finish. Nothing was sent.`,
+        text: msg('bridge.previewBusy', { count: running }),
       });
       return reply.code(503).header('Retry-After', String(RETRY_AFTER_SECONDS)).send({ ok: false, error: error.toInfo() });
     }

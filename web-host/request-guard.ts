@@ -1,4 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { MessageText } from '../shared/message-text';
+import { msg } from '../shared/messages';
 import { WEB_HOST_TOKEN_HEADER } from '../shared/web-host-protocol';
 
 /** Header names as Node gives them (lower case). */
@@ -10,7 +12,8 @@ const TOKEN_HEADER = WEB_HOST_TOKEN_HEADER.toLowerCase();
 export interface Refusal {
   status: 401 | 403 | 415;
   code: 'UNAUTHORIZED' | 'INVALID_INPUT';
-  message: string;
+  /** Why, as a message the window words in its language. */
+  text: MessageText;
 }
 
 function single(value: string | string[] | undefined): string | undefined {
@@ -48,18 +51,18 @@ export function tokensMatch(given: string | undefined, expected: string): boolea
 export function callerRefusal(headers: RequestHeaders, port: number, token: string): Refusal | null {
   const fetchSite = single(headers['sec-fetch-site'])?.toLowerCase();
   if (fetchSite === 'cross-site') {
-    return { status: 403, code: 'UNAUTHORIZED', message: 'Refused: this request came from another site.' };
+    return { status: 403, code: 'UNAUTHORIZED', text: msg('bridge.otherSite') };
   }
   const origin = single(headers.origin);
   if (origin !== undefined) {
     const host = single(headers.host)?.toLowerCase();
     // The Origin must be the very address the page was loaded from.
     if (!host || origin.toLowerCase() !== `http://${host}` || !ownOrigins(port).includes(origin.toLowerCase())) {
-      return { status: 403, code: 'UNAUTHORIZED', message: 'Refused: this request came from a page that is not Privacy Desk.' };
+      return { status: 403, code: 'UNAUTHORIZED', text: msg('bridge.foreignPage') };
     }
   }
   if (!tokensMatch(single(headers[TOKEN_HEADER]), token)) {
-    return { status: 401, code: 'UNAUTHORIZED', message: 'This page is not connected to Privacy Desk: open the address printed by `npm run web`.' };
+    return { status: 401, code: 'UNAUTHORIZED', text: msg('bridge.notConnected') };
   }
   return null;
 }
@@ -73,7 +76,7 @@ export function bridgeRequestRefusal(headers: RequestHeaders, port: number, toke
   if (refusal) return refusal;
   const contentType = single(headers['content-type'])?.toLowerCase() ?? '';
   if (contentType.split(';')[0]?.trim() !== 'application/json') {
-    return { status: 415, code: 'INVALID_INPUT', message: 'Bridge calls must send a JSON body (Content-Type: application/json).' };
+    return { status: 415, code: 'INVALID_INPUT', text: msg('bridge.jsonRequired') };
   }
   return null;
 }

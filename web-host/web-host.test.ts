@@ -149,7 +149,7 @@ describe('loopback web host', () => {
   it('answers an unknown method with INVALID_INPUT naming it (the dispatcher checks the name, once)', async () => {
     const answer = await bridge('users.dropAll', {});
     expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.body)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', outcome: 'not-sent', message: expect.stringContaining('"users.dropAll"') } });
+    expect(JSON.parse(answer.body)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', outcome: 'not-sent', message: expect.stringContaining('“users.dropAll”') } });
   });
 
   it('takes a batch.preview body far over 1 MB (a pasted list or a file), checked like any call', async () => {
@@ -171,7 +171,7 @@ describe('loopback web host', () => {
   it('refuses a body over the limit with a clear bridge answer (413): 1 MB for every other method', async () => {
     const answer = await bridge('profiles.save', { name: 'x'.repeat(1_100_000) });
     expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.body)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', outcome: 'not-sent', message: expect.stringContaining('"profiles.save" is larger than 1 MB') } });
+    expect(JSON.parse(answer.body)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', outcome: 'not-sent', message: expect.stringContaining('“profiles.save” is larger than 1 MB') } });
     expect(answer.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
   });
 
@@ -187,7 +187,7 @@ describe('loopback web host', () => {
     expect(answer.status).toBe(413);
     const { error } = JSON.parse(answer.body);
     expect(error).toMatchObject({ code: 'INVALID_INPUT', outcome: 'not-sent' });
-    expect(error.message).toContain(`"batch.preview" is larger than ${Math.round(BATCH_PREVIEW_BODY_LIMIT / 1_048_576)} MB`);
+    expect(error.message).toContain(`“batch.preview” is larger than ${Math.round(BATCH_PREVIEW_BODY_LIMIT / 1_048_576)} MB`);
     expect(error.message).toContain('privacy-desk batch');
   });
 
@@ -201,18 +201,18 @@ describe('loopback web host', () => {
   it('answers odd bridge paths and methods the bridge’s way (a typed error with a stable code and words), after the same checks', async () => {
     const ours = { 'X-Privacy-Desk-Token': host.token, Origin: host.origin, 'Sec-Fetch-Site': 'same-origin' };
     const odd = [
-      { method: 'POST', path: '/bridge/app.info/', status: 404, words: 'no operation called "app.info/"' },
+      { method: 'POST', path: '/bridge/app.info/', status: 404, words: 'no operation called “app.info/”' },
       // Up to 100 characters the name reaches the dispatcher (which answers an unknown name with 200 and ok: false); longer, the host answers.
       { method: 'POST', path: `/bridge/${'m'.repeat(100)}`, status: 200, words: 'no operation called' },
-      { method: 'POST', path: `/bridge/${'m'.repeat(101)}`, status: 404, words: `no operation called "${'m'.repeat(80)}…"` },
+      { method: 'POST', path: `/bridge/${'m'.repeat(101)}`, status: 404, words: `no operation called “${'m'.repeat(80)}…”` },
       { method: 'POST', path: `/bridge/${'m'.repeat(5000)}`, status: 404, words: 'no operation called' },
-      { method: 'POST', path: '/bridge/', status: 200, words: 'no operation called ""' },
-      { method: 'POST', path: '/bridge', status: 404, words: 'no operation called ""' },
-      { method: 'POST', path: '/bridge/a/b?x=1', status: 404, words: 'no operation called "a/b"' },
+      { method: 'POST', path: '/bridge/', status: 200, words: 'no operation called “”' },
+      { method: 'POST', path: '/bridge', status: 404, words: 'no operation called “”' },
+      { method: 'POST', path: '/bridge/a/b?x=1', status: 404, words: 'no operation called “a/b”' },
       { method: 'DELETE', path: '/bridge/profiles.list', status: 405, words: 'POST requests' },
       { method: 'GET', path: '/bridge/app.info', status: 405, words: 'POST requests' },
       { method: 'PUT', path: '/bridge/users.erase', status: 405, words: 'POST requests' },
-      { method: 'GET', path: '/bridge/nothing-here', status: 404, words: 'no operation called "nothing-here"' },
+      { method: 'GET', path: '/bridge/nothing-here', status: 404, words: 'no operation called “nothing-here”' },
     ];
     for (const { method, path, status, words } of odd) {
       const withBody: Record<string, string> = method === 'GET' ? {} : { 'Content-Length': '2' };

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { PrivacyDeskError } from '../shared/errors';
+import { msg } from '../shared/messages';
 import { startAppRuntime, type AppRuntime, type AppRuntimeOptions } from '../app-runtime/app-runtime';
 import { SECURITY_HEADERS } from '../shared/security-headers';
 import { BRIDGE_BODY_LIMIT, refusalBody, registerBridgeRoutes } from './bridge-routes';
@@ -93,7 +94,7 @@ async function listen(server: FastifyInstance, port: number): Promise<number> {
 export async function startWebHost(options: WebHostOptions = {}): Promise<RunningWebHost> {
   const staticDir = resolve(options.staticDir ?? 'dist/renderer');
   if (!existsSync(resolve(staticDir, 'index.html'))) {
-    throw new PrivacyDeskError({ code: 'INVALID_INPUT', message: `The built window is missing (${staticDir}/index.html). Run \`npm run web\`, which builds it first, or \`npx vite build\`.` });
+    throw new PrivacyDeskError({ code: 'INVALID_INPUT', text: msg('bridge.missingWindow', { path: `${staticDir}/index.html` }) });
   }
   const runtime = await startAppRuntime({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),

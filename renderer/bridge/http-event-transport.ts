@@ -2,7 +2,8 @@ import type { BridgeEventName } from '../../shared/contract';
 import { PrivacyDeskError } from '../../shared/errors';
 import { createServerSentEventParser } from '../../shared/server-sent-events';
 import { BRIDGE_EVENTS_PATH, WEB_HOST_TOKEN_HEADER } from '../../shared/web-host-protocol';
-import { HOST_GONE_MESSAGE, NOT_CONNECTED_MESSAGE, takeHostToken } from './http-transport';
+import { msg } from '../../shared/messages';
+import { HOST_GONE, NOT_CONNECTED, takeHostToken } from './http-transport';
 import type { BridgeEventTransport } from './transport';
 
 type RawListener = (payload: unknown) => void;
@@ -50,7 +51,7 @@ export function createHttpEventTransport(options: { token?: string | null; fetch
   }
 
   async function open(abort: AbortController): Promise<void> {
-    if (!token) throw new PrivacyDeskError({ code: 'UNAUTHORIZED', outcome: 'not-sent', message: NOT_CONNECTED_MESSAGE });
+    if (!token) throw new PrivacyDeskError({ code: 'UNAUTHORIZED', outcome: 'not-sent', text: NOT_CONNECTED });
     let response: Response;
     try {
       response = await doFetch(BRIDGE_EVENTS_PATH, {
@@ -61,17 +62,17 @@ export function createHttpEventTransport(options: { token?: string | null; fetch
         signal: abort.signal,
       });
     } catch {
-      throw new PrivacyDeskError({ code: 'NETWORK', outcome: 'not-sent', message: HOST_GONE_MESSAGE });
+      throw new PrivacyDeskError({ code: 'NETWORK', outcome: 'not-sent', text: HOST_GONE });
     }
     if (response.status === 401 || response.status === 403) {
-      throw new PrivacyDeskError({ code: 'UNAUTHORIZED', outcome: 'not-sent', status: response.status, message: NOT_CONNECTED_MESSAGE });
+      throw new PrivacyDeskError({ code: 'UNAUTHORIZED', outcome: 'not-sent', status: response.status, text: NOT_CONNECTED });
     }
     if (response.status !== 200 || !response.body) {
       throw new PrivacyDeskError({
         code: 'UNEXPECTED_RESPONSE',
         outcome: 'not-sent',
         status: response.status,
-        message: `The web host answered ${response.status} instead of its event stream. Restart \`npm run web\` so page and host are the same version.`,
+        text: msg('bridge.noEventStream', { status: response.status }),
       });
     }
     void read(response.body, abort);

@@ -1,19 +1,19 @@
 import type { BridgeResponse } from '../../shared/contract';
 import { errorInfoSchema, PrivacyDeskError, type ErrorInit } from '../../shared/errors';
+import { msg } from '../../shared/messages';
 import { bridgeCallPath, WEB_HOST_TOKEN_HEADER } from '../../shared/web-host-protocol';
 import type { BridgeTransport } from './transport';
 
 export const HOST_TOKEN_STORAGE_KEY = 'privacy-desk-host-token';
 
 /** Shown (translated) when the web host refuses the page: wrong or missing token, or a foreign origin. */
-export const NOT_CONNECTED_MESSAGE =
-  'This page is not connected to Privacy Desk: open the address printed by `npm run web`.';
+export const NOT_CONNECTED = msg('bridge.notConnected');
 
 /** Shown when the web host cannot be reached at all. */
-export const HOST_GONE_MESSAGE = 'Privacy Desk’s local web host did not answer. Check that `npm run web` is still running, then retry.';
+export const HOST_GONE = msg('bridge.hostGone');
 
 export function isNotConnectedError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { message?: unknown }).message === NOT_CONNECTED_MESSAGE;
+  return typeof error === 'object' && error !== null && (error as { text?: { id?: unknown } }).text?.id === NOT_CONNECTED.id;
 }
 
 /**
@@ -41,7 +41,7 @@ export function createHttpTransport(options: { token?: string | null; fetch?: ty
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
 
   return (async (method, input) => {
-    if (!token) return failure({ code: 'UNAUTHORIZED', message: NOT_CONNECTED_MESSAGE });
+    if (!token) return failure({ code: 'UNAUTHORIZED', text: NOT_CONNECTED });
     let response: Response;
     try {
       response = await doFetch(bridgeCallPath(method), {
@@ -51,16 +51,16 @@ export function createHttpTransport(options: { token?: string | null; fetch?: ty
         credentials: 'omit',
       });
     } catch {
-      return failure({ code: 'NETWORK', message: HOST_GONE_MESSAGE });
+      return failure({ code: 'NETWORK', text: HOST_GONE });
     }
     if (response.status === 401 || response.status === 403) {
-      return failure({ code: 'UNAUTHORIZED', status: response.status, message: NOT_CONNECTED_MESSAGE });
+      return failure({ code: 'UNAUTHORIZED', status: response.status, text: NOT_CONNECTED });
     }
     if (response.status === 404) {
       return failure({
         code: 'INTERNAL',
         status: 404,
-        message: `The web host does not know the "${method}" action. Restart \`npm run web\` so page and host are the same version.`,
+        text: msg('bridge.hostUnknownAction', { method }),
       });
     }
     let body: unknown;
@@ -73,7 +73,7 @@ export function createHttpTransport(options: { token?: string | null; fetch?: ty
     return failure({
       code: 'UNEXPECTED_RESPONSE',
       status: response.status,
-      message: `The web host answered ${response.status} without a usable result. Retry; if it persists, restart \`npm run web\`.`,
+      text: msg('bridge.hostUnusable', { status: response.status }),
     });
   }) as BridgeTransport;
 }

@@ -1,6 +1,7 @@
 import { MAIN_PROCESS_GONE } from '../../shared/bridge-methods';
 import type { BridgeEventName, BridgeMethod, BridgeResponse } from '../../shared/contract';
-import { PrivacyDeskError } from '../../shared/errors';
+import { PrivacyDeskError, toErrorInfo } from '../../shared/errors';
+import { msg } from '../../shared/messages';
 import type { BridgeEventTransport, BridgeTransport } from './transport';
 
 /**
@@ -27,13 +28,7 @@ export function createIpcTransport(bridge: PreloadBridge | undefined = window.pr
   return (async (method, input) => {
     const call = bridge[method];
     if (typeof call !== 'function') {
-      return {
-        ok: false,
-        error: {
-          code: 'INTERNAL',
-          message: `This version of Privacy Desk has no "${method}" action. Restart the app; if it persists, reinstall it.`,
-        },
-      };
+      return { ok: false, error: toErrorInfo(new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', text: msg('bridge.appUnknownAction', { method }) })) };
     }
     try {
       return await call(input);
@@ -54,7 +49,7 @@ export function createIpcEventTransport(bridge: PreloadBridge | undefined = wind
         throw new PrivacyDeskError({
           code: 'INTERNAL',
           outcome: 'not-sent',
-          message: `This version of Privacy Desk cannot follow "${event}" events. Restart the app; if it persists, reinstall it.`,
+          text: msg('bridge.appUnknownEvent', { event }),
         });
       }
       return subscribe(listener);

@@ -12,6 +12,7 @@ import { BatchPreviewPanel, PASTED_LIST } from './batch-preview-panel';
 import { useBatchRun } from './batch-run-store';
 import { useBatchPreview } from './use-batch-preview';
 import { PrivacyDeskError } from '../../../shared/errors';
+import { msg } from '../../../shared/messages';
 
 /** A new batch on one screen: the list, its preview, the typed confirmation and Start. */
 export function BatchCompose({ profile, appInfo }: { profile: ProfileView; appInfo?: AppInfo }) {
@@ -38,7 +39,7 @@ export function BatchCompose({ profile, appInfo }: { profile: ProfileView; appIn
   const start = () => {
     if (!preview) return;
     if (!events) {
-      useBatchRun.setState({ run: { phase: 'failed', error: new PrivacyDeskError({ code: 'INTERNAL', message: 'This window cannot follow long work (no event channel): reload it.' }) } });
+      useBatchRun.setState({ run: { phase: 'failed', error: new PrivacyDeskError({ code: 'INTERNAL', text: msg('bridge.noEventChannel') }) } });
       return;
     }
     const reference = draft.reference.trim();

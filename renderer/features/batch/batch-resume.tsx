@@ -12,6 +12,7 @@ import { ErasureFacts } from '../erasure/erasure-facts';
 import { BatchConfirm } from './batch-confirm';
 import { OutcomeCounts } from './batch-results';
 import { useBatchRun } from './batch-run-store';
+import { msg } from '../../../shared/messages';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
 
@@ -37,7 +38,7 @@ export function BatchResume({ job, profiles, appInfo, onCancel }: { job: BatchJo
 
   const resume = () => {
     if (!events) {
-      useBatchRun.setState({ run: { phase: 'failed', error: new PrivacyDeskError({ code: 'INTERNAL', message: 'This window cannot follow long work (no event channel): reload it.' }) } });
+      useBatchRun.setState({ run: { phase: 'failed', error: new PrivacyDeskError({ code: 'INTERNAL', text: msg('bridge.noEventChannel') }) } });
       return;
     }
     void startRun(bridge, events, () => bridge['batch.resume']({ batchId: job.batchId, concurrency: DEFAULT_BATCH_CONCURRENCY, confirmation: typed }));

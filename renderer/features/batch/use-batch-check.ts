@@ -4,6 +4,7 @@ import { PrivacyDeskError } from '../../../shared/errors';
 import type { UsersWalkProgress } from '../../../shared/jobs';
 import { useBridge, useOptionalBridgeEvents } from '../../bridge/bridge-context';
 import { followJob, type FollowedJob } from '../../bridge/jobs';
+import { msg } from '../../../shared/messages';
 
 export type CheckState =
   | { phase: 'idle' }
@@ -35,7 +36,7 @@ export function useBatchCheck(draftId: string | undefined, profileId: string) {
   const check = useCallback(async () => {
     if (!draftId || job.current) return;
     if (!events) {
-      setState({ phase: 'failed', error: new PrivacyDeskError({ code: 'INTERNAL', message: 'This window cannot follow long work (no event channel): reload it.' }) });
+      setState({ phase: 'failed', error: new PrivacyDeskError({ code: 'INTERNAL', text: msg('bridge.noEventChannel') }) });
       return;
     }
     setState({ phase: 'checking', cancelling: false });

@@ -3,6 +3,7 @@ import type { UsersWalkProgress } from '../../../shared/jobs';
 import { PrivacyDeskError } from '../../../shared/errors';
 import { useBridge, useOptionalBridgeEvents } from '../../bridge/bridge-context';
 import { followJob, type FollowedJob } from '../../bridge/jobs';
+import { msg } from '../../../shared/messages';
 
 export type ReadingState =
   | { phase: 'idle' }
@@ -28,7 +29,7 @@ export function useReadEveryPage(profileId: string) {
 
   const readNow = useCallback(async (): Promise<ReadEnding> => {
     if (!events) {
-      const error = new PrivacyDeskError({ code: 'INTERNAL', message: 'This window cannot follow long work (no event channel): reload it.' });
+      const error = new PrivacyDeskError({ code: 'INTERNAL', text: msg('bridge.noEventChannel') });
       setState({ phase: 'failed', error });
       return { status: 'failed', error };
     }
