@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { PrivacyDeskError } from '../shared/errors';
 import { credentialsSchema, type Credentials } from '../shared/profile';
 import { createSessionCredentialStore, type CredentialStore } from './credential-store';
+import type { MessageText } from '../shared/message-text';
+import { msg } from '../shared/messages';
 
 /** One keychain entry: the key, the secret and the origin they were entered for (absent in older entries). */
 const keychainEntrySchema = credentialsSchema.extend({ origin: z.string().min(1).optional() });
@@ -57,7 +59,7 @@ export async function openKeytarCredentialStore(options: KeytarStoreOptions = {}
   }
 
   const fail = (error: unknown): never => {
-    throw new PrivacyDeskError({ code: 'KEYCHAIN_UNAVAILABLE', message: describeKeychainFailure(error, platform) }, { cause: error });
+    throw new PrivacyDeskError({ code: 'KEYCHAIN_UNAVAILABLE', text: keychainFailureText(error, platform), quote: { from: 'system', text: shortMessage(error) } }, { cause: error });
   };
   const store: CredentialStore = {
     kind: 'keychain',
@@ -101,25 +103,42 @@ export async function openCredentialStore(
   return { store: createSessionCredentialStore(), problem: opened.problem };
 }
 
-/** Says which failure it is and what to do; the messages come from libsecret/D-Bus and never contain a secret. */
+type KeychainFailure = 'timeout' | 'noDbus' | 'noProvider' | 'locked' | 'other';
+
+/** Which failure it is, from the system's own message (libsecret/D-Bus; it never contains a secret). */
+function keychainFailure(error: unknown, platform: NodeJS.Platform): KeychainFailure {
+  const message = shortMessage(error);
+  if (error instanceof TimeoutError) return 'timeout';
+  if (platform === 'linux') {
+    if (/autolaunch|\$DISPLAY|could not connect|failed to connect|dbus_session_bus_address|no such file/i.test(message)) return 'noDbus';
+    if (/org\.freedesktop\.secrets|serviceunknown|not provided by any|name has no owner/i.test(message)) return 'noProvider';
+    if (/locked|prompt|dismiss|cancel|collection|unlock/i.test(message)) return 'locked';
+  }
+  return 'other';
+}
+
+/** Says which failure it is and what to do, in the window's language (shared/messages/local.ts keychain.*); the system's message is quoted apart. */
+function keychainFailureText(error: unknown, platform: NodeJS.Platform): MessageText {
+  const kind = keychainFailure(error, platform);
+  return kind === 'timeout' ? msg('keychain.timeout', { seconds: (error as TimeoutError).ms / 1000 }) : msg(`keychain.${kind}`);
+}
+
+/** The same in English with the system's message inside, as the app shows the keychain problem and the CLI prints it. */
 export function describeKeychainFailure(error: unknown, platform: NodeJS.Platform = process.platform): string {
   const message = shortMessage(error);
   const tail = ' Until then, credentials are kept in memory for this session only.';
-  if (error instanceof TimeoutError) {
-    return `The OS keychain did not answer within ${error.ms / 1000} s (it may be locked and waiting for a password prompt). Unlock your keyring and restart Privacy Desk.${tail}`;
-  }
-  if (platform === 'linux') {
-    if (/autolaunch|\$DISPLAY|could not connect|failed to connect|dbus_session_bus_address|no such file/i.test(message)) {
+  switch (keychainFailure(error, platform)) {
+    case 'timeout':
+      return `The OS keychain did not answer within ${(error as TimeoutError).ms / 1000} s (it may be locked and waiting for a password prompt). Unlock your keyring and restart Privacy Desk.${tail}`;
+    case 'noDbus':
       return `No D-Bus session is reachable, so the Secret Service keychain cannot be used (${message}). Run Privacy Desk inside your desktop session (or under dbus-run-session) with a Secret Service provider: install and start gnome-keyring (sudo apt-get install gnome-keyring) or another provider such as KeePassXC.${tail}`;
-    }
-    if (/org\.freedesktop\.secrets|serviceunknown|not provided by any|name has no owner/i.test(message)) {
+    case 'noProvider':
       return `No Secret Service provider answers on D-Bus (${message}). Install and start gnome-keyring (sudo apt-get install gnome-keyring) or another Secret Service provider such as KeePassXC.${tail}`;
-    }
-    if (/locked|prompt|dismiss|cancel|collection|unlock/i.test(message)) {
+    case 'locked':
       return `The keyring is locked (${message}). Unlock your keyring (log in to the desktop session, or unlock it in your keyring manager), then restart Privacy Desk.${tail}`;
-    }
+    case 'other':
+      return `The OS keychain could not be used (${message}). Check that your keychain is available and unlocked, then restart Privacy Desk.${tail}`;
   }
-  return `The OS keychain could not be used (${message}). Check that your keychain is available and unlocked, then restart Privacy Desk.${tail}`;
 }
 
 class TimeoutError extends Error {

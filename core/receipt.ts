@@ -4,6 +4,7 @@ import { entryHash, isChained } from './audit-chain';
 import { actsForReceipt, type ReceiptEntry, type ReceiptSubject } from './receipt-acts';
 import { drawReceiptPdf } from './receipt-pdf';
 import { RECEIPT_LOCALES, RECEIPT_WORDS, type ReceiptLocale } from './receipt-words';
+import { msg } from '../shared/messages';
 
 export type { ReceiptSubject } from './receipt-acts';
 export type { ReceiptLocale } from './receipt-words';
@@ -40,16 +41,13 @@ export interface ReceiptOptions {
  */
 export async function createReceipt(source: ReceiptSource, subject: ReceiptSubject, options: ReceiptOptions): Promise<Receipt> {
   const cleanSubject = checkSubject(subject);
-  if (!(RECEIPT_LOCALES as readonly string[]).includes(options.locale)) throw invalidInput(`Receipts are written in English (en) or French (fr), not "${String(options.locale)}".`);
+  if (!(RECEIPT_LOCALES as readonly string[]).includes(options.locale)) throw invalidInput(msg('receipt.badLocale', { locale: String(options.locale) }));
   const acts = actsForReceipt(source.entries, cleanSubject);
   if (acts.length === 0) {
     throw new PrivacyDeskError({
       code: 'NOT_FOUND',
       outcome: 'not-sent',
-      message:
-        'reference' in cleanSubject
-          ? `No act in the audit trail carries the reference "${cleanSubject.reference}". Check the reference (the whole reference, case aside) or list the trail with "audit list".`
-          : `No act in the audit trail has the id "${cleanSubject.actId}". Copy the act id from the audit trail.`,
+      text: 'reference' in cleanSubject ? msg('receipt.nothingUnderReference', { reference: cleanSubject.reference }) : msg('receipt.noSuchAct', { actId: cleanSubject.actId }),
     });
   }
   const content = await drawReceiptPdf({ words: RECEIPT_WORDS[options.locale], subject: cleanSubject, acts, verdict: source.verdict, generatedAt: options.generatedAt, generatorVersion: options.generatorVersion });
@@ -66,11 +64,11 @@ function checkSubject(subject: ReceiptSubject): ReceiptSubject {
   if ('reference' in subject) {
     // The gate stores references trimmed, so the receipt looks them up the same way.
     const reference = subject.reference.trim();
-    if (!reference) throw invalidInput('Give the reference (ticket or request number) whose acts the receipt covers.');
+    if (!reference) throw invalidInput(msg('receipt.noReference'));
     return { reference };
   }
   const actId = subject.actId.trim();
-  if (!actId) throw invalidInput('Give the id of the act the receipt covers.');
+  if (!actId) throw invalidInput(msg('receipt.noActId'));
   return { actId };
 }
 

@@ -51,6 +51,6 @@ describe('audit.receipt over the bridge', () => {
 
   it('an unknown reference is NOT_FOUND, saying what to check', async () => {
     const response = await dispatchBridgeCall(handlers, 'audit.receipt', { reference: 'NOPE', locale: 'en' });
-    expect(response).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: expect.stringMatching(/No act in the audit trail carries the reference "NOPE"/) } });
+    expect(response).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: expect.stringMatching(/No act in the audit trail carries the reference “NOPE”/) } });
   });
 });

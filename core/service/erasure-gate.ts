@@ -4,9 +4,10 @@ import type { AuditOperation, AuditRecord, AuditVia, BatchAuditSummary } from '.
 import type { Profile } from '../../shared/profile';
 import { ERASURE_ACTIONS, type ErasureAction, type ErasureLogoutStep, type ErasureResult } from '../../shared/users';
 import type { LogoutOptions, LogoutResult } from '../../shared/logout';
-import { ACTION_WORDS, isErasureAction, unknownAction } from '../action-words';
+import { actionPhrases, isErasureAction, unknownAction } from '../action-words';
 import type { AuditLog } from '../audit-log';
-import { assertValidUid, referenceProblemMessage, uidProblemMessage } from '../input-problems';
+import { assertValidUid, referenceProblemText, uidProblemText } from '../input-problems';
+import type { MessageText } from '../../shared/message-text';
 import { referenceProblem } from '../../shared/reference';
 import { uidProblem } from '../../shared/uid';
 import type { ServiceActs } from './service-acts';
@@ -221,7 +222,7 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
         // Each order is checked on its own: one that can never be sent fails alone, with its own reason, and the others go on.
         const prepared: ({ order: BatchOrder; logoutBase?: AuditRecord; eraseBase: AuditRecord } | { refused: PrivacyDeskError })[] = orders.map((order) => {
           const problem = orderProblem(order);
-          if (problem) return { refused: invalidInput(`${problem} Nothing was sent for this uid.`) };
+          if (problem) return { refused: invalidInput(msg('input.nothingSentForUid', { problem })) };
           const checked: BatchOrder = { uid: order.uid, ...(order.pastedUid !== undefined ? { pastedUid: order.pastedUid } : {}) };
           const reference = order.reference?.trim();
           if (reference) checked.reference = reference;
@@ -260,7 +261,7 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
                 outcomes.push(outcomeOf(eraseBase, erased));
                 return { outcome: erased.outcome, status: erased.status, ...(erased.requestId !== undefined ? { requestId: erased.requestId } : {}) };
               } catch (error) {
-                const known = isPrivacyDeskError(error) ? error : new PrivacyDeskError({ code: 'INTERNAL', outcome: 'unknown', message: `${ACTION_WORDS[job.action].doing[0]!.toUpperCase()}${ACTION_WORDS[job.action].doing.slice(1)} “${order.uid}” ended in an unexpected error: its outcome is unknown.` }, { cause: error });
+                const known = isPrivacyDeskError(error) ? error : new PrivacyDeskError({ code: 'INTERNAL', outcome: 'unknown', text: msg('gate.unexpectedError', { purpose: actionPhrases(job.action).purpose(order.uid) }) }, { cause: error });
                 outcomes.push(failureEntry({ ...eraseBase, at: at() }, known));
                 const result: BatchSendResult = { outcome: known.outcome, error: known };
                 if (known.status !== undefined) result.status = known.status;
@@ -284,13 +285,13 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
     async erase(order) {
       const { action, uid } = order;
       if (!(ERASURE_ACTIONS as readonly string[]).includes(action)) {
-        throw invalidInput(`Unknown action "${String(action)}": choose anonymize or delete. Nothing was sent.`);
+        throw unknownAction(action);
       }
       assertValidUid(uid);
       if (order.confirmUid !== uid) {
         throw new PrivacyDeskError({
           code: 'CONFIRMATION_MISMATCH',
-          message: `The uid you typed does not match the uid to ${ACTION_WORDS[action].verb}; nothing was sent. Type the uid again exactly (spaces, case and accents count).`,
+          text: msg('gate.uidMismatch', { verb: actionPhrases(action).verb }),
         });
       }
       const reference = checkReference(order.reference);
@@ -331,14 +332,14 @@ function stepOf(ended: { outcome: Outcome; status?: number | undefined; errorCod
 
 function checkReference(reference: string | undefined): string | undefined {
   const problem = referenceProblem(reference);
-  if (problem) throw invalidInput(`${referenceProblemMessage(problem)} Nothing was sent.`);
+  if (problem) throw invalidInput(msg('input.nothingSent', { problem: referenceProblemText(problem) }));
   return reference?.trim() || undefined;
 }
 
 /** Why a batch order can never be sent (the same rules as a single act's), or undefined. */
-function orderProblem(order: BatchOrder): string | undefined {
+function orderProblem(order: BatchOrder): MessageText | undefined {
   const uid = uidProblem(order.uid);
-  if (uid) return uidProblemMessage(uid);
+  if (uid) return uidProblemText(uid);
   const reference = referenceProblem(order.reference);
-  return reference ? referenceProblemMessage(reference) : undefined;
+  return reference ? referenceProblemText(reference) : undefined;
 }

@@ -269,7 +269,7 @@ export const messagesFr: MessageWordings = {
   'receipt.badLocale': 'Les reçus sont rédigés en anglais (en) ou en français (fr), pas en « {{locale}} ».',
   'receipt.noReference': 'Indiquez la référence (numéro de ticket ou de demande) dont le reçu couvre les actes.',
   'receipt.noActId': 'Indiquez l’identifiant de l’acte que couvre le reçu.',
-  'receipt.nothingUnderReference': 'Aucun acte du journal d’audit ne porte la référence « {{reference}} ». Vérifiez la référence (entière, casse mise à part) ou parcourez le journal.',
+  'receipt.nothingUnderReference': 'Aucun acte du journal d’audit ne porte la référence « {{reference}} ». Vérifiez la référence (entière, casse mise à part) ou cherchez-la dans le journal d’audit (CLI : audit list).',
   'receipt.noSuchAct': 'Aucun acte du journal d’audit n’a l’identifiant « {{actId}} ». Copiez l’identifiant de l’acte depuis le journal d’audit.',
   'lock.busy': 'Un autre processus Privacy Desk (l’application ou une commande de la CLI) modifie {{what}} dans {{dataDir}}, donc rien n’a été modifié. Réessayez dans un moment. Si aucun autre Privacy Desk ne tourne, un processus arrêté brutalement a laissé son verrou : supprimez le dossier {{lockPath}} et réessayez.',
   'lock.busyWaited': 'Un autre processus Privacy Desk (l’application ou une commande de la CLI) modifie {{what}} dans {{dataDir}} et n’a pas fini en {{seconds}} s, donc rien n’a été modifié. Réessayez dans un moment. Si aucun autre Privacy Desk ne tourne, un processus arrêté brutalement a laissé son verrou : supprimez le dossier {{lockPath}} et réessayez.',

@@ -121,7 +121,7 @@ export const LOCAL_MESSAGES = {
   'receipt.badLocale': message('Receipts are written in English (en) or French (fr), not “{{locale}}”.', { locale: param.text }),
   'receipt.noReference': message('Give the reference (ticket or request number) whose acts the receipt covers.'),
   'receipt.noActId': message('Give the id of the act the receipt covers.'),
-  'receipt.nothingUnderReference': message('No act in the audit trail carries the reference “{{reference}}”. Check the reference (the whole reference, case aside) or list the trail.', { reference: param.text }),
+  'receipt.nothingUnderReference': message('No act in the audit trail carries the reference “{{reference}}”. Check the reference (the whole reference, case aside) or look it up in the audit trail (CLI: audit list).', { reference: param.text }),
   'receipt.noSuchAct': message('No act in the audit trail has the id “{{actId}}”. Copy the act id from the audit trail.', { actId: param.text }),
 
   // core/data-lock.ts: the data folder's locks.

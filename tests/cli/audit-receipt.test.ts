@@ -61,7 +61,7 @@ describe('privacy-desk audit receipt (in-process CLI against the sandbox)', () =
     const missing = join(f.dataDir, 'missing.pdf');
     const unknown = await receipt(['--reference', 'NOPE-1', '--output', missing]);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/^NOT_FOUND: No act in the audit trail carries the reference "NOPE-1"/);
+    expect(unknown.stderr).toMatch(/^NOT_FOUND: No act in the audit trail carries the reference “NOPE-1”/);
     expect(existsSync(missing)).toBe(false);
   });
 });

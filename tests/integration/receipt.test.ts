@@ -127,7 +127,7 @@ describe('receipts: a PDF for the acts of a reference, read back as text', () =>
 
   it('refuses a reference no act carries, saying what to do', async () => {
     await erase('anonymize', DRAWABLE_UID, REFERENCE);
-    await expect(desk.receipt({ reference: 'NO-SUCH-REF' }, { locale: 'en' })).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/No act in the audit trail carries the reference "NO-SUCH-REF"/) });
+    await expect(desk.receipt({ reference: 'NO-SUCH-REF' }, { locale: 'en' })).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/No act in the audit trail carries the reference “NO-SUCH-REF”/) });
     await expect(desk.receipt({ reference: '  ' }, { locale: 'en' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 });
