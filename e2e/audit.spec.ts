@@ -113,6 +113,39 @@ test('the Audit view in both themes at two window sizes', async ({ app, bridge, 
   }
 });
 
+test('a trail rolled back to an older copy: the integrity badge reports it from the keychain’s anchor, in both languages and themes', async ({ app, bridge, sandbox, profile, dataDir }, testInfo) => {
+  const auditPath = join(dataDir, 'audit.jsonl');
+  await createSandboxUser(sandbox, 'e2e-frank');
+  await erase(bridge, profile.id, 'e2e-frank', 'REQ-60');
+  await openAudit(app);
+  await expect(app.getByTestId('integrity-anchor')).toHaveAttribute('data-anchor-store', 'keychain');
+  const older = await readFile(auditPath, 'utf8');
+  await createSandboxUser(sandbox, 'e2e-grace');
+  await erase(bridge, profile.id, 'e2e-grace', 'REQ-61');
+  // The file replaced by the older copy: the chain in it is intact, only the anchor can tell.
+  await writeFile(auditPath, older);
+  await app.getByRole('button', { name: 'Refresh' }).click();
+  const badge = app.getByTestId('integrity');
+  await expect(badge).toContainText('the trail ends before the head its anchor recorded (rolled back or deleted)');
+  await expect(badge).toContainText('entries were removed from the end, or the file was replaced by an older copy');
+  for (const theme of ['light', 'dark'] as const) {
+    await app.emulateMedia({ colorScheme: theme });
+    for (const [width, height] of [[1360, 850], [1024, 700]] as const) {
+      await app.setViewportSize({ width, height });
+      await saveScreenshot(app, testInfo, `audit-anchor-${width}x${height}`, theme);
+    }
+  }
+  await app.getByRole('combobox', { name: 'Language' }).selectOption('fr');
+  await expect(badge).toContainText('le journal s’arrête avant la tête enregistrée par son ancre');
+  await expect(app.getByTestId('integrity-anchor')).toContainText('Ancré dans le trousseau de cet ordinateur');
+  for (const theme of ['light', 'dark'] as const) {
+    await app.emulateMedia({ colorScheme: theme });
+    await app.setViewportSize({ width: 1024, height: 700 });
+    await saveScreenshot(app, testInfo, 'audit-anchor-fr-1024x700', theme);
+  }
+  await app.getByRole('combobox', { name: 'Langue' }).selectOption('en');
+});
+
 test('50,000 entries open and scroll in Chromium, only a window of rows in the page', async ({ app, dataDir }, testInfo) => {
   // Lines as an older Privacy Desk wrote them (readable, unchained): 50,000 acts of one entry each.
   const lines = Array.from({ length: 50_000 }, (_, index) =>
