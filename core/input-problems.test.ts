@@ -20,7 +20,7 @@ describe('assertValidUid', () => {
 
   it.each([
     ['', /^The uid is empty\. Enter the uid exactly/],
-    ['x'.repeat(MAX_UID_LENGTH + 5), new RegExp(`^The uid is ${MAX_UID_LENGTH + 5} characters long; uids are at most ${MAX_UID_LENGTH}\\.`)],
+    ['x'.repeat(MAX_UID_LENGTH + 5), new RegExp(`^The uid is ${(MAX_UID_LENGTH + 5).toLocaleString('en-US')} characters long; uids are at most ${MAX_UID_LENGTH.toLocaleString('en-US')}\\.`)],
     ['alice\n', /control character .*Remove it and try again\.$/],
     ['alice\ud83d', /broken character .*Paste the whole uid again\.$/],
     ['..', /^The uid “\.\.” cannot be sent in a request path\./],

@@ -12,6 +12,7 @@ import { PrivacyDeskError } from '../../shared/errors';
 import { ERASURE_ACTIONS } from '../../shared/users';
 import type { BatchPreview } from '../../shared/batch';
 import { FINAL_OUTCOMES, JOB_ID_PATTERN, RETRY_OUTCOMES, type BatchItem, type JournalEvent, type StoredPlan } from './job-files';
+import { msg } from '../../shared/messages';
 
 const count = z.number().int().nonnegative();
 
@@ -98,12 +99,9 @@ export function describeIssues(error: z.ZodError): string {
  * Outcome not-sent: every reader raises it before the run sends anything.
  */
 export function damagedBatchFile(path: string, problem: string, line?: number): PrivacyDeskError {
-  const where = line === undefined ? path : `line ${line} of ${path}`;
-  return new PrivacyDeskError({
-    code: 'INTERNAL',
-    outcome: 'not-sent',
-    message: `${where} is not what Privacy Desk wrote (${problem}), so the batch job was not run and nothing was sent. The file was changed or damaged outside Privacy Desk: do not repair it by hand. See what the audit trail records for this job, and start the remaining uids as a new batch.`,
-  });
+  const text = line === undefined ? msg('batch.fileDamaged', { path }) : msg('batch.fileLineDamaged', { line, path });
+  // What was found wrong is the parser's (zod's) wording: quoted apart, as a technical detail.
+  return new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', text, quote: { from: 'system', text: problem } });
 }
 
 /** Parses one JSON text against a schema, or throws damagedBatchFile. */

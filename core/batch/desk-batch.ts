@@ -4,7 +4,7 @@ import type { Profile } from '../../shared/profile';
 import { referenceProblem } from '../../shared/reference';
 import type { UserRecord } from '../../shared/users';
 import type { GatedConnection } from '../service/erasure-gate';
-import { referenceProblemMessage } from '../input-problems';
+import { referenceProblemText } from '../input-problems';
 import type { BatchRun, BatchRunControl, BatchStartRequest, DeskBatch, WalkControl } from './batch-types';
 import { createDraft, readDraft, readDraftItems, readMissing, readTrimmable, recordMissing, recordTrimmable, removeDraft } from './drafts';
 import type { BatchItem, StoredPlan } from './job-files';
@@ -12,6 +12,7 @@ import { createJob, resumeJob, type Journal } from './journal';
 import { listJobs, readItems, readJobState, type ItemState, type JobState, type JobSummary } from './job-state';
 import { exportResults, readResults } from './results';
 import { runBatch, type RunItem } from './run-batch';
+import { msg } from '../../shared/messages';
 
 export interface DeskBatchDeps {
   dataDir: string;
@@ -91,22 +92,22 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
   /** Turns a draft into a job and runs it (start, while no discard may remove the draft). */
   async function startDraft(request: BatchStartRequest, control: BatchRunControl): Promise<BatchRun> {
     const draft = readDraft(dataDir, request.draftId);
-    if (draft.items === 0) throw invalidInput('The list has no valid uid to erase. Nothing was sent.');
+    if (draft.items === 0) throw invalidInput(msg('batch.nothingValid'));
     if (!matchesBatchConfirmation(request.confirmation, request.action, draft.items)) {
       throw new PrivacyDeskError({
         code: 'CONFIRMATION_MISMATCH',
-        message: `To confirm, type ${batchConfirmationPhrase(request.action, draft.items)} exactly (the operation and the number of uids). Nothing was sent.`,
+        text: msg('batch.phraseMismatch', { phrase: batchConfirmationPhrase(request.action, draft.items) }),
       });
     }
     const trimmable = request.useTrimmed ? readTrimmable(dataDir, request.draftId) : null;
     if (request.useTrimmed && trimmable === null) {
-      throw invalidInput('To send uids trimmed, check the list against the service first: only the check tells which trimmed uids exist. Nothing was sent.');
+      throw invalidInput(msg('batch.trimNeedsCheck'));
     }
     const profile = await deps.getProfile(request.profileId);
     // Credentials are checked (a token is had) before the job exists: a job that cannot run is not left behind.
     await (await deps.connectionFor(profile.id)).client.checkToken('authentication');
     const referenceIssue = referenceProblem(request.reference);
-    if (referenceIssue) throw invalidInput(`${referenceProblemMessage(referenceIssue)} Nothing was sent.`);
+    if (referenceIssue) throw invalidInput(msg('input.nothingSent', { problem: referenceProblemText(referenceIssue) }));
     const reference = request.reference?.trim();
     const journal = await createJob(dataDir, {
       action: request.action,
@@ -221,18 +222,18 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
     async resume(batchId, { concurrency, confirmation }, control = {}) {
       const before = await readJobState(dataDir, batchId);
       if (!before.itemsComplete) {
-        throw invalidInput(`Batch job ${batchId} stopped while its list was being recorded, before anything was sent. Start the batch again from the list.`);
+        throw invalidInput(msg('batch.notRecorded', { job: batchId }));
       }
-      if (before.unfinished === 0) throw invalidInput(`Batch job ${batchId} is finished: every item has its outcome. See its results.`);
+      if (before.unfinished === 0) throw invalidInput(msg('batch.finished', { job: batchId }));
       if (!matchesBatchConfirmation(confirmation, before.plan.action, before.unfinished)) {
         throw new PrivacyDeskError({
           code: 'CONFIRMATION_MISMATCH',
-          message: `To confirm, type ${batchConfirmationPhrase(before.plan.action, before.unfinished)} exactly (the operation and the number of unfinished uids). Nothing was sent.`,
+          text: msg('batch.resumePhraseMismatch', { phrase: batchConfirmationPhrase(before.plan.action, before.unfinished) }),
         });
       }
       const profile = await deps.getProfile(before.plan.profileId);
       if (profile.baseUrl !== before.plan.baseUrl) {
-        throw invalidInput(`Batch job ${batchId} was confirmed for ${before.plan.baseUrl}, but the profile "${profile.name}" now points at ${profile.baseUrl}. Nothing was sent.`);
+        throw invalidInput(msg('batch.otherAddress', { job: batchId, confirmed: before.plan.baseUrl, profile: profile.name, now: profile.baseUrl }));
       }
       await deps.connectionFor(profile.id);
       const journal = await resumeJob(dataDir, batchId);

@@ -10,6 +10,7 @@ import type { BatchPreviewRequest } from './batch-types';
 import { batchItemSchema, damagedBatchFile, draftPreviewSchema, missingUidSchema, parseBatchFile } from './batch-file-schemas';
 import { batchesDir, writeFileAtomic, type BatchItem } from './job-files';
 import { parseBatchInput } from './parse-input';
+import { msg } from '../../shared/messages';
 
 /**
  * A draft is a validated list waiting for the operator's confirmation: `batches/drafts/<id>.jsonl`
@@ -165,5 +166,5 @@ function forgetOldDrafts(dataDir: string, nowMs: number): void {
 }
 
 function draftMissing(draftId: string) {
-  return invalidInput(`The list to erase (draft ${draftId.slice(0, 8)}…) is no longer here: drafts are kept for a day, and each is used once. Paste or open the list again. Nothing was sent.`);
+  return invalidInput(msg('batch.draftGone', { draft: draftId.slice(0, 8) }));
 }

@@ -4,6 +4,7 @@ import { PrivacyDeskError } from '../../shared/errors';
 import { batchItemSchema, damagedBatchFile, journalEventSchema, parseBatchFile, storedPlanSchema } from './batch-file-schemas';
 import { batchesDir, FINAL_OUTCOMES, JOB_ID_PATTERN, jobPaths, type BatchItem, type JournalEvent, type StoredPlan } from './job-files';
 import { isJobRunning } from './run-lock';
+import { msg } from '../../shared/messages';
 
 /**
  * Where an item stands after reading the journal:
@@ -53,7 +54,7 @@ export function readPlan(dataDir: string, jobId: string): StoredPlan {
   try {
     text = readFileSync(plan, 'utf8');
   } catch (error) {
-    throw new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', message: `The plan of batch job ${jobId} (${plan}) cannot be read, so the job cannot be resumed. Start the batch again.` }, { cause: error });
+    throw new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', text: msg('batch.planUnreadable', { job: jobId, path: plan }) }, { cause: error });
   }
   // Parsed, not cast: the plan's action decides what is sent.
   const stored = parseBatchFile(storedPlanSchema, text, plan);
@@ -225,5 +226,5 @@ export async function mostRecentUnfinished(dataDir: string): Promise<JobSummary 
 }
 
 function jobNotFound(dataDir: string, jobId: string): PrivacyDeskError {
-  return new PrivacyDeskError({ code: 'INVALID_INPUT', outcome: 'not-sent', message: `There is no batch job "${jobId}" in ${dataDir}. Run "batch list" to see the jobs.` });
+  return new PrivacyDeskError({ code: 'INVALID_INPUT', outcome: 'not-sent', text: msg('batch.noSuchJob', { job: jobId, dataDir }) });
 }

@@ -169,7 +169,7 @@ describe('batch journal', () => {
   });
 
   it('says which job is missing', async () => {
-    await expect(readJobState(dir, '20261122-190000-abcdef')).rejects.toThrow(/no batch job "20261122-190000-abcdef"/);
+    await expect(readJobState(dir, '20261122-190000-abcdef')).rejects.toThrow(/no batch job “20261122-190000-abcdef”/);
     await expect(resumeJob(dir, '../x')).rejects.toBeInstanceOf(PrivacyDeskError);
     expect(await mostRecentUnfinished(dir)).toBeNull();
   });
@@ -272,7 +272,7 @@ describe('batch journal write failures', () => {
       const journal = await jobWithItems(dir, 3, { openFile });
       await journal.recordStarted([0]);
       failNext = true;
-      await expect(journal.recordStarted([1])).rejects.toThrow(/could not write the journal .*ENOSPC.*stopped sending/);
+      await expect(journal.recordStarted([1])).rejects.toThrow(/could not write the journal .*stopped sending.*ENOSPC/);
       failNext = false;
       await expect(journal.recordStarted([2])).rejects.toThrow(/stopped sending/);
       await journal.close();

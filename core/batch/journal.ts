@@ -23,6 +23,7 @@ import { jobPaths, makeJobDir, newJobId, writeFileAtomic, type BatchItem, type B
 import { damagedBatchFile } from './batch-file-schemas';
 import { readItems, readJobState, readPlan } from './job-state';
 import { takeRunLock, type RunLock } from './run-lock';
+import { msg } from '../../shared/messages';
 
 export interface JournalOptions {
   /** Buffered outcomes written together; default 64. */
@@ -197,7 +198,7 @@ async function openJournal(dataDir: string, plan: StoredPlan, lock: RunLock, sta
 function journalBroken(jobId: string, error: unknown): PrivacyDeskError {
   const code = (error as NodeJS.ErrnoException).code ?? 'write error';
   return new PrivacyDeskError(
-    { code: 'INTERNAL', outcome: 'not-sent', message: `Privacy Desk could not write the journal of batch job ${jobId} (${code}), so it stopped sending. Free disk space or fix the data folder's rights, then resume the job.` },
+    { code: 'INTERNAL', outcome: 'not-sent', text: msg('batch.journalNotWritten', { job: jobId }), quote: { from: 'system', text: code } },
     { cause: error },
   );
 }
@@ -221,7 +222,7 @@ async function cutTornTail(path: string): Promise<void> {
     handle = await open(path, 'r+');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', message: `Privacy Desk could not open ${path}, so the batch job was not resumed. Check that it is readable and writable by you.` }, { cause: error });
+    throw new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', text: msg('batch.journalNotOpened', { path }) }, { cause: error });
   }
   try {
     // Reads backwards a chunk at a time: only the tail, however long the file.

@@ -119,7 +119,7 @@ describe('parseBatchInput: CSV and TSV', () => {
   it('refuses a missing column with INVALID_INPUT naming the columns found', async () => {
     const byName = await refusal('uid,ticket\nalice,T-1\n', { kind: 'csv', uidColumn: 'uid', referenceColumn: 'case' });
     expect(byName.code).toBe('INVALID_INPUT');
-    expect(byName.message).toContain('no column named "case"');
+    expect(byName.message).toContain('no column named “case” for the reference');
     expect(byName.message).toContain('"uid", "ticket"');
     const byIndex = await refusal('uid,ticket\nalice,T-1\n', { kind: 'csv', uidColumn: 2 });
     expect(byIndex.code).toBe('INVALID_INPUT');
@@ -132,13 +132,13 @@ describe('parseBatchInput: CSV and TSV', () => {
     expect(summary).toMatchObject({ kind: 'csv', uidColumn: { index: 1, name: 'Account' } });
     expect(items).toEqual([{ line: 2, uid: 'user-61', reference: 'R-61' }]);
     const misspelt = await refusal(csv, { kind: 'auto', uidColumn: 'Acount' });
-    expect(misspelt.message).toContain('no column named "Acount"');
+    expect(misspelt.message).toContain('no column named “Acount” for the uid');
     expect(misspelt.message).toContain('"E-mail", "Account", "Ticket"');
   });
 
   it('refuses a column picked for a plain list instead of ignoring it', async () => {
     expect((await refusal('alice\nbob\n', { kind: 'auto', referenceColumn: 1 })).message).toContain('read as a list');
-    expect((await refusal('alice\nbob\n', { kind: 'auto', uidColumn: 'Account' })).message).toContain('no uid column "Account"');
+    expect((await refusal('alice\nbob\n', { kind: 'auto', uidColumn: 'Account' })).message).toContain('no column “Account” for the uid');
   });
 
   it('skips the header of a one-column export ("User ID") instead of erasing a user of that name', async () => {

@@ -6,6 +6,8 @@ import { referenceProblemMessage, uidProblemMessage } from '../input-problems';
 import { csvRows, type CsvRow } from './csv-rows';
 import { BATCH_RESULTS_CSV_COLUMNS } from './results';
 import { numberedLines, peekText, textChunks, type BatchInputSource } from './text-chunks';
+import type { MessageText } from '../../shared/message-text';
+import { msg } from '../../shared/messages';
 
 export type { BatchInputSource } from './text-chunks';
 
@@ -190,10 +192,7 @@ function checkListColumns(options: BatchInputOptions, header: string | undefined
   const fits = (wanted: string | number | undefined) => wanted === undefined || wanted === 0 || (header !== undefined && wanted === header);
   for (const [role, wanted] of [['uid', options.uidColumn], ['reference', options.referenceColumn]] as const) {
     if (role === 'reference' ? wanted === undefined : fits(wanted)) continue;
-    throw invalidInput(
-      `The input was read as a list (one uid a line, no columns), so there is no ${role} column "${String(wanted)}" to pick. ` +
-        'For a CSV or TSV file, check its separator and header row; for a list, pick no column. Nothing was sent.',
-    );
+    throw invalidInput(msg('batch.listHasNoColumns', { column: String(wanted), role: roleText(role) }));
   }
 }
 
@@ -205,24 +204,26 @@ function pickColumns(firstRow: string[], hasHeader: boolean, options: BatchInput
   return { uid, reference: columnIndex(options.referenceColumn, firstRow, columns, 'reference') };
 }
 
-function columnIndex(wanted: string | number, firstRow: string[], columns: string[] | undefined, role: string): number {
+function columnIndex(wanted: string | number, firstRow: string[], columns: string[] | undefined, role: 'uid' | 'reference'): number {
   if (typeof wanted === 'number') {
     if (Number.isInteger(wanted) && wanted >= 0 && wanted < firstRow.length) return wanted;
-    throw invalidInput(
-      `There is no column ${wanted} for the ${role}: the first row has ${firstRow.length} column(s), numbered from 0${columnList(columns)}. Pick one of these.`,
-    );
+    const found = { column: wanted, role: roleText(role), columns: firstRow.length };
+    throw invalidInput(columns ? msg('batch.noColumnNumberNamed', { ...found, names: columnList(columns) }) : msg('batch.noColumnNumber', found));
   }
   const index = columns ? columns.indexOf(wanted) : -1;
   if (index !== -1) return index;
   throw invalidInput(
-    columns
-      ? `There is no column named "${wanted}" for the ${role}${columnList(columns)}. Pick one of these (names are matched exactly).`
-      : `Cannot pick the ${role} column "${wanted}" by name: the input has no header row. Pick the column by its number instead.`,
+    columns ? msg('batch.noColumnNamed', { column: wanted, role: roleText(role), names: columnList(columns) }) : msg('batch.noHeaderRow', { column: wanted, role: roleText(role) }),
   );
 }
 
-function columnList(columns: string[] | undefined): string {
-  return columns ? `; columns found: ${columns.map((name) => `"${excerptOf(name)}"`).join(', ')}` : '';
+function roleText(role: 'uid' | 'reference'): MessageText {
+  return role === 'uid' ? msg('batch.role.uid') : msg('batch.role.reference');
+}
+
+/** The columns found, as data: each name quoted as it is in the file (a short, printable start of it). */
+function columnList(columns: string[]): string {
+  return columns.map((name) => `"${excerptOf(name)}"`).join(', ');
 }
 
 function uidColumnIndex(cells: string[]): number {

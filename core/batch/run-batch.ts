@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PrivacyDeskError, isPrivacyDeskError, type ErrorCode } from '../../shared/errors';
+import { PrivacyDeskError, errorText, isPrivacyDeskError, type ErrorCode } from '../../shared/errors';
 import type { BatchCounts, BatchProgress, BatchRunResult } from '../../shared/batch';
 import type { ErasureAction } from '../../shared/users';
 import type { BatchAttempt, BatchGate, BatchSendResult } from '../service/erasure-gate';
@@ -9,6 +9,7 @@ import type { BatchRunControl } from './batch-types';
 import type { ItemOutcome } from './job-files';
 import type { Journal, OutcomeRecord } from './journal';
 import { abortableSleep, createSendPacer } from './send-pacer';
+import { durationText, msg } from '../../shared/messages';
 
 export interface RunItem {
   item: number;
@@ -226,7 +227,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
         if (now() - lastAnswerAt >= UNREACHABLE_AFTER_MS) {
           await record(run, mayHaveReached ? 'unknown-retry' : 'not-sent-retry', result, error.message);
           const silentFor = Math.round((now() - lastAnswerAt) / 1000);
-          return halt(new PrivacyDeskError({ code: error.code, outcome: 'not-sent', message: `the service has answered nothing for ${silentFor} s (${error.message})` }, { cause: error }));
+          return halt(new PrivacyDeskError({ code: error.code, outcome: 'not-sent', text: msg('batch.silentService', { seconds: silentFor, last: errorText(error) }), ...(error.quote ? { quote: error.quote } : {}) }, { cause: error }));
         }
         notSentAttempts += 1;
       } else {
@@ -279,13 +280,13 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
 
 function stopped(jobId: string, counts: BatchCounts, cause: unknown): PrivacyDeskError {
   const known = isPrivacyDeskError(cause);
-  const why = known ? cause.message : 'an unexpected error';
-  const when = known && cause.code === 'RATE_LIMITED' ? 'After that time' : 'Once this is fixed';
+  const params = { job: jobId, why: known ? errorText(cause) : msg('batch.unexpected'), count: counts.unfinished };
   return new PrivacyDeskError(
     {
       code: known ? cause.code : 'INTERNAL',
       outcome: 'not-sent',
-      message: `Batch job ${jobId} stopped: ${why} Nothing more was sent; ${counts.unfinished} item(s) are unfinished. ${when}, resume the job (it finishes only what is unfinished).`,
+      text: known && cause.code === 'RATE_LIMITED' ? msg('batch.stoppedWait', params) : msg('batch.stopped', params),
+      ...(known && cause.quote ? { quote: cause.quote } : {}),
       ...(known && cause.retryAfterSeconds !== undefined ? { retryAfterSeconds: cause.retryAfterSeconds } : {}),
     },
     { cause },
@@ -295,25 +296,15 @@ function stopped(jobId: string, counts: BatchCounts, cause: unknown): PrivacyDes
 /** A Retry-After past what a run waits out: the service's own wait, and until when, in the operator's local time. */
 function waitTooLong(cause: PrivacyDeskError, seconds: number, nowMs: number): PrivacyDeskError {
   const until = nowMs + seconds * 1000;
-  const when = Number.isFinite(until) && Math.abs(until) <= 8.64e15 ? isoWithOffset(new Date(until)).replace(/\.\d{3}/, '') : 'a date too far to name';
+  const when = Number.isFinite(until) && Math.abs(until) <= 8.64e15 ? isoWithOffset(new Date(until)).replace(/\.\d{3}/, '') : msg('batch.farDate');
   return new PrivacyDeskError(
     {
       code: 'RATE_LIMITED',
       outcome: 'not-sent',
       retryAfterSeconds: seconds,
-      message: `the service answered 429 (too many requests) and asked to wait ${durationWords(seconds)}, until ${when}, longer than a batch waits (${LONGEST_RATE_LIMIT_WAIT_MS / 60_000} minutes).`,
+      text: msg('batch.waitTooLong', { wait: durationText(seconds), until: when, minutes: LONGEST_RATE_LIMIT_WAIT_MS / 60_000 }),
     },
     { cause },
   );
 }
 
-function durationWords(seconds: number): string {
-  const units: [number, string][] = [[86_400, 'day'], [3_600, 'hour'], [60, 'minute']];
-  for (const [size, name] of units) {
-    if (seconds >= size) {
-      const count = Math.round(seconds / size);
-      return `${count.toLocaleString('en-US')} ${name}${count === 1 ? '' : 's'}`;
-    }
-  }
-  return `${seconds} seconds`;
-}

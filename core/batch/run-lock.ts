@@ -2,6 +2,7 @@ import { check, lock } from 'proper-lockfile';
 import { PrivacyDeskError } from '../../shared/errors';
 import { DATA_LOCK_TIMINGS } from '../data-lock';
 import { jobPaths } from './job-files';
+import { msg } from '../../shared/messages';
 
 /** A job's run lock, held for the whole run (refreshed by proper-lockfile every REFRESH_MS). */
 export interface RunLock {
@@ -47,12 +48,10 @@ export async function isJobRunning(dataDir: string, jobId: string): Promise<bool
 
 function runLockNotTaken(jobId: string, runLock: string, error: unknown): PrivacyDeskError {
   const code = (error as NodeJS.ErrnoException).code;
-  const message =
-    code === 'ELOCKED'
-      ? `Batch job ${jobId} is already being run by another Privacy Desk process (the app or a CLI command), so this one sent nothing. ` +
-        `Let that run finish, or stop it and resume the job here. If no other Privacy Desk is running, wait ${DATA_LOCK_TIMINGS.STALE_MS / 1000} s (a crashed run's lock expires) and try again.`
-      : `Privacy Desk could not lock batch job ${jobId} (${code ?? 'unknown error'} on ${runLock}), so nothing was sent. Check that the data folder is writable by you, then try again.`;
-  return new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', message }, { cause: error });
+  if (code === 'ELOCKED') {
+    return new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', text: msg('batch.runLockBusy', { job: jobId, seconds: DATA_LOCK_TIMINGS.STALE_MS / 1000 }) }, { cause: error });
+  }
+  return new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', text: msg('batch.runLockFailed', { job: jobId, path: runLock }), quote: { from: 'system', text: code ?? 'unknown error' } }, { cause: error });
 }
 
 function runLockLost(jobId: string, runLock: string, error: Error): PrivacyDeskError {
@@ -60,9 +59,8 @@ function runLockLost(jobId: string, runLock: string, error: Error): PrivacyDeskE
     {
       code: 'INTERNAL',
       outcome: 'not-sent',
-      message:
-        `Privacy Desk lost the run lock of batch job ${jobId} (${error.message}; ${runLock} was removed or taken over, for example after the computer slept). ` +
-        'It stopped sending to avoid two runs of one job: check that no other run is going on, then resume the job.',
+      text: msg('batch.runLockLost', { job: jobId, path: runLock }),
+      quote: { from: 'system', text: error.message },
     },
     { cause: error },
   );

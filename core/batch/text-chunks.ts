@@ -1,4 +1,5 @@
 import { invalidInput, type PrivacyDeskError } from '../../shared/errors';
+import { msg } from '../../shared/messages';
 
 /** What a batch's input can be: the text itself, or a stream of it (a Node Readable is an async iterable). */
 export type BatchInputSource = string | AsyncIterable<string | Uint8Array>;
@@ -109,10 +110,7 @@ export function withoutTrailingCr(text: string): string {
 
 /** The refusal of an over-long line (or CSV row), naming its number and the limit. */
 export function lineTooLong(line: number, maxLength: number, openQuoteLine?: number): PrivacyDeskError {
-  const limit = maxLength.toLocaleString('en-US');
-  const why =
-    openQuoteLine === undefined
-      ? 'A list has one uid a line (at most 1,024 characters), so this is probably not the file you meant, or its lines are not separated by line breaks.'
-      : `A quote (") opened on line ${openQuoteLine} is never closed, so the rest of the file reads as one cell. Close the quote, or save the file again from the spreadsheet.`;
-  return invalidInput(`Line ${line} is longer than ${limit} characters, the most a line of a batch list may have; reading stopped there. ${why} Nothing was sent.`);
+  return invalidInput(
+    openQuoteLine === undefined ? msg('batch.lineTooLong', { line, limit: maxLength }) : msg('batch.quoteNeverClosed', { line, limit: maxLength, quoteLine: openQuoteLine }),
+  );
 }

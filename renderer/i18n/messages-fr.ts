@@ -303,6 +303,7 @@ export const messagesFr: MessageWordings = {
 
   'batch.nothingValid': 'La liste n’a aucun uid valide à effacer. Rien n’a été envoyé.',
   'batch.phraseMismatch': 'Pour confirmer, tapez {{phrase}} exactement (l’opération et le nombre d’uid). Rien n’a été envoyé.',
+  'batch.resumePhraseMismatch': 'Pour confirmer, tapez {{phrase}} exactement (l’opération et le nombre d’uid inachevés). Rien n’a été envoyé.',
   'batch.trimNeedsCheck': 'Pour envoyer des uid sans leurs espaces, vérifiez d’abord la liste auprès du service : seule la vérification dit quels uid raccourcis existent. Rien n’a été envoyé.',
   'batch.draftGone': 'La liste à effacer (brouillon {{draft}}…) n’est plus là : les brouillons sont gardés un jour, et chacun ne sert qu’une fois. Collez ou ouvrez de nouveau la liste. Rien n’a été envoyé.',
   'batch.notRecorded': 'Le lot {{job}} s’est arrêté pendant l’enregistrement de sa liste, avant tout envoi. Relancez le lot depuis la liste.',
@@ -323,7 +324,13 @@ export const messagesFr: MessageWordings = {
     one: 'Le lot {{job}} s’est arrêté : {{why}} Rien de plus n’a été envoyé ; {{count}} élément reste inachevé. Une fois la cause corrigée, reprenez le lot (il ne finit que ce qui est inachevé).',
     other: 'Le lot {{job}} s’est arrêté : {{why}} Rien de plus n’a été envoyé ; {{count}} éléments restent inachevés. Une fois la cause corrigée, reprenez le lot (il ne finit que ce qui est inachevé).',
   },
+  'batch.stoppedWait': {
+    one: 'Le lot {{job}} s’est arrêté : {{why}} Rien de plus n’a été envoyé ; {{count}} élément reste inachevé. Passé ce délai, reprenez le lot (il ne finit que ce qui est inachevé).',
+    other: 'Le lot {{job}} s’est arrêté : {{why}} Rien de plus n’a été envoyé ; {{count}} éléments restent inachevés. Passé ce délai, reprenez le lot (il ne finit que ce qui est inachevé).',
+  },
   'batch.unexpected': 'une erreur inattendue.',
+  'batch.waitTooLong': 'le service a répondu 429 (trop de requêtes) et demandé d’attendre {{wait}}, jusqu’au {{until}}, plus longtemps qu’un lot n’attend ({{minutes}} minutes).',
+  'batch.farDate': 'une date trop lointaine pour être donnée',
   'batch.listHasNoColumns': 'L’entrée a été lue comme une liste (un uid par ligne, sans colonnes), donc il n’y a pas de colonne « {{column}} » à choisir pour {{role}}. Pour un fichier CSV ou TSV, vérifiez son séparateur et sa ligne d’en-tête ; pour une liste, ne choisissez pas de colonne. Rien n’a été envoyé.',
   'batch.noColumnNumber': 'Il n’y a pas de colonne {{column}} pour {{role}} : la première ligne a {{columns}} colonne(s), numérotées à partir de 0. Choisissez-en une.',
   'batch.noColumnNumberNamed': 'Il n’y a pas de colonne {{column}} pour {{role}} : la première ligne a {{columns}} colonne(s), numérotées à partir de 0 ; colonnes trouvées : {{names}}. Choisissez-en une.',

@@ -4,6 +4,7 @@ import { message, param } from '../message-text';
 export const BATCH_MESSAGES = {
   'batch.nothingValid': message('The list has no valid uid to erase. Nothing was sent.'),
   'batch.phraseMismatch': message('To confirm, type {{phrase}} exactly (the operation and the number of uids). Nothing was sent.', { phrase: param.text }),
+  'batch.resumePhraseMismatch': message('To confirm, type {{phrase}} exactly (the operation and the number of unfinished uids). Nothing was sent.', { phrase: param.text }),
   'batch.trimNeedsCheck': message('To send uids trimmed, check the list against the service first: only the check tells which trimmed uids exist. Nothing was sent.'),
   'batch.draftGone': message('The list to erase (draft {{draft}}…) is no longer here: drafts are kept for a day, and each is used once. Paste or open the list again. Nothing was sent.', { draft: param.text }),
   'batch.notRecorded': message('Batch job {{job}} stopped while its list was being recorded, before anything was sent. Start the batch again from the list.', { job: param.text }),
@@ -27,7 +28,16 @@ export const BATCH_MESSAGES = {
     },
     { job: param.text, why: param.phrase, count: param.count },
   ),
+  'batch.stoppedWait': message(
+    {
+      one: 'Batch job {{job}} stopped: {{why}} Nothing more was sent; {{count}} item is unfinished. After that time, resume the job (it finishes only what is unfinished).',
+      other: 'Batch job {{job}} stopped: {{why}} Nothing more was sent; {{count}} items are unfinished. After that time, resume the job (it finishes only what is unfinished).',
+    },
+    { job: param.text, why: param.phrase, count: param.count },
+  ),
   'batch.unexpected': message('an unexpected error.'),
+  'batch.waitTooLong': message('the service answered 429 (too many requests) and asked to wait {{wait}}, until {{until}}, longer than a batch waits ({{minutes}} minutes).', { wait: param.phrase, until: param.textOrPhrase, minutes: param.count }),
+  'batch.farDate': message('a date too far to name'),
 
   // core/batch/parse-input.ts, text-chunks.ts: reading the list.
   'batch.listHasNoColumns': message('The input was read as a list (one uid a line, no columns), so there is no column “{{column}}” for {{role}} to pick. For a CSV or TSV file, check its separator and header row; for a list, pick no column. Nothing was sent.', { column: param.text, role: param.phrase }),

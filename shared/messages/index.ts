@@ -52,7 +52,9 @@ export function wordInEnglish(text: MessageText, depth = 0): string {
   return fillPlaceholders(template, (name) => {
     const value = text.params?.[name];
     if (value === undefined) return '';
-    return typeof value === 'object' ? wordInEnglish(value, depth + 1) : String(value);
+    if (typeof value === 'object') return wordInEnglish(value, depth + 1);
+    // Numbers as English writes them (1,000,000), as the window's English does.
+    return typeof value === 'number' ? value.toLocaleString('en-US') : value;
   });
 }
 
