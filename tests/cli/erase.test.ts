@@ -69,7 +69,7 @@ describe('privacy-desk users anonymize / delete (in-process CLI against the sand
 
     const notSent = await f.cli(['users', 'delete', 'alice@example.org', '--confirm', 'bob', '--json']);
     expect(notSent.code).toBe(2);
-    expect(JSON.parse(notSent.stdout)).toEqual({ error: { code: 'CONFIRMATION_MISMATCH', outcome: 'not-sent', message: expect.stringMatching(/nothing was sent/) } });
+    expect(JSON.parse(notSent.stdout)).toEqual({ error: { code: 'CONFIRMATION_MISMATCH', outcome: 'not-sent', message: expect.stringMatching(/nothing was sent/), text: { id: 'gate.uidMismatch', params: { verb: { id: 'action.verb.delete' } } } } });
   });
 
   it('a second anonymise of the same (now erased) uid is NOT_FOUND', async () => {

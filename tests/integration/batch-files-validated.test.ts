@@ -104,7 +104,7 @@ describe('a batch file read back from disk is validated before anything is sent'
     const error = await resume(paths.dir.split('/').pop()!);
 
     expect(await stats()).toMatchObject(NOTHING_SENT);
-    expect(error).toMatchObject({ code: 'INTERNAL', outcome: 'not-sent', message: expect.stringContaining(`line 2 of ${paths.items}`) });
+    expect(error).toMatchObject({ code: 'INTERNAL', outcome: 'not-sent', message: expect.stringContaining(`Line 2 of ${paths.items}`) });
   });
 
   it('a journal line of the wrong shape: resume refuses, naming journal.jsonl and the line, and nothing is sent', async () => {
@@ -119,7 +119,7 @@ describe('a batch file read back from disk is validated before anything is sent'
     const error = await resume(paths.dir.split('/').pop()!);
 
     expect(await stats()).toMatchObject(NOTHING_SENT);
-    expect(error).toMatchObject({ code: 'INTERNAL', outcome: 'not-sent', message: expect.stringContaining(`line 2 of ${paths.journal}`) });
+    expect(error).toMatchObject({ code: 'INTERNAL', outcome: 'not-sent', message: expect.stringContaining(`Line 2 of ${paths.journal}`) });
   });
 
   it("a draft's item line of the wrong shape: start refuses, naming the draft, and no act is sent", async () => {
@@ -142,6 +142,6 @@ describe('a batch file read back from disk is validated before anything is sent'
 
     // Start gets a token first (a job that cannot run is not left behind); no act leaves.
     expect(await stats()).toMatchObject({ apiRequests: 0, logoutRequests: 0 });
-    expect(error).toMatchObject({ code: 'INTERNAL', outcome: 'not-sent', message: expect.stringContaining(`line 2 of ${path}`) });
+    expect(error).toMatchObject({ code: 'INTERNAL', outcome: 'not-sent', message: expect.stringContaining(`Line 2 of ${path}`) });
   });
 });
