@@ -4,10 +4,13 @@
  * near their end never look the same. The start shrinks first, down to a few characters; then the end
  * loses its own start. Assistive technology reads the whole value once.
  */
+const TAIL_LENGTH = 12;
+
 export function MiddleClippedText({ text }: { text: string }) {
   const characters = Array.from(text);
   if (characters.length <= 8) return <>{text}</>;
-  const half = Math.ceil(characters.length / 2);
+  // The end (where references numbered in sequence differ) is kept whole up to a dozen characters.
+  const half = Math.max(characters.length - TAIL_LENGTH, Math.ceil(characters.length / 2));
   return (
     <span className="middle-clip">
       <span className="visually-hidden">{text}</span>

@@ -62,8 +62,8 @@ export const en = {
     kept: 'Kept notices ({{count}})',
     keptHint: 'Outcomes with a request id stay here until you clear them.',
     clearAll: 'Clear all',
-    show: 'Show',
-    hide: 'Hide',
+    show: 'Expand',
+    hide: 'Collapse',
   },
   common: {
     cancel: 'Cancel',

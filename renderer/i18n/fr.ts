@@ -59,8 +59,8 @@ export const fr: Messages = {
     kept: 'Notifications gardées ({{count}})',
     keptHint: 'Les résultats avec un identifiant de requête restent ici jusqu’à ce que vous les effaciez.',
     clearAll: 'Tout effacer',
-    show: 'Afficher',
-    hide: 'Masquer',
+    show: 'Déplier',
+    hide: 'Replier',
   },
   common: {
     cancel: 'Annuler',
