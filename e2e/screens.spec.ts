@@ -1,235 +1,325 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { createSessionCredentialStore } from '../core/credential-store';
+import { createI18n } from '../renderer/i18n';
+import { visibleUidText } from '../shared/invisible-characters';
+import { startWebHost } from '../web-host/web-host';
 import { test, expect, uniqueName, type BridgeCaller } from './fixtures';
-import { expectNoSeriousAxeViolations, holdPageClock, runCountdown, saveScreenshot } from './support';
+import { COUNTDOWN_SECONDS, expectNoSeriousAxeViolations, holdPageClock, saveScreenshot } from './support';
 
 /**
- * Every main screen at the two sizes operators use (1360×850 and 1024×700), in both themes: an axe
- * check (WCAG 2 A/AA, no serious or critical finding) and a screenshot in test-results/screenshots/
- * for review. The theme follows the system (emulated), the console's default. Each size also shows
- * the users list in French and the chrome of a live profile (banner, a dialog on a live profile).
+ * Every screen at the two sizes operators use (1360×850 and 1024×700), in both languages and both themes:
+ * an axe check (WCAG 2 A/AA, no serious or critical finding) and a screenshot in test-results/screenshots/
+ * (<screen>[-fr]-<size>-<theme>.png) for review. One page per size and language: each screen is opened once
+ * and photographed in the light theme, then the dark one (the theme follows the system, emulated — the
+ * console's default). A live profile's screens follow, and the keychain notice has its own small test.
  */
 
-type Screen = { name: string; dialog?: boolean; open: (page: Page) => Promise<void>; close?: (page: Page) => Promise<void> };
+type Language = 'en' | 'fr';
+type Say = (key: string, options?: Record<string, unknown>) => string;
+interface Screen {
+  name: string;
+  /** A dialog (or a scrolled view): photographed as the window shows it, not as a full page. */
+  viewport?: boolean;
+  open: (page: Page) => Promise<void>;
+  close?: (page: Page) => Promise<void>;
+}
+
+const SIZES = [
+  { width: 1360, height: 850 },
+  { width: 1024, height: 700 },
+] as const;
+const LANGUAGES: readonly Language[] = ['en', 'fr'];
+const THEMES = ['light', 'dark'] as const;
+
+/** The window's words in a language, from the same catalogue the console uses. */
+function wordsOf(language: Language): Say {
+  const i18n = createI18n(language);
+  return (key, options) => i18n.t(key, options ?? {});
+}
+
+/** What a label says before its first placeholder, to find "Results of the batch from 14:02" by its start. */
+function startOf(say: Say, key: string): RegExp {
+  const [start] = say(key, { time: '\u0000', id: '\u0000' }).split('\u0000');
+  return new RegExp(`^${start!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+}
 
 async function putFaults(sandboxUrl: string, faults: Record<string, unknown>): Promise<void> {
   const response = await fetch(`${sandboxUrl}/sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
   expect(response.ok).toBe(true);
 }
 
-async function closeDialog(page: Page): Promise<void> {
-  await page.getByRole('dialog').getByRole('button', { name: /^(Cancel|Close)$/ }).first().click();
-  await expect(page.getByRole('dialog')).toBeHidden();
+function closeDialog(say: Say) {
+  return async (page: Page) => {
+    await page.getByRole('dialog').getByRole('button', { name: new RegExp(`^(${say('common.cancel')}|${say('common.close')})$`) }).first().click();
+    await expect(page.getByRole('dialog')).toBeHidden();
+  };
 }
 
-function screens(sandboxUrl: string): Screen[] {
+/** runCountdown (support.ts) in the window's language: the held clock moves one second at a time, then runs again. */
+async function runCountdown(page: Page, dialog: Locator, say: Say): Promise<void> {
+  const timer = dialog.getByRole('timer');
+  for (let seconds = COUNTDOWN_SECONDS; seconds >= 1; seconds -= 1) {
+    await expect(timer).toContainText(say('erasure.countdown', { seconds }));
+    await page.clock.runFor(1000);
+  }
+  await page.clock.resume();
+}
+
+/** An erasure sent through the dialog (held clock, countdown), as an operator would: its kept notice follows. */
+async function anonymiseThroughTheDialog(page: Page, say: Say, uid: string, reference: string): Promise<void> {
+  await page.getByRole('button', { name: say('users.rowAnonymize', { uid }), exact: true }).first().click();
+  const dialog = page.getByRole('dialog', { name: say('erasure.titleAnonymize', { uid: visibleUidText(uid) }) });
+  await dialog.getByLabel(say('erasure.typeUid')).fill(uid);
+  await dialog.getByLabel(say('erasure.reference')).fill(reference);
+  await holdPageClock(page);
+  await dialog.getByRole('button', { name: say('common.confirm') }).click();
+  await runCountdown(page, dialog, say);
+  await expect(dialog).toBeHidden({ timeout: 15_000 });
+}
+
+function screens(say: Say, sandboxUrl: string): Screen[] {
+  const jean = 'jean dupont';
+  const erasureDialog = (page: Page) => page.getByRole('dialog', { name: say('erasure.titleAnonymize', { uid: visibleUidText(jean) }) });
   return [
     {
       name: 'users',
       open: async (page) => {
-        await page.getByRole('tab', { name: 'Users' }).click();
-        await expect(page.getByRole('table', { name: 'Users on page 1' }).locator('tbody tr')).toHaveCount(25);
+        await page.getByRole('tab', { name: say('nav.users') }).click();
+        await expect(page.getByRole('table', { name: say('users.tableLabel', { page: 1 }) }).locator('tbody tr')).toHaveCount(25);
       },
+    },
+    {
+      // A row's icon buttons say their word on hover.
+      name: 'users-row-actions',
+      viewport: true,
+      open: async (page) => {
+        const table = page.getByRole('table', { name: say('users.tableLabel', { page: 1 }) });
+        await table.scrollIntoViewIfNeeded();
+        await page.getByRole('button', { name: say('users.rowDelete', { uid: jean }), exact: true }).hover();
+        await expect(page.getByRole('button', { name: say('users.rowDelete', { uid: jean }), exact: true }).getByText(say('users.delete'), { exact: true })).toBeVisible();
+      },
+      close: async (page) => page.mouse.move(0, 0),
     },
     {
       name: 'user-detail',
       open: async (page) => {
-        await page.getByRole('button', { name: 'Show details of jean dupont' }).click();
-        await expect(page.getByRole('complementary', { name: 'User details' })).toBeVisible();
+        await page.getByRole('button', { name: say('users.showDetails', { uid: jean }) }).click();
+        await expect(page.getByRole('complementary', { name: say('detail.title') })).toBeVisible();
       },
-      close: async (page) => page.getByRole('button', { name: 'Close details' }).click(),
+      close: async (page) => page.getByRole('button', { name: say('detail.close') }).click(),
     },
     {
       name: 'erasure-dialog',
-      dialog: true,
+      viewport: true,
       open: async (page) => {
-        await page.getByRole('button', { name: 'Anonymise jean dupont' }).first().click();
-        const dialog = page.getByRole('dialog', { name: 'Anonymise user jean dupont' });
-        await dialog.getByLabel('Type the uid to confirm').fill('Jean dupont');
-        await expect(dialog.getByText('Does not match: check upper and lower case')).toBeVisible();
+        await page.getByRole('button', { name: say('users.rowAnonymize', { uid: jean }) }).first().click();
+        await erasureDialog(page).getByLabel(say('erasure.typeUid')).fill('Jean dupont');
+        await expect(erasureDialog(page).getByText(say('erasure.noMatchCase'))).toBeVisible();
       },
-      close: closeDialog,
+      close: closeDialog(say),
     },
     {
       // The service refuses every request: the dialog shows its error panel and must keep its buttons in view.
       name: 'erasure-error',
-      dialog: true,
+      viewport: true,
       open: async (page) => {
-        await page.getByRole('button', { name: 'Anonymise jean dupont' }).first().click();
-        const dialog = page.getByRole('dialog', { name: 'Anonymise user jean dupont' });
-        await dialog.getByLabel('Type the uid to confirm').fill('jean dupont');
+        await page.getByRole('button', { name: say('users.rowAnonymize', { uid: jean }) }).first().click();
+        const dialog = erasureDialog(page);
+        await dialog.getByLabel(say('erasure.typeUid')).fill(jean);
         await putFaults(sandboxUrl, { errorRate: 1 });
         await holdPageClock(page);
-        await dialog.getByRole('button', { name: 'Confirm' }).click();
-        await runCountdown(page, dialog);
+        await dialog.getByRole('button', { name: say('common.confirm') }).click();
+        await runCountdown(page, dialog, say);
         await expect(dialog.getByRole('alert').first()).toBeVisible({ timeout: 30_000 });
         await putFaults(sandboxUrl, { errorRate: 0 });
       },
-      close: closeDialog,
+      close: closeDialog(say),
+    },
+    {
+      // An erasure done: its notice stays (bottom left), and the page keeps room for it below the table.
+      name: 'kept-notice',
+      viewport: true,
+      open: async (page) => {
+        await anonymiseThroughTheDialog(page, say, 'alice@example.org', 'DPO-2026/ACCESS-AND-ERASURE-REQUESTS/CASE-000118-A');
+        await expect(page.getByRole('region', { name: say('common.notices') }).getByText(say('erasure.successAnonymize', { uid: 'alice@example.org', requestId: '\u0000' }).split('\u0000')[0]!)).toBeVisible();
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      },
+      close: async (page) => {
+        await page.getByRole('region', { name: say('common.notices') }).getByRole('button', { name: say('common.dismiss') }).first().click();
+        await page.evaluate(() => window.scrollTo(0, 0));
+      },
     },
     {
       name: 'logout-tester',
       open: async (page) => {
-        await page.getByRole('tab', { name: 'Logout tester' }).click();
-        await page.getByLabel('User uid').fill('alice@example.org');
-        await expect(page.getByRole('region', { name: 'Live preview' })).toContainText('"sub"');
+        await page.getByRole('tab', { name: say('nav.logout') }).click();
+        await page.getByLabel(say('logout.uid')).fill('alice@example.org');
+        await expect(page.getByRole('region', { name: say('logout.preview') })).toContainText('"sub"');
       },
     },
     {
       name: 'audit',
       open: async (page) => {
-        await page.getByRole('tab', { name: 'Audit trail' }).click();
-        await expect(page.getByRole('heading', { name: 'Audit trail', level: 2 })).toBeVisible();
+        await page.getByRole('tab', { name: say('nav.audit') }).click();
+        await expect(page.getByRole('heading', { name: say('audit.title'), level: 2 })).toBeVisible();
+        await expect(page.getByRole('table', { name: say('audit.tableLabel') }).getByRole('row').nth(1)).toBeVisible();
       },
     },
     {
       name: 'profiles',
       open: async (page) => {
-        await page.getByRole('tab', { name: 'Profiles' }).click();
-        await expect(page.getByRole('list', { name: 'Connection profiles' })).toBeVisible();
+        await page.getByRole('tab', { name: say('nav.profiles') }).click();
+        await expect(page.getByRole('list', { name: say('profiles.listLabel') })).toBeVisible();
       },
     },
     {
       name: 'profile-form',
-      dialog: true,
+      viewport: true,
       open: async (page) => {
-        await page.getByRole('button', { name: 'Add profile' }).click();
-        const dialog = page.getByRole('dialog', { name: 'Add a profile' });
-        await dialog.getByRole('button', { name: 'Save profile' }).click();
-        await expect(dialog.getByText('Correct the highlighted fields.')).toBeVisible();
+        await page.getByRole('button', { name: say('profiles.addProfile') }).click();
+        const dialog = page.getByRole('dialog', { name: say('profileForm.addTitle') });
+        await dialog.getByRole('button', { name: say('profileForm.save') }).click();
+        await expect(dialog.getByText(say('profileForm.fixErrors'))).toBeVisible();
       },
-      close: closeDialog,
+      close: closeDialog(say),
+    },
+    {
+      name: 'delete-profile',
+      viewport: true,
+      open: async (page) => {
+        await page.getByRole('button', { name: say('profiles.delete'), exact: true }).first().click();
+        await expect(page.getByRole('dialog')).toBeVisible();
+      },
+      close: closeDialog(say),
     },
     {
       // The preview and the confirmation filled in: 20 uids (one with a trailing space), a duplicate and an invalid line.
       name: 'batch-preview',
       open: async (page) => {
-        await page.getByRole('tab', { name: 'Batch' }).click();
+        await page.getByRole('tab', { name: say('nav.batch') }).click();
         const uids = Array.from({ length: 20 }, (_, index) => `request-${String(index + 1).padStart(3, '0')}@client.example${index === 6 ? ' ' : ''}`);
-        await page.getByLabel('uids to erase').fill([...uids.slice(0, 10), uids[3], '..', ...uids.slice(10)].join('\n'));
-        await expect(page.getByText('Anonymise 20 users')).toBeVisible();
-        await expect(page.getByText('1 uid begins or ends with spaces and is kept exactly: line 7 — check it matches the request.')).toBeVisible();
-        await page.getByLabel('Type ANONYMISE 20 to confirm').fill('ANONYMISE 20');
-        await expect(page.getByRole('button', { name: 'Start' })).toBeEnabled();
+        await page.getByLabel(say('batch.input.pasteLabel')).fill([...uids.slice(0, 10), uids[3], '..', ...uids.slice(10)].join('\n'));
+        await expect(page.getByText(say('batch.preview.toAnonymize', { count: 20, formatted: '20' }))).toBeVisible();
+        await expect(page.getByText(say('batch.preview.edgeSpaces', { count: 1, formatted: '1', lines: '7' }))).toBeVisible();
+        await page.getByLabel(say('batch.confirm.typePhrase', { phrase: 'ANONYMISE 20' })).fill('ANONYMISE 20');
+        await expect(page.getByRole('button', { name: say('batch.confirm.start') })).toBeEnabled();
       },
       close: async (page) => {
-        await page.getByLabel('Type ANONYMISE 20 to confirm').fill('');
-        await page.getByLabel('uids to erase').fill('');
+        await page.getByLabel(say('batch.confirm.typePhrase', { phrase: 'ANONYMISE 20' })).fill('');
+        await page.getByLabel(say('batch.input.pasteLabel')).fill('');
       },
     },
     {
       // A CSV pasted from a spreadsheet export: the preview names the column the uids were read from.
       name: 'batch-preview-csv',
       open: async (page) => {
-        await page.getByRole('tab', { name: 'Batch' }).click();
-        await page.getByLabel('uids to erase').fill(['email,User ID,ticket', 'a@client.example,request-001@client.example,T-1', 'b@client.example,request-002@client.example,T-2', 'c@client.example,,T-3'].join('\n'));
-        await expect(page.getByText('Anonymise 2 users')).toBeVisible();
-        await expect(page.getByText('“User ID” (column 2)')).toBeVisible();
+        await page.getByLabel(say('batch.input.pasteLabel')).fill(['email,User ID,ticket', 'a@client.example,request-001@client.example,T-1', 'b@client.example,request-002@client.example,T-2', 'c@client.example,,T-3'].join('\n'));
+        await expect(page.getByText(say('batch.preview.toAnonymize', { count: 2, formatted: '2' }))).toBeVisible();
+        await expect(page.getByText(say('batch.preview.uidColumnNamed', { name: 'User ID', number: 2 }))).toBeVisible();
       },
-      close: async (page) => {
-        await page.getByLabel('uids to erase').fill('');
-      },
+      close: async (page) => page.getByLabel(say('batch.input.pasteLabel')).fill(''),
     },
     {
       // A finished job's results (the job was run through the bridge before the screens).
       name: 'batch-results',
       open: async (page) => {
-        await page.getByRole('button', { name: /^Results of the batch from / }).first().click();
-        await expect(page.getByRole('table', { name: /^Results of batch / }).locator('tbody tr')).toHaveCount(5);
+        await page.getByRole('button', { name: startOf(say, 'batch.jobs.showFor') }).first().click();
+        await expect(page.getByRole('table', { name: startOf(say, 'batch.results.tableLabel') }).locator('tbody tr')).toHaveCount(5);
       },
-      close: async (page) => page.getByRole('button', { name: 'Close', exact: true }).click(),
-    },
-    {
-      name: 'users-fr',
-      open: async (page) => {
-        await page.getByLabel('Language').selectOption('fr');
-        await page.getByRole('tab', { name: 'Utilisateurs' }).click();
-        await expect(page.getByRole('table').locator('tbody tr')).toHaveCount(25);
-      },
-    },
-    {
-      name: 'audit-fr',
-      open: async (page) => {
-        await page.getByRole('tab', { name: 'Journal d’audit' }).click();
-        await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
-      },
-    },
-    {
-      // The preview in French: invalid lines and edge spaces in the window's language, excerpts as they are.
-      name: 'batch-fr',
-      open: async (page) => {
-        await page.getByRole('tab', { name: 'Par lot' }).click();
-        await page.getByLabel('uid à effacer').fill(['request-001@client.example', '..', ' request-002@client.example', 'request-003@client.example'].join('\n'));
-        await expect(page.getByText('Anonymiser 3 utilisateurs')).toBeVisible();
-        await expect(page.getByText(/^Un uid « \. » ou « \.\. » ne peut pas être envoyé/)).toBeVisible();
-      },
-      close: async (page) => {
-        await page.getByLabel('uid à effacer').fill('');
-        await page.getByLabel('Langue').selectOption('en');
-      },
+      close: async (page) => page.getByRole('button', { name: say('common.close'), exact: true }).click(),
     },
   ];
 }
 
-/** A profile on a non-loopback host: the console marks it live. Nothing is sent to it. */
-const LIVE_SCREENS: Screen[] = [
-  {
-    name: 'live-users',
-    open: async (page) => {
-      await page.getByRole('tab', { name: 'Users' }).click();
-      await expect(page.getByRole('note').first()).toContainText('debate.example.com');
+/** A profile on a non-loopback host: the console marks it live. Nothing is sent to it (the name does not resolve). */
+function liveScreens(say: Say, sandboxProfileName: string, liveProfileName: string): Screen[] {
+  const host = 'debate.example.com';
+  return [
+    {
+      name: 'live-users',
+      open: async (page) => {
+        await page.getByRole('tab', { name: say('nav.users') }).click();
+        await expect(page.getByRole('note').first()).toContainText(host);
+      },
     },
-  },
-  {
-    // Scrolled to the bottom (viewport shot): the live marking must still be in view.
-    name: 'live-users-scrolled',
-    dialog: true,
-    open: async (page) => {
-      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-      await expect(page.getByRole('note').first()).toBeInViewport();
+    {
+      // Scrolled to the bottom (viewport shot): the live marking must still be in view.
+      name: 'live-users-scrolled',
+      viewport: true,
+      open: async (page) => {
+        await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+        await expect(page.getByRole('note').first()).toBeInViewport();
+      },
     },
-  },
-  {
-    name: 'live-logout-scrolled',
-    dialog: true,
-    open: async (page) => {
-      await page.getByRole('tab', { name: 'Logout tester' }).click();
-      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-      await expect(page.getByRole('note').first()).toBeInViewport();
+    {
+      name: 'live-logout-scrolled',
+      viewport: true,
+      open: async (page) => {
+        await page.getByRole('tab', { name: say('nav.logout') }).click();
+        await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+        await expect(page.getByRole('note').first()).toBeInViewport();
+      },
     },
-    close: async (page) => {
-      await page.getByRole('tab', { name: 'Users' }).click();
+    {
+      name: 'live-logout-confirm',
+      viewport: true,
+      open: async (page) => {
+        await page.getByLabel(say('logout.uid')).fill('jean dupont');
+        await page.getByRole('button', { name: say('logout.send') }).click();
+        await expect(page.getByRole('dialog', { name: say('liveConfirm.logoutTitle') })).toBeVisible();
+      },
+      close: async (page) => {
+        await closeDialog(say)(page);
+        await page.getByRole('tab', { name: say('nav.users') }).click();
+      },
     },
-  },
-  {
-    // The batch preview on a live profile: the same live marking as the erasure dialog (nothing is sent).
-    name: 'live-batch',
-    open: async (page) => {
-      await page.getByRole('tab', { name: 'Batch' }).click();
-      await page.getByLabel('uids to erase').fill('request-001@client.example\nrequest-002@client.example');
-      await expect(page.getByText('LIVE DATA: this changes a real user on debate.example.com.')).toBeVisible();
-      await expect(page.getByText('Anonymise 2 users')).toBeVisible();
+    {
+      // The batch preview on a live profile: the same live marking as the erasure dialog (nothing is sent).
+      name: 'live-batch',
+      open: async (page) => {
+        await page.getByRole('tab', { name: say('nav.batch') }).click();
+        await page.getByLabel(say('batch.input.pasteLabel')).fill('request-001@client.example\nrequest-002@client.example');
+        await expect(page.getByText(say('erasure.liveWarning', { host }))).toBeVisible();
+        await expect(page.getByText(say('batch.preview.toAnonymize', { count: 2, formatted: '2' }))).toBeVisible();
+      },
+      close: async (page) => {
+        await page.getByLabel(say('batch.input.pasteLabel')).fill('');
+        await page.getByRole('tab', { name: say('nav.users') }).click();
+      },
     },
-    close: async (page) => {
-      await page.getByLabel('uids to erase').fill('');
-      await page.getByRole('tab', { name: 'Users' }).click();
+    {
+      name: 'live-erasure-dialog',
+      viewport: true,
+      open: async (page) => {
+        const box = page.getByRole('region', { name: say('actOnUid.title') });
+        await box.getByLabel(say('actOnUid.label'), { exact: true }).fill('jean dupont');
+        await box.getByRole('button', { name: say('users.delete'), exact: true }).click();
+        const dialog = page.getByRole('dialog');
+        // Nothing answers on a live profile: the console cannot say whom the uid belongs to, stops reading if it
+        // still is, and the operator goes on anyway — the ceremony (the tallest dialog) follows.
+        const stop = dialog.getByRole('button', { name: say('common.cancel'), exact: true });
+        const onward = dialog.getByRole('button', { name: say('identity.continueAnyway'), exact: true });
+        await expect(stop.or(onward).first()).toBeVisible({ timeout: 20_000 });
+        if (!(await onward.isVisible())) await stop.click();
+        await onward.click();
+        await expect(dialog.getByLabel(say('erasure.typeUid'))).toBeVisible();
+      },
+      close: closeDialog(say),
     },
-  },
-  {
-    name: 'live-erasure-dialog',
-    dialog: true,
-    open: async (page) => {
-      const box = page.getByRole('region', { name: 'Act on a uid' });
-      await box.getByLabel('uid', { exact: true }).fill('jean dupont');
-      await box.getByRole('button', { name: 'Delete', exact: true }).click();
-      await expect(page.getByRole('dialog')).toBeVisible();
-      // A uid the console has not seen is announced first; the ceremony (the tallest dialog) follows.
-      const goOn = page.getByRole('dialog').getByRole('button', { name: 'Continue anyway' });
-      if (await goOn.isVisible()) await goOn.click();
-      await expect(page.getByRole('dialog').getByLabel('Type the uid to confirm')).toBeVisible();
+    {
+      name: 'live-switch-confirm',
+      viewport: true,
+      open: async (page) => {
+        const switcher = page.getByRole('combobox', { name: say('header.activeProfile') });
+        await switcher.selectOption({ label: sandboxProfileName });
+        await expect(page.getByRole('note')).toHaveCount(0);
+        await switcher.selectOption({ label: liveProfileName });
+        await expect(page.getByRole('dialog', { name: say('liveConfirm.switchTitle') })).toBeVisible();
+      },
+      close: closeDialog(say),
     },
-    close: closeDialog,
-  },
-];
+  ];
+}
 
 /** Anonymises five plain seeded uids as a batch through the bridge and waits until the job is finished. */
 async function finishedBatch(bridge: BridgeCaller, profileId: string): Promise<void> {
@@ -248,35 +338,49 @@ async function finishedBatch(bridge: BridgeCaller, profileId: string): Promise<v
     .toBe('finished');
 }
 
-const SIZES = [
-  { width: 1360, height: 850 },
-  { width: 1024, height: 700 },
-] as const;
+/** Waits until the console has applied the emulated system theme. */
+async function useTheme(page: Page, theme: (typeof THEMES)[number]): Promise<void> {
+  await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+}
+
+async function chooseLanguage(page: Page, language: Language): Promise<void> {
+  if (language === 'en') return;
+  await page.getByRole('combobox', { name: wordsOf('en')('header.language') }).selectOption(language);
+  await expect(page.locator('html')).toHaveAttribute('lang', language);
+}
 
 for (const size of SIZES) {
-  for (const theme of ['light', 'dark'] as const) {
-    test(`every screen at ${size.width}×${size.height} in the ${theme} theme: accessible and photographed`, async ({ app, bridge, profile, sandbox }, testInfo) => {
-      test.slow(true, 'a dozen screens, each with an axe scan and a screenshot, in one test');
+  for (const language of LANGUAGES) {
+    test(`every screen at ${size.width}×${size.height} in ${language === 'en' ? 'English' : 'French'}, light and dark: accessible and photographed`, async ({ app, bridge, profile, sandbox }, testInfo) => {
+      test.slow(true, 'twenty screens, each with two axe scans and two screenshots, in one test');
+      const say = wordsOf(language);
+      const suffix = `${language === 'fr' ? '-fr' : ''}-${size.width}x${size.height}`;
       await app.setViewportSize(size);
-      await app.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
-      // One logout and one audit entry so the tester and the trail show real content.
+      await useTheme(app, 'light');
+      await chooseLanguage(app, language);
+      // One logout and one finished batch so the tester, the trail and the batch screen show real content.
       await bridge('logout.send', { profileId: profile.id, uid: 'alice@example.org', options: {} });
       await finishedBatch(bridge, profile.id);
       const problems: string[] = [];
       const shoot = async (screen: Screen) => {
         await screen.open(app);
-        // The header is sticky: a full-page shot taken while scrolled would draw it mid-page.
-        if (!screen.dialog) await app.evaluate(() => window.scrollTo(0, 0));
-        await saveScreenshot(app, testInfo, `${screen.name}-${size.width}x${size.height}`, theme, { fullPage: !screen.dialog });
-        try {
-          await expectNoSeriousAxeViolations(app, testInfo, `${screen.name} ${size.width}×${size.height} (${theme})`);
-        } catch (error) {
-          // Keep going so one run reports every screen; fail at the end.
-          problems.push((error as Error).message);
+        for (const theme of THEMES) {
+          await useTheme(app, theme);
+          // The header is sticky: a full-page shot taken while scrolled would draw it mid-page.
+          if (!screen.viewport) await app.evaluate(() => window.scrollTo(0, 0));
+          await saveScreenshot(app, testInfo, `${screen.name}${suffix}`, theme, { fullPage: !screen.viewport });
+          try {
+            await expectNoSeriousAxeViolations(app, testInfo, `${screen.name}${suffix} (${theme})`);
+          } catch (error) {
+            // Keep going so one run reports every screen; fail at the end.
+            problems.push((error as Error).message);
+          }
         }
+        await useTheme(app, 'light');
         await screen.close?.(app);
       };
-      for (const screen of screens(sandbox.url)) await shoot(screen);
+      for (const screen of screens(say, sandbox.url)) await shoot(screen);
 
       const { apiKey, apiSecret, applicationName } = sandbox.credentials;
       const live = await bridge('profiles.save', { name: uniqueName('E2E live'), baseUrl: 'https://debate.example.com', applicationName, apiKey, apiSecret });
@@ -284,7 +388,8 @@ for (const size of SIZES) {
       try {
         await bridge('profiles.setActive', { id: live.value.id });
         await app.reload();
-        for (const screen of LIVE_SCREENS) await shoot(screen);
+        await expect(app.getByRole('tablist', { name: say('nav.label') })).toBeVisible();
+        for (const screen of liveScreens(say, profile.name, live.value.name)) await shoot(screen);
       } finally {
         await bridge('profiles.remove', { id: live.value.id, confirmName: live.value.name }).catch(() => undefined);
       }
@@ -292,3 +397,40 @@ for (const size of SIZES) {
     });
   }
 }
+
+/** A web host whose keychain cannot be used: credentials in memory, and the notice that says so. */
+const withoutKeychain = test.extend({
+  host: async ({ dataDir }, use) => {
+    const host = await startWebHost({
+      port: 0,
+      dataDir,
+      bundledSandbox: false,
+      staticDir: 'dist/renderer',
+      version: '0.0.0-e2e',
+      openCredentials: async () => ({ store: createSessionCredentialStore(), problem: 'No Secret Service provider was found.' }),
+    });
+    await use(host);
+    await host.close();
+  },
+});
+
+withoutKeychain('the keychain notice, unread and folded, at both sizes, in both languages and themes', async ({ app }, testInfo) => {
+  for (const language of LANGUAGES) {
+    const say = wordsOf(language);
+    await chooseLanguage(app, language);
+    const notice = app.getByRole('status').filter({ hasText: say('keychain.title') });
+    for (const state of ['unread', 'folded'] as const) {
+      if (state === 'folded') await notice.getByRole('button', { name: say('keychain.gotIt') }).click();
+      for (const size of SIZES) {
+        await app.setViewportSize(size);
+        for (const theme of THEMES) {
+          await useTheme(app, theme);
+          await saveScreenshot(app, testInfo, `keychain-${state}${language === 'fr' ? '-fr' : ''}-${size.width}x${size.height}`, theme, { fullPage: false });
+          // Contrast and names do not change with the width: one scan per state, language and theme.
+          if (size === SIZES[1]) await expectNoSeriousAxeViolations(app, testInfo, `keychain notice ${state} ${language} (${theme})`);
+        }
+      }
+    }
+    await notice.getByRole('button', { name: say('keychain.showDetails') }).click();
+  }
+});
