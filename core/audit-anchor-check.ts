@@ -1,5 +1,7 @@
 import type { AnchorReport, ChainVerdict } from '../shared/audit';
-import { entryHash, isChained, type ChainLine } from './audit-chain';
+import type { MessageText } from '../shared/message-text';
+import { msg } from '../shared/messages';
+import { breakOf, entryHash, isChained, type ChainLine } from './audit-chain';
 import { MAX_FINDINGS, type AnchorFinding, type AnchorPlace, type AnchorProblem, type AuditAnchorRecord, type ChainHead, type TrailHead } from './audit-anchor';
 
 /** What the anchor checks need of a trail: its chain, its head, and each entry's hash and line by number. */
@@ -99,47 +101,28 @@ export function adoptTrail(trail: TrailSummary, now: string): AuditAnchorRecord 
   return { format: 1, head: trail.head, ...(trail.head.seq > 0 ? { adopted: { at: now, seq: trail.head.seq } } : {}), findings: [], at: now };
 }
 
-const range = (from: number, to: number) => (from === to ? `entry ${from}` : `entries ${from} to ${to}`);
-const short = (hash: string | null) => (hash ? `${hash.slice(0, 12)}…` : 'none');
+const range = (from: number, to: number): MessageText => (from === to ? msg('anchor.range.one', { from }) : msg('anchor.range.many', { from, to }));
+const short = (hash: string | null) => (hash ? `${hash.slice(0, 12)}…` : '—');
 
-/** The problem in words, with the line where it shows in the trail as it is now. */
-export function describeAnchorProblem(problem: AnchorProblem, trail: TrailSummary, when?: string): { line: number; message: string } {
+/** The problem as a message, with the line where it shows in the trail as it is now; `when`: a write found it then. */
+export function describeAnchorProblem(problem: AnchorProblem, trail: TrailSummary, when?: string): { line: number; text: MessageText } {
   const { anchored, found } = problem;
   // The furthest head the anchor knew (its write under way, once the trail holds its head) is the one to name.
   const shown = problem.kind === 'unlanded' || !anchored.next ? anchored : anchored.next;
-  const kept = `the keychain’s anchor held entry ${shown.seq} (hash ${short(shown.headHash)}) on ${anchored.at}`;
-  const prefix = when ? `On ${when} a write found that ` : '';
-  const lead = (text: string) => (when ? `${prefix}${text.charAt(0).toLowerCase()}${text.slice(1)}` : text);
-  switch (problem.kind) {
-    case 'unlanded':
-      return {
-        line: trail.endLine,
-        message: lead(
-          `The trail ends at entry ${found.seq}, but ${kept} and knew a write of ${range(anchored.seq + 1, anchored.next?.seq ?? anchored.seq + 1)} under way: it never reached the trail (Privacy Desk was stopped as it wrote) or it was removed since.`,
-        ),
-      };
-    case 'rolled-back':
-      return {
-        line: trail.endLine,
-        message: lead(
-          found.seq === 0
-            ? `The trail holds no chained entry, but ${kept}: the file was deleted, emptied or replaced.`
-            : `The trail ends at entry ${found.seq}, but ${kept}: entries were removed from the end, or the file was replaced by an older copy.`,
-        ),
-      };
-    case 'rewritten':
-      return {
-        line: trail.lineOf(anchored.seq) ?? 1,
-        message: lead(`The trail is not the one the anchor vouches for (${kept}; the trail now has ${found.seq === 0 ? 'no entry' : `entry ${found.seq}, hash ${short(found.headHash)}`}): it was rewritten with a recomputed chain, or replaced by another trail.`),
-      };
-    case 'unanchored':
-      return {
-        line: trail.lineOf(problem.from ?? 1) ?? trail.endLine,
-        message: lead(
-          `${range(problem.from ?? 1, problem.to ?? found.seq).replace(/^e/, 'E')} came after the last head the anchor recorded (${kept.replace('the keychain’s anchor held ', '')}): they are chained, but no write that kept the anchor vouches for them (a Privacy Desk that could not reach this keychain wrote them, or they were added by hand).`,
-        ),
-      };
-  }
+  const held = msg('anchor.held', { seq: shown.seq, hash: short(shown.headHash), at: anchored.at });
+  const said = ((): { line: number; text: MessageText } => {
+    switch (problem.kind) {
+      case 'unlanded':
+        return { line: trail.endLine, text: msg('anchor.unlanded', { found: found.seq, held, range: range(anchored.seq + 1, anchored.next?.seq ?? anchored.seq + 1) }) };
+      case 'rolled-back':
+        return { line: trail.endLine, text: found.seq === 0 ? msg('anchor.emptied', { held }) : msg('anchor.rolledBack', { found: found.seq, held }) };
+      case 'rewritten':
+        return { line: trail.lineOf(anchored.seq) ?? 1, text: msg('anchor.rewritten', { held, now: found.seq === 0 ? msg('anchor.now.none') : msg('anchor.now.entry', { seq: found.seq, hash: short(found.headHash) }) }) };
+      case 'unanchored':
+        return { line: trail.lineOf(problem.from ?? 1) ?? trail.endLine, text: msg('anchor.unanchored', { range: range(problem.from ?? 1, problem.to ?? found.seq), held }) };
+    }
+  })();
+  return when ? { line: said.line, text: msg('anchor.foundEarlier', { when, problem: said.text }) } : said;
 }
 
 /**
@@ -152,8 +135,8 @@ export function verdictWithAnchor(verdict: ChainVerdict, trail: TrailSummary, re
   const live = anchorProblem(trail, record);
   const first = live ? { problem: live, when: undefined } : record.findings[0] ? { problem: record.findings[0], when: record.findings[0].foundAt } : null;
   if (!first) return withReport;
-  const { line, message } = describeAnchorProblem(first.problem, trail, first.when);
-  return { ok: false, entries: verdict.entries, kind: first.problem.kind === 'unlanded' ? 'rolled-back' : first.problem.kind, line, message, headHash: verdict.headHash, anchor: report };
+  const { line, text } = describeAnchorProblem(first.problem, trail, first.when);
+  return { ...breakOf(first.problem.kind === 'unlanded' ? 'rolled-back' : first.problem.kind, line, text, verdict.entries, verdict.headHash), anchor: report };
 }
 
 /** Where the anchor is kept and what it says, for the verdict. */

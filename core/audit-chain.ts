@@ -1,5 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ChainVerdict } from '../shared/audit';
+import type { MessageText } from '../shared/message-text';
+import { msg, wordInEnglish } from '../shared/messages';
 
 /**
  * The hash chain of the audit trail, in one place.
@@ -126,9 +128,9 @@ export function verifyChain(lines: ChainLine[], torn: TornTail | null, { anchor,
   let legacy = 0;
   let entries = 0;
   // A prefix the first entry does not vouch for is reported once the chain after it has been walked (it comes first by line).
-  let prefixBreak: { kind: Extract<ChainVerdict, { ok: false }>['kind']; message: string } | null = null;
-  const broken = (kind: Extract<ChainVerdict, { ok: false }>['kind'], line: number, message: string): ChainVerdict =>
-    prefixBreak ? { ok: false, entries, kind: prefixBreak.kind, line: 1, message: prefixBreak.message, headHash: prev?.hash ?? null } : { ok: false, entries, kind, line, message, headHash: prev?.hash ?? null };
+  let prefixBreak: { kind: BreakKind; text: MessageText } | null = null;
+  const broken = (kind: BreakKind, line: number, text: MessageText): ChainVerdict =>
+    prefixBreak ? breakOf(prefixBreak.kind, 1, prefixBreak.text, entries, prev?.hash ?? null) : breakOf(kind, line, text, entries, prev?.hash ?? null);
   const chainedAt = (index: number): (ChainedShape & { line: number; stored: Record<string, unknown> }) | null => {
     const next = lines[index];
     return next?.kind === 'entry' && isChained(next.stored) ? { ...next.stored, line: next.line, stored: next.stored } : null;
@@ -136,72 +138,65 @@ export function verifyChain(lines: ChainLine[], torn: TornTail | null, { anchor,
 
   for (let i = 0; i < lines.length; i++) {
     const current = lines[i] as ChainLine;
-    if (current.kind === 'corrupt') return broken('corrupt', current.line, `Line ${current.line} is not a readable audit entry (${current.problem}).`);
+    if (current.kind === 'corrupt') return broken('corrupt', current.line, msg('chain.corrupt', { line: current.line, problem: current.problem }));
     const { line, stored } = current;
     if (!isChained(stored)) {
-      if (prev) return broken('inserted', line, `Line ${line} has no place in the chain (no sequence number and no link): it was added after line ${prev.line} by hand or by an older Privacy Desk.`);
+      if (prev) return broken('inserted', line, msg('chain.unchainedAfter', { line, after: prev.line }));
       legacy++;
       continue;
     }
     const hash = entryHash(stored);
     if (!prev) {
       if (stored.seq !== 1) {
-        return broken('removed', line, `The chain starts at line ${line} with entry number ${stored.seq}: entries 1 to ${stored.seq - 1} are missing (the start of the trail was removed).`);
+        return broken('removed', line, msg('chain.startRemoved', { line, seq: stored.seq, last: stored.seq - 1 }));
       }
       if (typeof stored.chainId !== 'string' || stored.prevHash !== chainAnchor(stored.chainId)) {
-        return broken('edited', line, `Line ${line}, the first entry of the chain, was edited: its link to its chain id does not match.`);
+        return broken('edited', line, msg('chain.firstEdited', { line }));
       }
       chainId = stored.chainId;
-      prefixBreak = prefixProblem(stored.before, prefix ?? { lines: line - 1, sha256: '' }, line, legacy);
+      prefixBreak = prefixProblem(stored.before, prefix ?? { lines: line - 1, sha256: '' }, line);
       if (prefixBreak) legacy = 0;
     } else if (stored.chainId !== undefined) {
-      return broken('inserted', line, `Line ${line} starts a second chain after line ${prev.line}: it was not written by this trail (inserted or pasted from another file).`);
+      return broken('inserted', line, msg('chain.secondChain', { line, after: prev.line }));
     } else if (stored.seq === prev.seq + 1) {
       if (stored.prevHash !== prev.hash) {
         const next = chainedAt(i + 1);
         if (next && next.seq === stored.seq && next.prevHash === prev.hash) {
-          return broken('inserted', line, `Line ${line} was inserted: line ${next.line} carries the same number (${stored.seq}) and links to line ${prev.line}.`);
+          return broken('inserted', line, msg('chain.insertedSameNumber', { line, next: next.line, seq: stored.seq, previous: prev.line }));
         }
-        return broken('edited', prev.line, `Line ${prev.line} was edited after it was written: line ${line} recorded a different fingerprint of it.`);
+        return broken('edited', prev.line, msg('chain.edited', { line: prev.line, next: line }));
       }
     } else if (stored.seq === prev.seq) {
       // Two entries claim one place: the one its successor does not link to is the intruder.
       const next = chainedAt(i + 1);
       const intruder = next && next.prevHash === hash ? prev.line : line;
-      return broken('inserted', intruder, `Line ${intruder} was inserted: lines ${prev.line} and ${line} both claim number ${stored.seq}.`);
+      return broken('inserted', intruder, msg('chain.insertedClaim', { line: intruder, first: prev.line, second: line, seq: stored.seq }));
     } else if (stored.seq === prev.seq + 2 && chainedAt(i + 1)?.seq === prev.seq + 1) {
       const next = chainedAt(i + 1) as { line: number };
-      return broken('swapped', line, `Lines ${line} and ${next.line} were swapped: entry ${stored.seq} comes before entry ${prev.seq + 1}.`);
+      return broken('swapped', line, msg('chain.swapped', { line, next: next.line, seq: stored.seq, expected: prev.seq + 1 }));
     } else if (stored.seq > prev.seq + 1) {
       const first = prev.seq + 1;
       const last = stored.seq - 1;
-      return broken('removed', line, `${first === last ? `Entry ${first} is` : `Entries ${first} to ${last} are`} missing between line ${prev.line} and line ${line}: removed from the trail.`);
+      return broken('removed', line, first === last ? msg('chain.gapOne', { first, after: prev.line, line }) : msg('chain.gapMany', { first, last, after: prev.line, line }));
     } else {
-      return broken('swapped', line, `Line ${line} (entry ${stored.seq}) comes after line ${prev.line} (entry ${prev.seq}): entries were moved out of order.`);
+      return broken('swapped', line, msg('chain.outOfOrder', { line, seq: stored.seq, previous: prev.line, previousSeq: prev.seq }));
     }
     prev = { line, seq: stored.seq, hash, prevHash: stored.prevHash };
     if (hash === anchor) anchorSeen = true;
     entries++;
   }
   if (torn) {
-    return broken('torn-tail', torn.line, `The last line (line ${torn.line}, ${torn.bytes} bytes) is incomplete: a write was cut short by a crash or a full disk. It is moved to a file of its own the next time the trail is opened for writing.`);
+    return broken('torn-tail', torn.line, msg('chain.torn', { line: torn.line, bytes: torn.bytes }));
   }
   if (anchor !== undefined && !anchorSeen) {
     const end = (lines[lines.length - 1]?.line ?? 0) + 1;
-    return broken('removed', end, `No entry has the hash ${anchor} any more: entries were removed from the end of the trail (after line ${end - 1}), or the trail was rewritten since that hash was written down.`);
+    return broken('removed', end, msg('chain.headGone', { hash: anchor, last: end - 1 }));
   }
   if (!prev && legacy > 0) {
     const first = lines.find((l) => l.kind === 'entry')?.line ?? 1;
-    return broken(
-      'unchained',
-      first,
-      `The trail holds ${legacy} ${legacy === 1 ? 'line' : 'lines'} and no hash chain: nothing vouches for ${legacy === 1 ? 'it' : 'them'}. The next entry Privacy Desk writes starts the chain and records ${legacy === 1 ? 'this line' : 'these lines'} as ${legacy === 1 ? 'it is' : 'they are'} then.`,
-    );
+    return broken('unchained', first, msg('chain.noChain', { count: legacy }));
   }
-  if (prefixBreak) {
-    const intact = ` The chain after them (${entries} ${entries === 1 ? 'entry' : 'entries'}) is intact.`;
-    return { ok: false, entries, kind: prefixBreak.kind, line: 1, message: prefixBreak.message + intact, headHash: prev?.hash ?? null };
-  }
+  if (prefixBreak) return breakOf(prefixBreak.kind, 1, msg('chain.intactAfter', { problem: prefixBreak.text, count: entries }), entries, prev?.hash ?? null);
   return { ok: true, entries, headHash: prev?.hash ?? null, chainId, ...(legacy > 0 ? { legacy } : {}) };
 }
 
@@ -210,23 +205,21 @@ export function verifyChain(lines: ChainLine[], torn: TornTail | null, { anchor,
  * they are. `found`: the lines there now, with their fingerprint. Without a record (a chain started before
  * entries recorded what preceded them), lines there cannot be told from lines added since: never evidence.
  */
-function prefixProblem(recorded: unknown, found: ChainPrefix, line: number, legacy: number): { kind: Extract<ChainVerdict, { ok: false }>['kind']; message: string } | null {
-  const lines = found.lines === 1 ? 'Line 1 comes' : `Lines 1 to ${found.lines} come`;
-  if (recorded === undefined) {
-    if (found.lines === 0) return null;
-    return {
-      kind: 'unchained',
-      message: `${lines} before the chain, and its first entry (line ${line}) records no earlier lines: nothing shows they were there when the chain started (${legacy} of them ${legacy === 1 ? 'reads' : 'read'} as ${legacy === 1 ? 'an entry' : 'entries'}), so they may have been added since. They are not evidence, and receipts do not vouch for them.`,
-    };
-  }
-  if (!isPrefix(recorded)) return { kind: 'edited', message: `Line ${line}, the first entry of the chain, was edited: its record of the lines before it is not readable.` };
+function prefixProblem(recorded: unknown, found: ChainPrefix, line: number): { kind: BreakKind; text: MessageText } | null {
+  const count = found.lines;
+  if (recorded === undefined) return count === 0 ? null : { kind: 'unchained', text: msg('chain.prefixUnrecorded', { count, line }) };
+  if (!isPrefix(recorded)) return { kind: 'edited', text: msg('chain.prefixUnreadable', { line }) };
   if (found.lines === recorded.lines && found.sha256 === recorded.sha256) return null;
-  const said = `its first entry (line ${line}) records ${recorded.lines} ${recorded.lines === 1 ? 'line' : 'lines'} before it`;
-  if (found.lines > recorded.lines) return { kind: 'inserted', message: `${lines} before the chain, but ${said}: lines were added before the chain's start. They are not evidence.` };
-  if (found.lines < recorded.lines) {
-    return { kind: 'removed', message: `The chain's first entry (line ${line}) records ${recorded.lines} lines before it, and only ${found.lines} are there: lines were removed from the start of the trail.` };
-  }
-  return { kind: 'edited', message: `${lines} before the chain, as many as ${said}, but their fingerprint differs from the one it recorded: they were edited.` };
+  if (found.lines > recorded.lines) return { kind: 'inserted', text: msg('chain.prefixInserted', { count, line, recorded: recorded.lines }) };
+  if (found.lines < recorded.lines) return { kind: 'removed', text: msg('chain.prefixRemoved', { line, recorded: recorded.lines, found: found.lines }) };
+  return { kind: 'edited', text: msg('chain.prefixEdited', { count, line }) };
+}
+
+type BreakKind = Extract<ChainVerdict, { ok: false }>['kind'];
+
+/** A break, worded in English from its message (the window words the same message in its language). */
+export function breakOf(kind: BreakKind, line: number, text: MessageText, entries: number, headHash: string | null): ChainVerdict {
+  return { ok: false, entries, kind, line, message: wordInEnglish(text), text, headHash };
 }
 
 /** The verdict in plain words, for the CLI and logs. */

@@ -1,6 +1,7 @@
 import type { ErasureAction } from './users';
 import type { ErrorCode, Outcome } from './errors';
 import type { NegativeCase } from './logout';
+import type { MessageText } from './message-text';
 
 /**
  * The audit trail: one JSON line per entry in <dataDir>/audit.jsonl, appended
@@ -142,8 +143,10 @@ export type ChainVerdict =
       kind: 'edited' | 'removed' | 'swapped' | 'inserted' | 'torn-tail' | 'corrupt' | 'unchained' | 'rolled-back' | 'rewritten' | 'unanchored';
       /** 1-based line number in audit.jsonl where the break shows. */
       line: number;
-      /** Plain words: what was found and where. */
+      /** Plain words: what was found and where (in English, from `text`). */
       message: string;
+      /** The same as a message id (shared/messages/audit.ts): the window words it in its language. */
+      text?: MessageText;
       headHash: string | null;
       anchor?: AnchorReport;
     };

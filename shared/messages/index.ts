@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fillPlaceholders, pickWording, type MessageParam, type MessageText, type Wording } from '../message-text';
+import { AUDIT_MESSAGES } from './audit';
 import { BATCH_MESSAGES } from './batch';
 import { CODE_MESSAGES } from './codes';
 import { LOCAL_MESSAGES } from './local';
@@ -19,6 +20,7 @@ export const MESSAGES = {
   ...TOKEN_MESSAGES,
   ...LOCAL_MESSAGES,
   ...BATCH_MESSAGES,
+  ...AUDIT_MESSAGES,
 } as const;
 
 export type MessageId = keyof typeof MESSAGES;

@@ -98,7 +98,7 @@ describe.skipIf(!keyring)('the audit trail anchored in the OS keychain', () => {
     await logout('c');
     const later = await verify();
     expect(later.verdict).toMatchObject({ ok: false, kind: 'rolled-back', anchor: { findings: 1 } });
-    expect((later.verdict as { message: string }).message).toMatch(/^On \S+ a write found that the trail ends at entry 2, but the keychain’s anchor held entry 4/);
+    expect((later.verdict as { message: string }).message).toMatch(/^On \S+, a write found: The trail ends at entry 2, but the keychain’s anchor held entry 4/);
   });
 
   it('a deleted trail is reported', async () => {

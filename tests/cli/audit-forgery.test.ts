@@ -84,7 +84,7 @@ describe('a forged act put before the chain', () => {
     expect(JSON.parse(verify.stdout)).toMatchObject({ ok: false, kind: 'inserted', line: 1 });
     const withHead = await cli(['audit', 'verify', '--head', head]);
     expect(withHead.code).toBe(1);
-    expect(withHead.stdout).toMatch(/^NOT verified: Lines 1 to 2 come before the chain, but its first entry \(line 3\) records 0 lines before it/);
+    expect(withHead.stdout).toMatch(/^NOT verified: Lines 1 to 2 come before the chain, but its first entry \(line 3\) says 0 came before it/);
 
     const text = await receiptText('REQ-1');
     expect(text).not.toMatch(/Verified: the chain of \d+ entries is intact/);
@@ -111,7 +111,7 @@ describe('a forged act put before the chain', () => {
 
 describe('a genuine prefix: lines written before the chain existed', () => {
   it('verifies when the chain’s first entry records them, with the count said; any change to them is a break', async () => {
-    const legacy = [JSON.stringify({ ...entry('old-user', 'attempted', { reference: 'REQ-9' }), actId: undefined }), JSON.stringify({ ...entry('old-user', 'succeeded', { reference: 'REQ-9' }), actId: undefined })];
+    const legacy = [JSON.stringify({ ...entry('old-user', 'attempted', { reference: 'REQ-9' }), actId: undefined }), JSON.stringify({ ...entry('old-user', 'done', { reference: 'REQ-9' }), outcome: 'succeeded', actId: undefined })];
     writeFileSync(auditPath, `${legacy.join('\n')}\n`);
     await openAuditLog(dataDir).append(entry('new-user', 'attempted'));
     const stored = readFileSync(auditPath, 'utf8');

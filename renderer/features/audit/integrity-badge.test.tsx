@@ -30,11 +30,23 @@ describe('integrity badge: the anchor kept outside the file', () => {
 
   it('a rollback the anchor caught is a broken chain, in the window’s language', () => {
     const badge = show(
-      { ok: false, entries: 2, kind: 'rolled-back', line: 3, message: 'The trail ends at entry 2, but the keychain’s anchor held entry 4.', headHash: HEAD, anchor: { store: 'keychain', state: 'checked', findings: 1 } },
+      {
+        ok: false,
+        entries: 2,
+        kind: 'rolled-back',
+        line: 3,
+        message: 'The trail ends at entry 2, but the keychain’s anchor held entry 4 (…).',
+        text: { id: 'anchor.rolledBack', params: { found: 2, held: { id: 'anchor.held', params: { seq: 4, hash: 'ab4ca7874e25…', at: '2026-11-24T14:08:32.398+00:00' } } } },
+        headHash: HEAD,
+        anchor: { store: 'keychain', state: 'checked', findings: 1 },
+      },
       'fr',
     );
     expect(badge.className).toContain('integrity--broken');
     expect(badge.textContent).toContain('le journal s’arrête avant la tête enregistrée par son ancre');
+    // The detail in French too, from the same message the CLI words in English.
+    expect(badge.textContent).toContain('Le journal s’arrête à l’entrée 2, mais l’ancre du trousseau tenait l’entrée 4 (empreinte ab4ca7874e25…) le 2026-11-24T14:08:32.398+00:00\u00a0: des entrées ont été retirées de la fin');
+    expect(badge.textContent).not.toContain('The trail ends');
     expect(screen.getByTestId('integrity-anchor').textContent).toBe('Ancré dans le trousseau de cet ordinateur\u00a0: un retour en arrière, un fichier supprimé ou une réécriture sont détectés. Une écriture a trouvé 1 problème en chemin (affiché ci-dessus)\u00a0; il reste consigné.');
   });
 

@@ -1,10 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import type { AnchorReport, AuditReading, ChainVerdict } from '../../../shared/audit';
 import { CopyButton } from '../../components/copy-button';
+import { wordMessage } from '../../i18n/word-message';
 
 /** The chain's verdict where a DPO looks first: verified with the head hash to copy into the ticket, or where it breaks. */
 export function IntegrityBadge({ verdict, onVerify, verifying }: { verdict: ChainVerdict; onVerify: () => void; verifying: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const verifyButton = (
     <button type="button" className="button button--small" onClick={onVerify} disabled={verifying}>
       {verifying ? t('audit.verifying') : t('audit.verifyAgain')}
@@ -16,7 +17,7 @@ export function IntegrityBadge({ verdict, onVerify, verifying }: { verdict: Chai
         <span aria-hidden="true" className="integrity__mark">✗</span>
         <div className="integrity__text">
           <p className="integrity__title">{t('audit.chainBroken', { line: verdict.line, kind: t(`audit.breaks.${verdict.kind}`) })}</p>
-          <p className="integrity__detail">{verdict.message}</p>
+          <p className="integrity__detail">{(verdict.text && wordMessage(i18n, verdict.text)) ?? verdict.message}</p>
           {verdict.headHash && <HeadHash hash={verdict.headHash} />}
           <AnchorLine report={verdict.anchor} />
         </div>
