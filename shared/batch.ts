@@ -3,6 +3,7 @@ import { profileIdSchema } from './profile';
 import { ERASURE_ACTIONS, type ErasureAction } from './users';
 import type { ReferenceProblem } from './reference';
 import type { UidProblem } from './uid';
+import type { MessageText } from './message-text';
 
 /**
  * Batch erasure, as the console and the CLI see it:
@@ -227,8 +228,10 @@ export interface BatchResultRow {
   outcome: BatchResultOutcome;
   status?: number;
   requestId?: string;
-  /** Why it failed, in words (failed items). */
+  /** Why it failed, in words (failed items): in English, as the CSV and the CLI give it. */
   reason?: string;
+  /** The same reason as a message (shared/messages/): the window words it in its language. */
+  reasonText?: MessageText;
   /** When the outcome was recorded (ISO 8601). */
   at?: string;
 }

@@ -13,6 +13,7 @@ import { ERASURE_ACTIONS } from '../../shared/users';
 import type { BatchPreview } from '../../shared/batch';
 import { FINAL_OUTCOMES, JOB_ID_PATTERN, RETRY_OUTCOMES, type BatchItem, type JournalEvent, type StoredPlan } from './job-files';
 import { msg } from '../../shared/messages';
+import { messageTextSchema } from '../../shared/message-text';
 
 const count = z.number().int().nonnegative();
 
@@ -52,6 +53,7 @@ export const journalEventSchema = z.discriminatedUnion('kind', [
     status: z.number().int().optional(),
     requestId: z.string().optional(),
     reason: z.string().optional(),
+    reasonText: messageTextSchema.optional(),
   }),
 ]);
 

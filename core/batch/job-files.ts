@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDataDir } from '../data-dir';
+import type { MessageText } from '../../shared/message-text';
 
 /** What a batch job will do, written once to plan.json before anything is sent. */
 export interface BatchPlan {
@@ -52,6 +53,8 @@ export interface JournalEvent {
   status?: number;
   requestId?: string;
   reason?: string;
+  /** The reason as a message (shared/messages/), for the window's language; lines written before it have none. */
+  reasonText?: MessageText;
 }
 
 export const BATCHES_FOLDER = 'batches';

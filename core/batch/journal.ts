@@ -24,6 +24,7 @@ import { damagedBatchFile } from './batch-file-schemas';
 import { readItems, readJobState, readPlan } from './job-state';
 import { takeRunLock, type RunLock } from './run-lock';
 import { msg } from '../../shared/messages';
+import type { MessageText } from '../../shared/message-text';
 
 export interface JournalOptions {
   /** Buffered outcomes written together; default 64. */
@@ -39,6 +40,8 @@ export interface OutcomeRecord {
   status?: number;
   requestId?: string;
   reason?: string;
+  /** The same reason as a message the window words in its language. */
+  reasonText?: MessageText;
 }
 
 export interface Journal {
@@ -203,11 +206,12 @@ function journalBroken(jobId: string, error: unknown): PrivacyDeskError {
   );
 }
 
-function outcomeFields(record: OutcomeRecord): Pick<JournalEvent, 'outcome' | 'status' | 'requestId' | 'reason'> {
-  const fields: Pick<JournalEvent, 'outcome' | 'status' | 'requestId' | 'reason'> = { outcome: record.outcome };
+function outcomeFields(record: OutcomeRecord): Pick<JournalEvent, 'outcome' | 'status' | 'requestId' | 'reason' | 'reasonText'> {
+  const fields: Pick<JournalEvent, 'outcome' | 'status' | 'requestId' | 'reason' | 'reasonText'> = { outcome: record.outcome };
   if (record.status !== undefined) fields.status = record.status;
   if (record.requestId !== undefined) fields.requestId = record.requestId;
   if (record.reason !== undefined) fields.reason = record.reason;
+  if (record.reasonText !== undefined) fields.reasonText = record.reasonText;
   return fields;
 }
 

@@ -65,7 +65,15 @@ describe('batch results', () => {
       { line: 5, uid: 'not-there', reference: 'GDPR-2026-11', outcome: 'not-found', status: 404, at: AT },
       { line: 6, uid: 'refused', reference: 'GDPR-2026-11', outcome: 'failed', status: 403, reason: 'The token may not erase users.', at: AT },
       { line: 7, uid: 'in-flight', reference: 'GDPR-2026-11', outcome: 'unfinished' },
-      { line: 8, uid: 'waiting-retry', reference: 'GDPR-2026-11', outcome: 'unfinished', reason: 'last attempt: outcome unknown (timeout) — it is re-checked when the job is resumed' },
+      {
+        line: 8,
+        uid: 'waiting-retry',
+        reference: 'GDPR-2026-11',
+        outcome: 'unfinished',
+        reason: 'last attempt: outcome unknown (timeout) — it is re-checked when the job is resumed',
+        // The journal line has English words only (as lines written before reasons were messages): kept as data in the message.
+        reasonText: { id: 'batch.reason.lastUnknownBecause', params: { why: { id: 'batch.reason.recorded', params: { words: 'timeout' } } } },
+      },
       { line: 9, uid: 'never-started', reference: 'GDPR-2026-11', outcome: 'unfinished' },
     ]);
   });

@@ -21,6 +21,7 @@ import { neutraliseCell } from '../audit-export';
 import { FINAL_OUTCOMES, jobPaths, RETRY_OUTCOMES, writeFileAtomic, type JournalEvent, type StoredPlan } from './job-files';
 import { fileNotWritten } from '../disk-error';
 import { parseEvent, readItems, readPlan } from './job-state';
+import { msg, wordInEnglish } from '../../shared/messages';
 
 export type BatchResultsFormat = 'csv' | 'json';
 
@@ -50,7 +51,7 @@ export async function* readResults(dataDir: string, batchId: string): AsyncGener
         if (event) Object.assign(row, outcomeFields(event));
       } else if (retryOffset > 0) {
         const event = parseEvent(await journal.read(retryOffset - 1, finals.retryLengths[item.index] ?? 0), plan.total);
-        if (event) row.reason = lastAttemptWords(event);
+        if (event) Object.assign(row, lastAttemptReason(event));
       }
       yield row;
     }
@@ -95,15 +96,19 @@ function outcomeFields(event: JournalEvent): Partial<BatchResultRow> {
   if (event.status !== undefined) fields.status = event.status;
   if (event.requestId !== undefined) fields.requestId = event.requestId;
   if (event.reason !== undefined) fields.reason = event.reason;
+  if (event.reasonText !== undefined) fields.reasonText = event.reasonText;
   fields.at = event.at;
   return fields;
 }
 
-/** An unfinished item's reason: how its last attempt ended, and what a resume does with it. */
-function lastAttemptWords(event: JournalEvent): string {
-  const why = event.reason !== undefined && event.reason.trim() !== '' ? event.reason.trim().replace(/\.$/, '') : undefined;
-  if (event.outcome === 'unknown-retry') return `last attempt: outcome unknown${why ? ` (${why})` : ''} — it is re-checked when the job is resumed`;
-  return `last attempt not sent: ${why ?? 'nothing reached the service'} — it is sent when the job is resumed`;
+/** An unfinished item's reason: how its last attempt ended, and what a resume does with it (in English, and as a message). */
+function lastAttemptReason(event: JournalEvent): Pick<BatchResultRow, 'reason' | 'reasonText'> {
+  // A line from before reasons were messages keeps its English words, as data.
+  const why = event.reasonText ?? (event.reason !== undefined && event.reason.trim() !== '' ? event.reason.trim().replace(/\.$/, '') : undefined);
+  const unknown = event.outcome === 'unknown-retry';
+  const reasonText =
+    why === undefined ? msg(unknown ? 'batch.reason.lastUnknown' : 'batch.reason.lastNotSent') : msg(unknown ? 'batch.reason.lastUnknownBecause' : 'batch.reason.lastNotSentBecause', { why: typeof why === 'string' ? msg('batch.reason.recorded', { words: why }) : why });
+  return { reason: wordInEnglish(reasonText), reasonText };
 }
 
 interface OutcomeLines {

@@ -9,7 +9,8 @@ import type { BatchRunControl } from './batch-types';
 import type { ItemOutcome } from './job-files';
 import type { Journal, OutcomeRecord } from './journal';
 import { abortableSleep, createSendPacer } from './send-pacer';
-import { durationText, msg } from '../../shared/messages';
+import { durationText, msg, wordInEnglish } from '../../shared/messages';
+import type { MessageText } from '../../shared/message-text';
 
 export interface RunItem {
   item: number;
@@ -50,8 +51,6 @@ const STOPS_THE_RUN: ReadonlySet<ErrorCode> = new Set([
 ]);
 
 const PROGRESS_EVERY_MS = 250;
-const DONE_BEFORE_WORDS =
-  'A 404 on a retry after an attempt that got no clear answer: that attempt most likely erased the user. A uid that never existed answers the same; a check against the service before the run tells them apart.';
 /**
  * A not-sent attempt reached nothing (connection refused, no token could be had): retrying it is always
  * safe. When the service has answered nothing at all for this long, it is out of reach: the run stops
@@ -142,19 +141,23 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
         group.forEach(({ resolve }, index) => resolve(attempts[index] as BatchAttempt));
       } catch (error) {
         // Started in the journal but never sent: say so, with the gate's own reason, so a resume sends them afresh.
-        const reason = isPrivacyDeskError(error) ? error.message : 'The audit trail could not be written; nothing was sent.';
-        for (const item of items) await journal.recordOutcome({ item, outcome: 'not-sent-retry', reason }).catch(() => undefined);
+        const reasonText = isPrivacyDeskError(error) ? errorText(error) : msg('gate.notRecordedNotSent', { problem: msg('audit.couldNotWrite') });
+        for (const item of items) await journal.recordOutcome({ item, outcome: 'not-sent-retry', reason: wordInEnglish(reasonText), reasonText }).catch(() => undefined);
         for (const { reject } of group) reject(error);
       }
     }
     writing = false;
   }
 
-  async function record(run: RunItem, outcome: ItemOutcome, result: BatchSendResult | undefined, reason?: string) {
+  /** `reason`: why, as a message (the window words it in its language; the journal also keeps it in English). */
+  async function record(run: RunItem, outcome: ItemOutcome, result: BatchSendResult | undefined, reason?: MessageText) {
     const entry: OutcomeRecord = { item: run.item, outcome };
     if (result?.status !== undefined) entry.status = result.status;
     if (result?.requestId !== undefined) entry.requestId = result.requestId;
-    if (reason !== undefined) entry.reason = reason;
+    if (reason !== undefined) {
+      entry.reason = wordInEnglish(reason);
+      entry.reasonText = reason;
+    }
     await journal.recordOutcome(entry);
     if (outcome === 'not-sent-retry' || outcome === 'unknown-retry') return report();
     counts.unfinished -= 1;
@@ -196,36 +199,36 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
       }
       if (error.code === 'NOT_FOUND') {
         pacer.answered();
-        if (mayHaveReached && !run.missingAtCheck) return record(run, 'done-before-interruption', result, DONE_BEFORE_WORDS);
+        if (mayHaveReached && !run.missingAtCheck) return record(run, 'done-before-interruption', result, msg('batch.reason.doneBefore'));
         return record(run, 'not-found', result);
       }
       if (error.code === 'RATE_LIMITED') {
         if (error.retryAfterSeconds !== undefined && error.retryAfterSeconds * 1000 > LONGEST_RATE_LIMIT_WAIT_MS) {
           // Waiting that long would keep the run "waiting" for hours an item: it stops, resumable, and says until when.
-          await record(run, 'not-sent-retry', result, error.message);
+          await record(run, 'not-sent-retry', result, errorText(error));
           return halt(waitTooLong(error, error.retryAfterSeconds, now()));
         }
         pacer.rateLimited(error.retryAfterSeconds);
         rateLimited += 1;
-        if (rateLimited > maxRateLimited) return record(run, 'failed', result, `The service answered 429 (too many requests) ${rateLimited} times in a row. ${error.message}`);
+        if (rateLimited > maxRateLimited) return record(run, 'failed', result, msg('batch.reason.rateLimited', { count: rateLimited, last: errorText(error) }));
         await record(run, 'not-sent-retry', result);
         report(true);
         continue;
       }
       // A token that expired on its way (clocks differ) is refused once; the token was dropped, so one more try gets a new one.
       if (error.code === 'UNAUTHORIZED' && unauthorized++ === 0) {
-        await record(run, 'not-sent-retry', result, error.message);
+        await record(run, 'not-sent-retry', result, errorText(error));
         continue;
       }
       if (STOPS_THE_RUN.has(error.code)) {
-        await record(run, error.outcome === 'unknown' ? 'unknown-retry' : 'not-sent-retry', result, error.message);
+        await record(run, error.outcome === 'unknown' ? 'unknown-retry' : 'not-sent-retry', result, errorText(error));
         return halt(error);
       }
-      if (error.outcome === 'refused' || error.outcome === 'done') return record(run, 'failed', result, error.message);
+      if (error.outcome === 'refused' || error.outcome === 'done') return record(run, 'failed', result, errorText(error));
       if (error.outcome === 'not-sent') {
-        if (!PASSING_NOT_SENT.has(error.code)) return record(run, 'failed', result, error.message);
+        if (!PASSING_NOT_SENT.has(error.code)) return record(run, 'failed', result, errorText(error));
         if (now() - lastAnswerAt >= UNREACHABLE_AFTER_MS) {
-          await record(run, mayHaveReached ? 'unknown-retry' : 'not-sent-retry', result, error.message);
+          await record(run, mayHaveReached ? 'unknown-retry' : 'not-sent-retry', result, errorText(error));
           const silentFor = Math.round((now() - lastAnswerAt) / 1000);
           return halt(new PrivacyDeskError({ code: error.code, outcome: 'not-sent', text: msg('batch.silentService', { seconds: silentFor, last: errorText(error) }), ...(error.quote ? { quote: error.quote } : {}) }, { cause: error }));
         }
@@ -236,10 +239,11 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
       }
       if (attempts >= maxAttempts || notSentAttempts >= maxAttempts * 2) {
         attempts += notSentAttempts;
-        const maybe = mayHaveReached && !/check the user/i.test(error.message) ? ' An attempt may have reached the service: check the user before acting again.' : '';
-        return record(run, 'failed', result, `Tried ${attempts} times; the last attempt: ${error.message}${maybe}`);
+        // Said once: the last attempt's own message may already send the operator to check the user.
+        const maybe = mayHaveReached && !/check the user/i.test(error.message);
+        return record(run, 'failed', result, msg(maybe ? 'batch.reason.triedMayHaveReached' : 'batch.reason.tried', { count: attempts, last: errorText(error) }));
       }
-      await record(run, error.outcome === 'unknown' ? 'unknown-retry' : 'not-sent-retry', result, error.message);
+      await record(run, error.outcome === 'unknown' ? 'unknown-retry' : 'not-sent-retry', result, errorText(error));
       await sleep(retryDelayMs(attempts + notSentAttempts - 1, undefined, options.random), signal);
     }
   }

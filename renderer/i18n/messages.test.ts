@@ -17,7 +17,7 @@ const LANGUAGES = { en: messagesEn, fr: messagesFr } as const;
 const IDS = Object.keys(MESSAGES) as MessageId[];
 
 /** Words that are English and never French: one of them in a French message is a sentence left untranslated. */
-const ENGLISH_ONLY = /\b(the|and|not|was|were|with|this|that|your|you|could|would|should|check|again|is|are|to|of|in|it|be|been|has|have|no|from|for|by|than|when|which|there|what|nothing|will|may|must|only|each|every|try|enter)\b/i;
+const ENGLISH_ONLY = /(?<!\p{L})(the|and|not|was|were|with|this|that|your|you|could|would|should|check|again|is|are|to|of|in|it|be|been|has|have|no|from|for|by|than|when|which|there|what|nothing|will|may|must|only|each|every|try|enter)(?!\p{L})/iu;
 
 /** The prose of a wording: placeholders, quoted names («…», “…”), commands and addresses taken out. */
 function prose(text: string): string {

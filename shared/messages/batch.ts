@@ -39,6 +39,18 @@ export const BATCH_MESSAGES = {
   'batch.waitTooLong': message('the service answered 429 (too many requests) and asked to wait {{wait}}, until {{until}}, longer than a batch waits ({{minutes}} minutes).', { wait: param.phrase, until: param.textOrPhrase, minutes: param.count }),
   'batch.farDate': message('a date too far to name'),
 
+  // core/batch/run-batch.ts, results.ts: why an item ended as it did (the results' reason column).
+  'batch.reason.doneBefore': message('A 404 on a retry after an attempt that got no clear answer: that attempt most likely erased the user. A uid that never existed answers the same; a check against the service before the run tells them apart.'),
+  'batch.reason.rateLimited': message('The service answered 429 (too many requests) {{count}} times in a row. {{last}}', { count: param.count, last: param.phrase }),
+  'batch.reason.tried': message('Tried {{count}} times; the last attempt: {{last}}', { count: param.count, last: param.phrase }),
+  'batch.reason.triedMayHaveReached': message('Tried {{count}} times; the last attempt: {{last}} An attempt may have reached the service: check the user before acting again.', { count: param.count, last: param.phrase }),
+  /** A reason recorded before reasons were messages: its English words, shown as they were written. */
+  'batch.reason.recorded': message('{{words}}', { words: param.text }),
+  'batch.reason.lastUnknown': message('last attempt: outcome unknown — it is re-checked when the job is resumed'),
+  'batch.reason.lastUnknownBecause': message('last attempt: outcome unknown ({{why}}) — it is re-checked when the job is resumed', { why: param.phrase }),
+  'batch.reason.lastNotSent': message('last attempt not sent: nothing reached the service — it is sent when the job is resumed'),
+  'batch.reason.lastNotSentBecause': message('last attempt not sent: {{why}} — it is sent when the job is resumed', { why: param.phrase }),
+
   // core/batch/parse-input.ts, text-chunks.ts: reading the list.
   'batch.listHasNoColumns': message('The input was read as a list (one uid a line, no columns), so there is no column “{{column}}” for {{role}} to pick. For a CSV or TSV file, check its separator and header row; for a list, pick no column. Nothing was sent.', { column: param.text, role: param.phrase }),
   'batch.noColumnNumber': message('There is no column {{column}} for {{role}}: the first row has {{columns}} column(s), numbered from 0. Pick one of these.', { column: param.count, role: param.phrase, columns: param.count }),

@@ -12,6 +12,7 @@ import { useNotices } from '../../state/notices-store';
 import { batchKeys } from './batch-keys';
 import { formatRecordedAt } from './format-when';
 import { parseResultRows } from './parse-results';
+import { wordMessage } from '../../i18n/word-message';
 
 export const RESULTS_PAGE_SIZE = 50;
 
@@ -139,7 +140,7 @@ export function BatchResultsTable({ batchId, startedAt }: { batchId: string; sta
 }
 
 function ResultRow({ row, language, startedAt }: { row: BatchResultRow; language: string; startedAt?: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <tr className={row.outcome === 'failed' ? 'is-failed' : undefined}>
       <td className="numeric">{row.line}</td>
@@ -156,7 +157,8 @@ function ResultRow({ row, language, startedAt }: { row: BatchResultRow; language
           <span aria-hidden="true">{OUTCOME_MARK[row.outcome]} </span>
           {t(`batch.outcomes.${row.outcome}`)}
         </span>
-        {row.reason && <span className="small block batch-results__reason">{row.reason}</span>}
+        {/* The reason in the window's language from its message; a row without one keeps the core's English. */}
+        {row.reason && <span className="small block batch-results__reason">{(row.reasonText && wordMessage(i18n, row.reasonText)) ?? row.reason}</span>}
       </td>
       <td className="batch-results__reference">{row.reference || <EmptyValue />}</td>
       <td className="numeric">{row.status === undefined ? <EmptyValue /> : <span className="mono">{row.status}</span>}</td>
