@@ -17,6 +17,7 @@ import { clientFor, untilRefused } from '../integration/helpers';
 const fr = createI18n('fr');
 /** English words that never occur in French: one of them is a sentence left untranslated. */
 const ENGLISH = /(?<!\p{L})(the|and|not|was|with|this|could|check|again|is|are|to|of|has|have|no|from|failed|connection|request|answer|service’s|user)(?!\p{L})/iu;
+const NO_FAULTS = { dropRate: 0, errorRate: 0, latencyMs: 0 };
 const NODE_WORDS = /fetch failed|other side closed|socket|ECONN|UND_ERR|ETIMEDOUT/i;
 
 async function failure(promise: Promise<unknown>): Promise<PrivacyDeskError> {
@@ -52,7 +53,7 @@ describe('the core’s failures, read in French', () => {
       [{ errorRate: 1 }, 'SERVER_ERROR'],
       [{ latencyMs: 2_000 }, 'TIMEOUT'],
     ] as const) {
-      sandbox.setFaults({ dropRate: 0, errorRate: 0, latencyMs: 0, ...faults });
+      sandbox.setFaults({ ...NO_FAULTS, ...faults });
       // A new client each time: a token a former check got is not reused, so every check meets the fault.
       client = clientFor(sandbox, { timeoutMs: 300 });
       // A token request: never retried, so the fault's own failure comes back (a list would retry, then give up).
@@ -62,7 +63,7 @@ describe('the core’s failures, read in French', () => {
       expect(words, words).not.toMatch(ENGLISH);
       expect(words, words).not.toMatch(NODE_WORDS);
     }
-    sandbox.setFaults({ dropRate: 0, errorRate: 0, latencyMs: 0 });
+    sandbox.setFaults(NO_FAULTS);
   });
 
   it('a refused key', async () => {
