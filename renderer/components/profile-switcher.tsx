@@ -8,9 +8,11 @@ import { useUiStore } from '../state/ui-store';
 import { hostOf, useProfiles } from '../state/use-profiles';
 import { LiveConfirmDialog } from './live-confirm-dialog';
 import { HeaderSelect } from './header-select';
+import { toErrorInfo } from '../../shared/errors';
+import { wordError } from '../i18n/word-message';
 
 export function ProfileSwitcher() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const bridge = useBridge();
   const queryClient = useQueryClient();
   const profiles = useProfiles();
@@ -22,7 +24,7 @@ export function ProfileSwitcher() {
       selectUser(null);
       return queryClient.invalidateQueries({ queryKey: queryKeys.profiles });
     },
-    onError: (error) => pushNotice({ tone: 'error', text: t('header.switchFailed', { message: error.message }) }),
+    onError: (error) => pushNotice({ tone: 'error', text: t('header.switchFailed', { message: wordError(i18n, toErrorInfo(error)) }) }),
   });
   // A live profile is only made active after the operator has read that it is live.
   const [pendingLive, setPendingLive] = useState<string | null>(null);

@@ -664,7 +664,7 @@ export const en = {
       fileHint: 'CSV, TSV or plain text; read in this window.',
       fileLoaded: 'File {{name}} ({{size}})',
       clearFile: 'Paste a list instead',
-      fileFailed: 'The file could not be read: {{message}}',
+      fileFailed: 'The file could not be read. Check that it is a text file (CSV, TSV or a list) you may open, then open it again.',
       hasHeader: 'The first row names the columns',
       uidColumn: 'uid column',
       uidColumnAuto: 'Automatic (uid, else first)',

@@ -654,7 +654,7 @@ export const fr: Messages = {
       fileHint: 'CSV, TSV ou texte brut ; lu dans cette fenêtre.',
       fileLoaded: 'Fichier {{name}} ({{size}})',
       clearFile: 'Coller une liste à la place',
-      fileFailed: 'Le fichier n’a pas pu être lu : {{message}}',
+      fileFailed: 'Le fichier n’a pas pu être lu. Vérifiez que c’est un fichier texte (CSV, TSV ou une liste) que vous pouvez ouvrir, puis ouvrez-le de nouveau.',
       hasHeader: 'La première ligne nomme les colonnes',
       uidColumn: 'Colonne des uid',
       uidColumnAuto: 'Automatique (uid, sinon la 1re)',

@@ -7,6 +7,7 @@ import { FAKE_HEAD_HASH } from '../../test/fake-bridge';
 import { useAuditFilter } from './audit-filter-store';
 import { giveAuditGridAHeight } from '../../test/audit-grid-layout';
 import { bytesFromBase64 } from './receipt-button';
+import { msg } from '../../../shared/messages';
 
 const base = { profileId: 'sandbox', profileName: 'Sandbox', baseUrl: 'http://127.0.0.1:4010', via: 'app', action: 'delete' } as const;
 const ENTRIES: AuditEntry[] = [
@@ -74,10 +75,10 @@ describe('receipt button', () => {
 
   it('says why when the receipt cannot be made', async () => {
     const { user, fake } = await openAudit();
-    fake.failNext('audit.receipt', { code: 'NOT_FOUND', message: 'No act in the audit trail carries the reference "req-9".' });
+    fake.failNext('audit.receipt', { code: 'NOT_FOUND', text: msg('receipt.nothingUnderReference', { reference: 'req-9' }) });
     await user.type(screen.getByLabelText('Reference'), 'req-9');
     await user.click(await screen.findByRole('button', { name: /every act under the reference req-9/ }));
-    expect(await screen.findByText('The receipt could not be made: No act in the audit trail carries the reference "req-9".')).toBeTruthy();
+    expect(await screen.findByText(/^The receipt could not be made: No act in the audit trail carries the reference “req-9”\./)).toBeTruthy();
     expect(downloads).toHaveLength(0);
   });
 

@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useBridge } from '../../bridge/bridge-context';
 import { saveFile } from '../../components/save-file';
 import { useNotices } from '../../state/notices-store';
+import { toErrorInfo } from '../../../shared/errors';
+import { wordError } from '../../i18n/word-message';
 
 /** What a receipt covers: every act under a reference, or one act. */
 export type ReceiptSubject = { reference: string } | { actId: string };
@@ -33,7 +35,7 @@ export function ReceiptButton({ subject, small = false, label }: { subject: Rece
         text: t(file.chainVerified ? 'receipt.saved' : 'receipt.savedChainBroken', { count: file.acts, fileName: file.fileName, head: file.headHash ?? t('common.none') }),
       });
     },
-    onError: (error) => pushNotice({ tone: 'error', text: t('receipt.failed', { message: error instanceof Error ? error.message : String(error) }) }),
+    onError: (error) => pushNotice({ tone: 'error', text: t('receipt.failed', { message: wordError(i18n, toErrorInfo(error)) }) }),
   });
   const about = 'reference' in subject ? t('receipt.forReference', { reference: subject.reference }) : t('receipt.forAct');
   return (

@@ -24,8 +24,9 @@ export function BatchInput({ preview, immediate }: { preview: BatchPreview | nul
       const text = await file.text();
       immediate.current = true;
       draft.set({ file: { name: file.name, text, size: file.size }, uidColumn: '', referenceColumn: '', hasHeader: false, typed: '' });
-    } catch (error) {
-      setFileError(t('batch.input.fileFailed', { message: error instanceof Error ? error.message : String(error) }));
+    } catch {
+      // The browser's own message is in the browser's language, not the window's: say what to check instead.
+      setFileError(t('batch.input.fileFailed'));
     }
   };
 
