@@ -105,4 +105,22 @@ test.describe('logout tester', () => {
       }
     }
   });
+
+  test('the verify pane explains a broken token in French, every problem in French words', async ({ app }, testInfo) => {
+    await app.getByRole('combobox', { name: 'Language' }).selectOption('fr');
+    await app.getByRole('tab', { name: 'Test de déconnexion' }).click();
+    const pane = app.getByRole('region', { name: 'Vérifier un jeton' });
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    await pane.getByLabel('Jeton à vérifier').fill(`${encode({ alg: 'none' })}.${encode({ sub: '', exp: 1_700_000_000, aud: 'autre-app' })}.`);
+    await pane.getByRole('button', { name: 'Vérifier le jeton' }).click();
+    const problems = pane.getByRole('listitem');
+    await expect(problems).toHaveCount(4);
+    await expect(problems.nth(0)).toHaveText('Le jeton n’est pas signé (alg «\u00a0none\u00a0»)\u00a0: le service refuse les jetons non signés. Signez-le avec la clé secrète (HS256).');
+    for (const text of await problems.allInnerTexts()) expect(text, text).not.toMatch(/(?<!\p{L})(the|is|not|token|must|expired at|neither)(?!\p{L})/iu);
+    for (const theme of ['light', 'dark'] as const) {
+      await app.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+      await expect(app.locator('html')).toHaveAttribute('data-theme', theme);
+      await saveScreenshot(app, testInfo, 'logout-verify-fr-1360x850', theme);
+    }
+  });
 });
