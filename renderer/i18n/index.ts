@@ -21,11 +21,16 @@ export function messagesNamespace(wordings: MessageWordings): Record<string, unk
     const leaf = path.pop()!;
     let node = tree;
     for (const part of path) node = (node[part] ??= {}) as Record<string, unknown>;
-    if (typeof wording === 'string') node[leaf] = wording;
+    if (typeof wording === 'string') node[leaf] = countAsNumber(wording);
     // French also has a 'many' form (a million and more): it reads like 'other'.
-    else Object.assign(node, { [`${leaf}_one`]: wording.one, [`${leaf}_many`]: wording.other, [`${leaf}_other`]: wording.other });
+    else Object.assign(node, { [`${leaf}_one`]: countAsNumber(wording.one), [`${leaf}_many`]: countAsNumber(wording.other), [`${leaf}_other`]: countAsNumber(wording.other) });
   }
   return tree;
+}
+
+/** `count` reaches i18next as a number (it picks the plural form from it): written the language's way by its number format. */
+function countAsNumber(template: string): string {
+  return template.replace(/{{\s*count\s*}}/g, '{{count, number}}');
 }
 
 export const resources = {

@@ -85,7 +85,8 @@ describe('the message catalogue', () => {
 
   it('picks the plural form in each language, a million included', () => {
     expect(wordMessage(createI18n('fr'), { id: 'duration.days', params: { count: 1 } })).toBe('1 jour');
-    expect(wordMessage(createI18n('fr'), { id: 'duration.days', params: { count: 1_000_000 } })).toBe('1000000 jours');
+    expect(wordMessage(createI18n('fr'), { id: 'duration.days', params: { count: 1_000_000 } })).toBe('1\u202f000\u202f000 jours');
+    expect(wordMessage(createI18n('en'), { id: 'duration.days', params: { count: 1106 } })).toBe('1,106 days');
     expect(wordMessage(createI18n('en'), { id: 'duration.days', params: { count: 1 } })).toBe('1 day');
   });
 

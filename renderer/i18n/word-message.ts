@@ -27,7 +27,7 @@ export function wordMessage(i18n: I18n, text: MessageText, depth = 0): string | 
       values[name] = typeof value === 'number' && name !== 'count' ? formatNumber(value, i18n.language) : value;
     }
   }
-  // `count` stays a number: i18next chooses the plural form from it.
+  // `count` stays a number: i18next chooses the plural form from it, and writes it with its number format (index.ts).
   return (i18n.t as unknown as LooseT)(text.id, { ns: 'messages', ...values });
 }
 
