@@ -110,6 +110,8 @@ describe('reading a damaged trail', () => {
       '6:unknown outcome "exploded"',
       '7:not JSON',
     ]);
+    // The same problems as messages, for the window's language.
+    expect(reading.corrupt.map((c) => c.problemText?.id)).toEqual(['auditLine.notAnEntry', 'auditLine.notAnEntry', 'auditLine.notAnEntry', 'auditLine.badTime', 'auditLine.unknownOutcome', 'auditLine.notJson']);
     expect(reading.verdict).toMatchObject({ ok: false, kind: 'corrupt', line: 2 });
   });
 

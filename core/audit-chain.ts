@@ -106,7 +106,7 @@ export function linkAfter(previous: ChainedShape): ChainLink {
 /** One non-blank line of the trail, as verify sees it. */
 export type ChainLine =
   | { line: number; kind: 'entry'; stored: Record<string, unknown> }
-  | { line: number; kind: 'corrupt'; problem: string };
+  | { line: number; kind: 'corrupt'; problem: string; problemText?: MessageText };
 
 export interface TornTail {
   line: number;
@@ -138,7 +138,7 @@ export function verifyChain(lines: ChainLine[], torn: TornTail | null, { anchor,
 
   for (let i = 0; i < lines.length; i++) {
     const current = lines[i] as ChainLine;
-    if (current.kind === 'corrupt') return broken('corrupt', current.line, msg('chain.corrupt', { line: current.line, problem: current.problem }));
+    if (current.kind === 'corrupt') return broken('corrupt', current.line, msg('chain.corrupt', { line: current.line, problem: current.problemText ?? current.problem }));
     const { line, stored } = current;
     if (!isChained(stored)) {
       if (prev) return broken('inserted', line, msg('chain.unchainedAfter', { line, after: prev.line }));

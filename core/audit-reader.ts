@@ -22,7 +22,9 @@ import { OUTCOMES } from '../shared/errors';
 import { ERASURE_ACTIONS } from '../shared/users';
 import { AUDIT_FORMAT, isChained, sha256Hex, verifyChain, type ChainLine, type ChainPrefix, type TornTail } from './audit-chain';
 import { upgradeLegacyEntry } from './legacy-audit-entry';
-import { parseBoundedJson } from './bounded-json';
+import { MAX_JSON_DEPTH, parseBoundedJson, TOO_DEEP } from './bounded-json';
+import type { MessageParam, MessageText } from '../shared/message-text';
+import { msg, wordInEnglish } from '../shared/messages';
 
 const EXCERPT_CHARS = 120;
 const ACTIONS: readonly string[] = [...ERASURE_ACTIONS, 'logout', 'batch'];
@@ -55,16 +57,13 @@ export function parseAuditText(text: string): ParsedTrail {
     if (!raw.trim()) return;
     // Bounded: a line nested thousands deep would overflow the stack when hashed or shown; it is corrupt like any other.
     const parsed = parseBoundedJson(raw);
-    if (!parsed.ok) {
-      corrupt.push({ line, problem: parsed.problem, excerpt: excerptOf(raw) });
-      chainLines.push({ line, kind: 'corrupt', problem: parsed.problem });
-      return;
-    }
-    const value = parsed.value;
-    const problem = entryProblem(value);
-    if (problem) {
-      corrupt.push({ line, problem, excerpt: excerptOf(raw) });
-      chainLines.push({ line, kind: 'corrupt', problem });
+    const value = parsed.ok ? parsed.value : undefined;
+    const problemText = parsed.ok ? entryProblem(value) : parsed.problem === TOO_DEEP ? msg('auditLine.tooDeep', { levels: MAX_JSON_DEPTH }) : msg('auditLine.notJson');
+    if (problemText) {
+      // In English for the CLI and the chain's own words; as a message for the window.
+      const problem = wordInEnglish(problemText);
+      corrupt.push({ line, problem, problemText, excerpt: excerptOf(raw) });
+      chainLines.push({ line, kind: 'corrupt', problem, problemText });
       return;
     }
     chainLines.push({ line, kind: 'entry', stored: value as Record<string, unknown> });
@@ -78,7 +77,8 @@ export function parseAuditText(text: string): ParsedTrail {
 export function readingOf(text: string, setAside?: AuditReading['setAside'], anchor?: string): AuditReading {
   const parsed = parseAuditText(text);
   const verdict: ChainVerdict = verifyChain(parsed.chainLines, parsed.torn, { prefix: parsed.prefix, ...(anchor !== undefined ? { anchor } : {}) });
-  const corrupt = parsed.torn ? [...parsed.corrupt, { line: parsed.torn.line, problem: 'incomplete last line (torn write)', excerpt: parsed.torn.excerpt }] : parsed.corrupt;
+  const torn = msg('auditLine.torn');
+  const corrupt = parsed.torn ? [...parsed.corrupt, { line: parsed.torn.line, problem: wordInEnglish(torn), problemText: torn, excerpt: parsed.torn.excerpt }] : parsed.corrupt;
   const reading: AuditReading = { entries: parsed.entries, corrupt, verdict, outcomeMissing: outcomesMissing(parsed.entries) };
   if (setAside) reading.setAside = setAside;
   return reading;
@@ -102,7 +102,25 @@ function excerptOf(raw: string): string {
   return raw.length > EXCERPT_CHARS ? `${raw.slice(0, EXCERPT_CHARS)}…` : raw;
 }
 
-const describe = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'string' ? 'a text' : `a ${typeof value}`);
+/** What kind of JSON value it is, as a phrase. */
+const describe = (value: unknown): MessageText => {
+  if (value === null) return msg('auditLine.kind.null');
+  if (Array.isArray(value)) return msg('auditLine.kind.list');
+  switch (typeof value) {
+    case 'string':
+      return msg('auditLine.kind.text');
+    case 'number':
+      return msg('auditLine.kind.number');
+    case 'boolean':
+      return msg('auditLine.kind.boolean');
+    case 'undefined':
+      return msg('auditLine.kind.missing');
+    default:
+      return msg('auditLine.kind.object');
+  }
+};
+/** A stored value as it was written (JSON), or "missing". */
+const shown = (value: unknown): MessageParam => JSON.stringify(value) ?? msg('auditLine.missing');
 const optional = (record: Record<string, unknown>, field: string, check: (v: unknown) => boolean): boolean => record[field] === undefined || check(record[field]);
 const isText = (v: unknown): v is string => typeof v === 'string';
 
@@ -113,29 +131,29 @@ const isBatchSummary = (v: unknown): boolean => {
   return ERASURE_ACTIONS.includes(b.operation as never) && ['finished', 'cancelled', 'stopped'].includes(b.ended as string) && BATCH_COUNTS.every((field) => Number.isInteger(b[field]));
 };
 
-/** What is wrong with a parsed line, in words; null when it is a readable entry. */
-export function entryProblem(value: unknown): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `${describe(value)} instead of an entry`;
+/** What is wrong with a parsed line, as a message (auditLine.*); null when it is a readable entry. */
+export function entryProblem(value: unknown): MessageText | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return msg('auditLine.notAnEntry', { what: describe(value) });
   const r = value as Record<string, unknown>;
-  if (!isText(r.at) || Number.isNaN(Date.parse(r.at))) return `no valid time ("at" is ${describe(r.at)}${isText(r.at) ? ` "${r.at.slice(0, 40)}"` : ''})`;
-  if (!isText(r.action) || !ACTIONS.includes(r.action)) return `unknown operation ${JSON.stringify(r.action) ?? 'missing'}`;
-  if (!isText(r.outcome) || !STAGES.includes(r.outcome)) return `unknown outcome ${JSON.stringify(r.outcome) ?? 'missing'}`;
-  for (const field of ['uid', 'profileId', 'profileName', 'baseUrl'] as const) if (!isText(r[field])) return `"${field}" is ${describe(r[field])}, not a text`;
-  if (!isText(r.via) || !VIAS.includes(r.via)) return `unknown origin ("via" ${JSON.stringify(r.via) ?? 'missing'})`;
+  if (!isText(r.at) || Number.isNaN(Date.parse(r.at))) return isText(r.at) ? msg('auditLine.badTimeText', { value: r.at.slice(0, 40) }) : msg('auditLine.badTime', { what: describe(r.at) });
+  if (!isText(r.action) || !ACTIONS.includes(r.action)) return msg('auditLine.unknownOperation', { value: shown(r.action) });
+  if (!isText(r.outcome) || !STAGES.includes(r.outcome)) return msg('auditLine.unknownOutcome', { value: shown(r.outcome) });
+  for (const field of ['uid', 'profileId', 'profileName', 'baseUrl'] as const) if (!isText(r[field])) return msg('auditLine.notText', { field, what: describe(r[field]) });
+  if (!isText(r.via) || !VIAS.includes(r.via)) return msg('auditLine.unknownVia', { value: shown(r.via) });
   for (const field of ['actId', 'reference', 'operator', 'appVersion', 'jobId', 'pastedUid', 'requestId', 'errorCode']) {
-    if (!optional(r, field, isText)) return `"${field}" is ${describe(r[field])}, not a text`;
+    if (!optional(r, field, isText)) return msg('auditLine.notText', { field, what: describe(r[field]) });
   }
-  if (!optional(r, 'status', (v) => Number.isInteger(v))) return `"status" is ${describe(r.status)}, not a whole number`;
-  if (!optional(r, 'verification', (v) => (VERIFICATION_RESULTS as readonly unknown[]).includes(v))) return `unknown verification result ${JSON.stringify(r.verification)}`;
-  if (!optional(r, 'batch', isBatchSummary)) return '"batch" is not a batch summary';
-  if (!optional(r, 'test', (v) => typeof v === 'object' && v !== null && isText((v as { case?: unknown }).case))) return '"test" is not a test case';
+  if (!optional(r, 'status', (v) => Number.isInteger(v))) return msg('auditLine.notWholeNumber', { field: 'status', what: describe(r.status) });
+  if (!optional(r, 'verification', (v) => (VERIFICATION_RESULTS as readonly unknown[]).includes(v))) return msg('auditLine.unknownVerification', { value: shown(r.verification) });
+  if (!optional(r, 'batch', isBatchSummary)) return msg('auditLine.notBatchSummary');
+  if (!optional(r, 'test', (v) => typeof v === 'object' && v !== null && isText((v as { case?: unknown }).case))) return msg('auditLine.notTestCase');
   if (r.format === undefined) return null;
-  if (r.format !== AUDIT_FORMAT) return `unknown format ${JSON.stringify(r.format)}`;
-  if (!Number.isSafeInteger(r.seq) || (r.seq as number) < 1) return 'chain number ("seq") missing or invalid';
-  if (!isText(r.prevHash) || !/^[0-9a-f]{64}$/.test(r.prevHash)) return 'chain link ("prevHash") missing or invalid';
-  if (!optional(r, 'chainId', isText)) return '"chainId" is not a text';
+  if (r.format !== AUDIT_FORMAT) return msg('auditLine.unknownFormat', { value: shown(r.format) });
+  if (!Number.isSafeInteger(r.seq) || (r.seq as number) < 1) return msg('auditLine.noSeq');
+  if (!isText(r.prevHash) || !/^[0-9a-f]{64}$/.test(r.prevHash)) return msg('auditLine.noPrevHash');
+  if (!optional(r, 'chainId', isText)) return msg('auditLine.chainIdNotText');
   if (!optional(r, 'before', (v) => typeof v === 'object' && v !== null && Number.isSafeInteger((v as { lines?: unknown }).lines) && /^[0-9a-f]{64}$/.test(String((v as { sha256?: unknown }).sha256)))) {
-    return 'record of the lines before the chain ("before") invalid';
+    return msg('auditLine.badBefore');
   }
   return null;
 }

@@ -97,8 +97,10 @@ export interface AuditEntry extends Omit<AuditRecord, 'actId' | 'operator' | 'ap
 /** A line that could not be read as an entry: shown as corrupt, never hiding the others. */
 export interface CorruptAuditLine {
   line: number;
-  /** What is wrong, in words (not JSON, missing field, unknown outcome…). */
+  /** What is wrong, in English (not JSON, missing field, unknown outcome…), as the CLI prints it. */
   problem: string;
+  /** The same as a message (auditLine.*), which the window words in its language. */
+  problemText?: MessageText;
   /** The start of the line as stored, cut short; display it as text only. */
   excerpt: string;
 }

@@ -6,7 +6,7 @@ import { message, param } from '../message-text';
  * description of a corrupt line are data.
  */
 export const AUDIT_MESSAGES = {
-  'chain.corrupt': message('Line {{line}} is not a readable audit entry ({{problem}}).', { line: param.count, problem: param.text }),
+  'chain.corrupt': message('Line {{line}} is not a readable audit entry ({{problem}}).', { line: param.count, problem: param.textOrPhrase }),
   'chain.unchainedAfter': message('Line {{line}} has no place in the chain (no sequence number and no link): it was added after line {{after}} by hand or by an older Privacy Desk.', { line: param.count, after: param.count }),
   'chain.startRemoved': message('The chain starts at line {{line}} with entry number {{seq}}: entries 1 to {{last}} are missing (the start of the trail was removed).', { line: param.count, seq: param.count, last: param.count }),
   'chain.firstEdited': message('Line {{line}}, the first entry of the chain, was edited: its link to its chain id does not match.', { line: param.count }),

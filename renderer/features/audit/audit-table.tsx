@@ -9,6 +9,7 @@ import { formatDate, formatDateTime } from '../../i18n/format';
 
 const formatTimeOfDay = (at: string, language: string) => (Number.isNaN(Date.parse(at)) ? '' : new Intl.DateTimeFormat(language, { timeStyle: 'medium' }).format(new Date(at)));
 import type { ActOutcome, AuditActRow, AuditRow, CorruptRow } from './group-acts';
+import { wordMessage } from '../../i18n/word-message';
 
 /** Rows have one fixed height: 50,000 of them scroll without measuring any. */
 export const AUDIT_ROW_HEIGHT = 60;
@@ -71,13 +72,13 @@ export function AuditTable({ rows, renderActions }: { rows: readonly AuditRow[];
 }
 
 function CorruptCells({ row }: { row: CorruptRow }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   // Text only: whatever the line holds is never read as HTML.
   return (
     <div role="cell" className="audit-grid__cell audit-grid__cell--corrupt" title={row.excerpt}>
       <span aria-hidden="true" className="corrupt-mark">⚠</span>
       <strong>{t('audit.corruptRow', { line: row.line })}</strong>
-      <span className="corrupt-problem">{row.problem}</span>
+      <span className="corrupt-problem">{(row.problemText && wordMessage(i18n, row.problemText)) ?? row.problem}</span>
       {row.excerpt && <code className="corrupt-excerpt">{row.excerpt}</code>}
     </div>
   );

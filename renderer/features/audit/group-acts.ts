@@ -1,6 +1,7 @@
 import { matchesAuditFilter, type AuditEntry, type AuditFilter, type AuditOperation, type CorruptAuditLine, type VerificationResult } from '../../../shared/audit';
 import type { Outcome } from '../../../shared/errors';
 import type { NegativeCase } from '../../../shared/logout';
+import type { MessageText } from '../../../shared/message-text';
 
 /** An audit entry as read, with its 1-based line in audit.jsonl. */
 export type LinedAuditEntry = AuditEntry & { line: number };
@@ -41,7 +42,9 @@ export interface CorruptRow {
   kind: 'corrupt';
   key: string;
   line: number;
+  /** In English; `problemText` words it in the window's language. */
   problem: string;
+  problemText?: MessageText;
   excerpt: string;
 }
 
@@ -83,7 +86,7 @@ export function groupAuditRows(entries: readonly LinedAuditEntry[], corrupt: rea
     addToAct(act, entry);
   }
   for (const [actId, act] of acts) rows.push(actRow(actId, act));
-  for (const bad of corrupt) rows.push({ kind: 'corrupt', key: `corrupt-${bad.line}`, line: bad.line, problem: bad.problem, excerpt: bad.excerpt });
+  for (const bad of corrupt) rows.push({ kind: 'corrupt', key: `corrupt-${bad.line}`, line: bad.line, problem: bad.problem, ...(bad.problemText ? { problemText: bad.problemText } : {}), excerpt: bad.excerpt });
   return rows.sort((a, b) => b.line - a.line);
 }
 
