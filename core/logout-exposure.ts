@@ -19,7 +19,7 @@ export function checkLogoutOptions(profile: Profile, options: LogoutOptions | un
   if (isLiveProfile(profile)) {
     const identity = identityClaimsIn(parsed.data.extraClaims);
     if (identity.length > 0) {
-      throw invalidInput(msg('logoutOptions.identityClaims', { names: identity.join(', '), profile: profile.name }));
+      throw invalidInput(msg('logoutOptions.identityClaims', { names: identity.map((name) => `“${name}”`).join(', '), profile: profile.name }));
     }
   }
   return options ?? {};

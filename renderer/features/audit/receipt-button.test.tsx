@@ -100,7 +100,8 @@ describe('receipt button', () => {
     }
     vi.useRealTimers();
     const notices = await screen.findByRole('region', { name: 'Notifications' });
-    await within(notices).findByText(/User alice@example\.com anonymised/);
+    // The notice draws the uid in a box of its own: the sentence is the paragraph's whole text.
+    await within(notices).findByText((_, element) => element?.tagName === 'P' && /^User alice@example\.com anonymised/.test(element.textContent ?? ''));
     await user.click(within(notices).getByRole('button', { name: 'Receipt — PDF receipt of every act under the reference TICKET-42' }));
     await waitFor(() => expect(downloads).toHaveLength(1));
     expect(fake.callsOf('audit.receipt')).toEqual([{ reference: 'TICKET-42', locale: 'en' }]);
