@@ -97,7 +97,7 @@ test.describe('live data', () => {
       await app.getByLabel('User uid').fill('jean dupont');
       await app.getByRole('button', { name: 'Send logout' }).click();
       const confirm = app.getByRole('dialog', { name: 'Send a logout to live data?' });
-      await expect(confirm).toContainText('This ends real sessions of jean dupont');
+      await expect(confirm).toContainText('This ends real sessions of jean␣dupont');
       await expect(confirm.getByRole('timer')).toHaveCount(0);
       await photograph(app, testInfo, 'live-logout-confirm');
       await confirm.getByRole('button', { name: 'Cancel' }).click();
