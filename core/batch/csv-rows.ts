@@ -24,6 +24,11 @@ type State =
  * quote inside a quoted cell is kept as a character. Rows end at '\n' (a '\r' before it is dropped).
  * Empty rows are kept (a line ['']), so that line numbers can be counted. A row longer than
  * `maxLength` characters is refused as soon as it is, with its line and where an open quote began.
+ *
+ * Why not a library: papaparse re-scans a row that spans chunks from its start at every chunk (quadratic on
+ * a file without line breaks, minutes and gigabytes for 100 MB) and cannot stop at a length; csv-parse has a
+ * record-size limit, but reads CRLF files as "\r"-ended cells once the first line decided on "\n", and its
+ * tolerant mode keeps a stray quote's whole cell raw. The tests read our own exports back with papaparse.
  */
 export async function* csvRows(chunks: AsyncIterable<string>, delimiter: ',' | '\t', maxLength = MAX_LINE_LENGTH): AsyncGenerator<CsvRow> {
   const plainEnd = delimiter === ',' ? /[,\n]/g : /[\t\n]/g;
