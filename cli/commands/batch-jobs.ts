@@ -101,7 +101,7 @@ ${BATCH_EXIT_CODES_HELP}`),
 
   batch
     .command('results <job>')
-    .description('print one row per item (line, uid, reference, outcome, status, request id, reason, time) on stdout')
+    .description('print one row per item on stdout: line, uid, reference, outcome, status, request id, reason, time, and the uid as pasted when it was sent trimmed')
     .addOption(new Option('--format <format>', 'csv or json').choices(['csv', 'json']).default('csv'))
     .action(async (jobId: string, opts: { format: 'csv' | 'json' }) => {
       assertJobId(jobId);

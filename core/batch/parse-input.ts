@@ -163,7 +163,8 @@ export async function parseBatchInput(
 
 /** The CSV exports Privacy Desk writes, by their header row (columns are only ever added at the end). */
 const OWN_EXPORTS: ReadonlyArray<{ kind: OwnExport; columns: readonly string[]; minimum: number }> = [
-  { kind: 'batch-results', columns: BATCH_RESULTS_CSV_COLUMNS, minimum: BATCH_RESULTS_CSV_COLUMNS.length },
+  // Exports made before pasted_uid end at 'at'.
+  { kind: 'batch-results', columns: BATCH_RESULTS_CSV_COLUMNS, minimum: BATCH_RESULTS_CSV_COLUMNS.indexOf('at') + 1 },
   { kind: 'audit', columns: AUDIT_CSV_COLUMNS, minimum: AUDIT_CSV_COLUMNS.indexOf('hash') + 1 },
 ];
 

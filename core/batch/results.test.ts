@@ -164,10 +164,10 @@ describe('batch results', () => {
     const [header, ...cells] = parsed.data;
     expect(header).toEqual([...BATCH_RESULTS_CSV_COLUMNS]);
     expect(cells.map((row) => row[1])).toEqual(["'=HYPERLINK(\"http://evil\")", "'+33 6 12", "'-1", "'@SUM(A1)", 'a,b,c', 'say "hi"', 'plain']);
-    expect(cells[0]).toEqual(['2', "'=HYPERLINK(\"http://evil\")", "'=1+1", 'done', '200', 'r0', '', AT]);
+    expect(cells[0]).toEqual(['2', "'=HYPERLINK(\"http://evil\")", "'=1+1", 'done', '200', 'r0', '', AT, '']);
     expect(cells[4]?.[2]).toBe('REF,1');
-    expect(cells[5]).toEqual(['7', 'say "hi"', 'REF,1', 'failed', '200', 'r5', '\'=cmd|"/c calc"!A1, oops', AT]);
-    expect(cells[6]).toEqual(['8', 'plain', 'REF,1', 'unfinished', '', '', '', '']);
+    expect(cells[5]).toEqual(['7', 'say "hi"', 'REF,1', 'failed', '200', 'r5', '\'=cmd|"/c calc"!A1, oops', AT, '']);
+    expect(cells[6]).toEqual(['8', 'plain', 'REF,1', 'unfinished', '', '', '', '', '']);
   });
 
   it('exports JSON with the job, its counts and the rows', async () => {

@@ -25,8 +25,11 @@ import { msg, wordInEnglish } from '../../shared/messages';
 
 export type BatchResultsFormat = 'csv' | 'json';
 
-/** CSV columns, in this fixed order (add new ones only at the end). */
-export const BATCH_RESULTS_CSV_COLUMNS = ['line', 'uid', 'reference', 'outcome', 'status', 'request_id', 'reason', 'at'] as const;
+/**
+ * CSV columns, in this fixed order (add new ones only at the end: readers of older files find the first ones
+ * where they were). `pasted_uid`: the uid as pasted, when the operator chose to send its trimmed form (`uid`).
+ */
+export const BATCH_RESULTS_CSV_COLUMNS = ['line', 'uid', 'reference', 'outcome', 'status', 'request_id', 'reason', 'at', 'pasted_uid'] as const;
 export const BATCH_RESULTS_FORMAT = 'privacy-desk-batch-results/1';
 
 const FINAL: readonly string[] = FINAL_OUTCOMES;
@@ -178,7 +181,7 @@ const COUNT_KEYS: Record<BatchResultOutcome, keyof BatchCounts> = {
 };
 
 function csvCells(row: BatchResultRow): string[] {
-  const cells = [row.line, row.uid, row.reference, row.outcome, row.status, row.requestId, row.reason, row.at];
+  const cells = [row.line, row.uid, row.reference, row.outcome, row.status, row.requestId, row.reason, row.at, row.pastedUid];
   return cells.map((cell) => neutraliseCell(cell === undefined ? '' : String(cell)));
 }
 
