@@ -105,7 +105,10 @@ export function batchHandlers({ desk, jobs }: BatchHandlerContext): AreaHandlers
       else pause.resume();
       return { paused: pause.paused };
     },
-    'batch.list': async () => ({ jobs: (await desk.batch.list()).map(withJobId) }),
+    'batch.list': async () => {
+      const { jobs, damaged } = await desk.batch.listAll();
+      return { jobs: jobs.map(withJobId), damaged };
+    },
     'batch.get': async ({ batchId }) => {
       const job = (await desk.batch.list()).find((candidate) => candidate.batchId === batchId);
       return { job: job ? withJobId(job) : null };

@@ -63,6 +63,7 @@ function setUp(options: { refuseStart?: PrivacyDeskError; progressBeforeAnswer?:
     discard: async () => false,
     discardOpenDrafts: () => undefined,
     list: async () => summaries,
+    listAll: async () => ({ jobs: summaries, damaged: [] }),
     mostRecentUnfinished: unused,
     results: () => {
       throw new Error('not used in this test');

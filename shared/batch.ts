@@ -4,6 +4,7 @@ import { ERASURE_ACTIONS, type ErasureAction } from './users';
 import type { ReferenceProblem } from './reference';
 import type { UidProblem } from './uid';
 import type { MessageText } from './message-text';
+import type { Quote } from './errors';
 
 /**
  * Batch erasure, as the console and the CLI see it:
@@ -197,6 +198,36 @@ export interface BatchJobSummary {
   live?: BatchJobLive;
   /** The revision this view was read at (BatchProgress.revision): the higher of two views of a job is the newer. */
   revision: number;
+}
+
+/** The file of a batch job (core/batch/journal.ts) that a damaged job's entry names. */
+export const BATCH_JOB_FILES = ['plan.json', 'items.jsonl', 'journal.jsonl'] as const;
+
+/**
+ * A job whose files cannot be used (changed, removed or damaged outside Privacy Desk, or unreadable). It is
+ * listed so that it does not silently disappear, and it is never offered for resuming: nothing more is sent
+ * from it.
+ */
+export interface BatchJobDamage {
+  batchId: string;
+  /** When the job was created (from its id, UTC): its plan may be what cannot be read. */
+  createdAt: string;
+  file: (typeof BATCH_JOB_FILES)[number];
+  path: string;
+  /** The first line that cannot be used (items.jsonl, journal.jsonl). */
+  line?: number;
+  /** What is wrong, what it means (nothing more will be sent from the job) and what to do. */
+  text: MessageText;
+  /** The parser's or the system's own words about it, apart (never translated). */
+  quote?: Quote;
+  /** What the plan says, when the plan could be read (the items or the journal are damaged). */
+  plan?: Pick<BatchJobSummary, 'action' | 'profileName' | 'baseUrl' | 'total' | 'source' | 'reference'>;
+}
+
+/** batch.list: every job, newest first, and those whose files cannot be used. */
+export interface BatchJobList {
+  jobs: BatchJobSummary[];
+  damaged: BatchJobDamage[];
 }
 
 /**

@@ -8,7 +8,7 @@ import type { MessageText } from './message-text';
 import type { BridgeEventName, BridgeMethodName } from './bridge-methods';
 import { jobFinishedSchema, jobIdSchema, jobProgressSchema, usersIndexInputSchema, usersWalkInputSchema } from './jobs';
 import { userLookupInputSchema, userSearchInputSchema, type UserLookupAnswer, type UserSearchAnswer } from './user-search';
-import { batchCheckInputSchema, batchDiscardInputSchema, batchJobIdInput, batchPreviewInputSchema, batchResultsInputSchema, batchResumeInputSchema, batchStartInputSchema, type BatchJobSummary, type BatchPreview, type BatchResultsFile } from './batch';
+import { batchCheckInputSchema, batchDiscardInputSchema, batchJobIdInput, batchPreviewInputSchema, batchResultsInputSchema, batchResumeInputSchema, batchStartInputSchema, type BatchJobDamage, type BatchJobSummary, type BatchPreview, type BatchResultsFile } from './batch';
 
 /**
  * The bridge contract: every method the renderer may call, with a zod schema
@@ -157,8 +157,8 @@ export const bridgeContract = {
   'batch.resume': { input: batchResumeInputSchema, output: {} as { jobId: string; batchId: string } },
   /** Pauses or resumes a running 'batch.run' job: items in flight finish, nothing new is sent while paused. */
   'batch.setPaused': { input: z.object({ jobId: jobIdSchema, paused: z.boolean() }), output: {} as { paused: boolean } },
-  /** Every batch job in the data folder, newest first, with its counts. */
-  'batch.list': { input: z.object({}), output: {} as { jobs: BatchJobSummary[] } },
+  /** Every batch job in the data folder, newest first, with its counts; `damaged`: the jobs whose files cannot be used (never resumable). */
+  'batch.list': { input: z.object({}), output: {} as { jobs: BatchJobSummary[]; damaged?: BatchJobDamage[] } },
   /** One job's summary (null when there is no such job). */
   'batch.get': { input: batchJobIdInput, output: {} as { job: BatchJobSummary | null } },
   /** The job's results, one row per item, as CSV (formula cells neutralised) or JSON, for the window to save. */

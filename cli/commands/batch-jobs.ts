@@ -2,17 +2,16 @@ import { Command, Option } from 'commander';
 import type { DeskBatch } from '../../core/batch/batch-types';
 import { TEMPORARY_PROFILE_ID, type Desk } from '../../core/desk';
 import { batchIdSchema, DEFAULT_BATCH_CONCURRENCY, MAX_BATCH_CONCURRENCY, PREVIEW_ENDS, type BatchJobSummary } from '../../shared/batch';
-import { invalidInput } from '../../shared/errors';
+import { invalidInput, PrivacyDeskError } from '../../shared/errors';
 import { obtainConfirmation } from '../batch-confirm';
 import { BATCH_EXIT_CODES_HELP, resumeCommand } from '../batch-help';
 import { lastOf, quoted, sayConfirmation, type Say } from '../batch-report';
+import { jobListJson, sayJobList } from '../batch-list';
 import { followRun } from '../batch-run';
-import { doneCount } from '../batch-words';
 import { addConnectionOptions, openDesk, parseTimeoutMs, resolveConnection, type ConnectionOptions } from '../connection';
 import type { CliContext } from '../context';
 import { noteLiveData } from '../live-data';
 import { parseWholeNumber } from '../parse';
-import { formatTable } from '../table';
 import { visibleJson, visibleLines } from '../visible-text';
 
 /** `batch list`, `batch resume [JOB]`, `batch results JOB`: the jobs in the data folder. */
@@ -21,28 +20,12 @@ export function withBatchJobCommands(batch: Command, context: CliContext): Comma
 
   batch
     .command('list')
-    .description('the batch jobs in the data folder, newest first, with their state and counts')
+    .description('the batch jobs in the data folder, newest first, with their state and counts (a damaged job too, with what is wrong and what to do)')
     .option('--json', 'print JSON on stdout')
     .action(async (opts: { json?: boolean }) => {
-      const jobs = await (await openDesk({ keychain: false }, io.env)).batch.list();
-      if (opts.json) return out.json({ jobs });
-      if (jobs.length === 0) return out.line('No batch jobs yet.');
-      out.line(
-        formatTable(jobs, [
-          { title: 'JOB', value: (job) => job.batchId },
-          { title: 'CREATED (UTC)', value: (job) => job.createdAt.slice(0, 16).replace('T', ' ') },
-          { title: 'OPERATION', value: (job) => job.action },
-          { title: 'PROFILE', value: (job) => job.profileName, maxWidth: 24 },
-          { title: 'SOURCE', value: (job) => job.source, maxWidth: 32 },
-          { title: 'TOTAL', value: (job) => String(job.total), align: 'right' },
-          { title: 'STATE', value: (job) => job.state },
-          { title: 'DONE', value: (job) => String(doneCount(job.counts)), align: 'right' },
-          { title: 'NOT FOUND', value: (job) => String(job.counts.notFound), align: 'right' },
-          { title: 'FAILED', value: (job) => String(job.counts.failed), align: 'right' },
-          { title: 'UNFINISHED', value: (job) => String(job.counts.unfinished), align: 'right' },
-        ]),
-      );
-      if (jobs.some((job) => job.state === 'unfinished')) out.line('Finish an unfinished job with: privacy-desk batch resume JOB');
+      const list = await (await openDesk({ keychain: false }, io.env)).batch.listAll();
+      if (opts.json) return out.json(jobListJson(list));
+      sayJobList(out.line, list);
     });
 
   addConnectionOptions(
@@ -118,9 +101,13 @@ function assertJobId(jobId: string): void {
 }
 
 async function findJob(batch: DeskBatch, jobId: string): Promise<BatchJobSummary> {
-  const job = (await batch.list()).find((candidate) => candidate.batchId === jobId);
-  if (!job) throw invalidInput(`No batch job ${jobId} in this data folder: "privacy-desk batch list" shows them.`);
-  return job;
+  const { jobs, damaged } = await batch.listAll();
+  const job = jobs.find((candidate) => candidate.batchId === jobId);
+  if (job) return job;
+  // A damaged job is never resumed: what is wrong, and what to do instead.
+  const damage = damaged.find((candidate) => candidate.batchId === jobId);
+  if (damage) throw new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', text: damage.text, ...(damage.quote ? { quote: damage.quote } : {}) });
+  throw invalidInput(`No batch job ${jobId} in this data folder: "privacy-desk batch list" shows them.`);
 }
 
 /** A job's connection: its saved profile (read from the job), or --base-url/--app given again. */

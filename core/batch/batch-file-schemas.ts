@@ -13,7 +13,7 @@ import { ERASURE_ACTIONS } from '../../shared/users';
 import type { BatchPreview } from '../../shared/batch';
 import { FINAL_OUTCOMES, JOB_ID_PATTERN, RETRY_OUTCOMES, type BatchItem, type JournalEvent, type StoredPlan } from './job-files';
 import { msg } from '../../shared/messages';
-import { messageTextSchema } from '../../shared/message-text';
+import { messageTextSchema, type MessageText } from '../../shared/message-text';
 
 const count = z.number().int().nonnegative();
 
@@ -88,33 +88,55 @@ export type _BatchFileSchemasAgree = [
   Fits<z.output<typeof draftPreviewSchema>, Pick<BatchPreview, 'draftId' | 'kind' | 'items' | 'sourceName'>>,
 ];
 
-/** What is wrong, briefly: where and why for the first few problems (never the whole value). */
+/** The parser's (zod's) words about what is wrong, briefly: where and why for the first few problems (never the whole value). */
 export function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 3)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'the value'}: ${issue.message}`)
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
     .join('; ');
 }
 
+/** What is wrong with a batch file: in our words (a message the window words in its language), and the parser's own words apart. */
+export interface BatchFileDamage {
+  path: string;
+  /** 1-based, for the .jsonl files. */
+  line?: number;
+  why: MessageText;
+  /** The parser's (zod's) or the system's words: quoted apart, as a technical detail, never translated. */
+  detail?: string;
+  /** It could not be read at all (the system said why, in `detail`): maybe intact, but out of reach. */
+  unreadable?: true;
+}
+
 /**
- * A batch file that is not what Privacy Desk wrote. `line` for the .jsonl files (1-based).
- * Outcome not-sent: every reader raises it before the run sends anything.
+ * A batch file that is not what Privacy Desk wrote, or cannot be read: the error every reader raises before
+ * the run sends anything (outcome not-sent), with what was found (`damage`) for the job list to show.
  */
-export function damagedBatchFile(path: string, problem: string, line?: number): PrivacyDeskError {
-  const text = line === undefined ? msg('batch.fileDamaged', { path }) : msg('batch.fileLineDamaged', { line, path });
-  // What was found wrong is the parser's (zod's) wording: quoted apart, as a technical detail.
-  return new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', text, quote: { from: 'system', text: problem } });
+export class BatchFileError extends PrivacyDeskError {
+  constructor(
+    readonly damage: BatchFileDamage,
+    text: MessageText,
+    options?: { cause?: unknown },
+  ) {
+    super({ code: 'INTERNAL', outcome: 'not-sent', text, ...(damage.detail !== undefined ? { quote: { from: 'system', text: damage.detail } } : {}) }, options);
+  }
+}
+
+export function damagedBatchFile(damage: BatchFileDamage): BatchFileError {
+  const { path, line, why } = damage;
+  return new BatchFileError(damage, line === undefined ? msg('batch.fileDamaged', { path, why }) : msg('batch.fileLineDamaged', { line, path, why }));
 }
 
 /** Parses one JSON text against a schema, or throws damagedBatchFile. */
 export function parseBatchFile<T>(schema: z.ZodType<T>, text: string, path: string, line?: number): T {
+  const at = line === undefined ? { path } : { path, line };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw damagedBatchFile(path, 'not JSON', line);
+    throw damagedBatchFile({ ...at, why: msg('batch.file.notJson') });
   }
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw damagedBatchFile(path, describeIssues(parsed.error), line);
+  if (!parsed.success) throw damagedBatchFile({ ...at, why: msg('batch.file.notAsWritten'), detail: describeIssues(parsed.error) });
   return parsed.data;
 }

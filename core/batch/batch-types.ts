@@ -1,4 +1,4 @@
-import type { BatchCheckResult, BatchJobSummary, BatchPreview, BatchProgress, BatchResultRow, BatchRunResult } from '../../shared/batch';
+import type { BatchCheckResult, BatchJobList, BatchJobSummary, BatchPreview, BatchProgress, BatchResultRow, BatchRunResult } from '../../shared/batch';
 import type { ErasureAction } from '../../shared/users';
 import type { ListAllProgress } from '../list-all-users';
 import type { BatchInputSource } from './text-chunks';
@@ -76,8 +76,10 @@ export interface DeskBatch {
    * `confirmation` must match batchConfirmationPhrase(action, unfinished items), as the operator typed it.
    */
   resume(batchId: string, options: { concurrency: number; confirmation: string }, control?: BatchRunControl): Promise<BatchRun>;
-  /** Every job in the data folder, newest first. */
+  /** Every job in the data folder, newest first (the damaged ones left out: listAll). */
   list(): Promise<BatchJobSummary[]>;
+  /** Every job in the data folder, newest first, and the jobs whose files cannot be used (damaged: never resumable). */
+  listAll(): Promise<BatchJobList>;
   /** The newest unfinished job no process is running, or null. */
   mostRecentUnfinished(): Promise<BatchJobSummary | null>;
   /** One row per item, in input order, streamed (100,000 items are fine). */

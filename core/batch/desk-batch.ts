@@ -1,5 +1,5 @@
 import { PrivacyDeskError, invalidInput } from '../../shared/errors';
-import { batchConfirmationPhrase, matchesBatchConfirmation, MAX_BATCH_CONCURRENCY, type BatchCounts, type BatchJobLive, type BatchJobSummary, type BatchProgress } from '../../shared/batch';
+import { batchConfirmationPhrase, matchesBatchConfirmation, MAX_BATCH_CONCURRENCY, type BatchCounts, type BatchJobDamage, type BatchJobLive, type BatchJobSummary, type BatchProgress } from '../../shared/batch';
 import type { Profile } from '../../shared/profile';
 import { referenceProblem } from '../../shared/reference';
 import type { UserRecord } from '../../shared/users';
@@ -9,7 +9,8 @@ import type { BatchRun, BatchRunControl, BatchStartRequest, DeskBatch, WalkContr
 import { createDraft, readDraft, readDraftItems, readMissing, readTrimmable, recordMissing, recordTrimmable, removeDraft } from './drafts';
 import type { BatchItem, StoredPlan } from './job-files';
 import { createJob, resumeJob, type Journal } from './journal';
-import { listJobs, readItems, readJobState, type ItemState, type JobState, type JobSummary } from './job-state';
+import { listJobs, type JobDamage, type JobSummary } from './job-list';
+import { readItems, readJobState, type ItemState, type JobState } from './job-state';
 import { exportResults, readResults } from './results';
 import { runBatch, type RunItem } from './run-batch';
 import { msg } from '../../shared/messages';
@@ -245,13 +246,18 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
       }
     },
 
+    listAll: async () => {
+      const at = revision;
+      const { jobs, damaged } = await listJobs(dataDir);
+      return { jobs: jobs.map((job) => summaryOf(job, live.get(job.jobId), at)), damaged: damaged.map(damagedOf) };
+    },
     list: async () => {
       const at = revision;
-      return (await listJobs(dataDir)).map((job) => summaryOf(job, live.get(job.jobId), at));
+      return (await listJobs(dataDir)).jobs.map((job) => summaryOf(job, live.get(job.jobId), at));
     },
     mostRecentUnfinished: async () => {
       const at = revision;
-      const job = (await listJobs(dataDir)).find((candidate) => candidate.state === 'unfinished' && !live.has(candidate.jobId));
+      const job = (await listJobs(dataDir)).jobs.find((candidate) => candidate.state === 'unfinished' && !live.has(candidate.jobId));
       return job ? summaryOf(job, undefined, at) : null;
     },
     results: (batchId) => readResults(dataDir, batchId),
@@ -291,6 +297,16 @@ function summaryOf(job: JobSummary, progress: BatchProgress | undefined, at: num
   if (plan.reference) summary.reference = plan.reference;
   if (progress) summary.live = liveOf(progress);
   return summary;
+}
+
+function damagedOf(job: JobDamage): BatchJobDamage {
+  const { jobId, plan, ...rest } = job;
+  const damaged: BatchJobDamage = { batchId: jobId, ...rest };
+  if (plan) {
+    damaged.plan = { action: plan.action, profileName: plan.profileName, baseUrl: plan.baseUrl, total: plan.total, source: plan.source };
+    if (plan.reference !== undefined) damaged.plan.reference = plan.reference;
+  }
+  return damaged;
 }
 
 function liveOf(progress: BatchProgress): BatchJobLive {

@@ -96,7 +96,7 @@ export function readDraft(dataDir: string, draftId: string): BatchPreview {
   const paths = draftPaths(dataDir, draftId);
   if (!existsSync(paths.preview) || !existsSync(paths.items)) throw draftMissing(draftId);
   const preview = parseBatchFile(draftPreviewSchema, readFileSync(paths.preview, 'utf8'), paths.preview) as BatchPreview;
-  if (preview.draftId !== draftId) throw damagedBatchFile(paths.preview, `it names draft ${preview.draftId}`);
+  if (preview.draftId !== draftId) throw damagedBatchFile({ path: paths.preview, why: msg('batch.file.otherDraft', { draft: preview.draftId }) });
   return preview;
 }
 

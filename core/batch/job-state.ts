@@ -1,9 +1,8 @@
-import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { PrivacyDeskError } from '../../shared/errors';
-import { batchItemSchema, damagedBatchFile, journalEventSchema, parseBatchFile, storedPlanSchema } from './batch-file-schemas';
-import { batchesDir, FINAL_OUTCOMES, JOB_ID_PATTERN, jobPaths, type BatchItem, type JournalEvent, type StoredPlan } from './job-files';
-import { isJobRunning } from './run-lock';
+import { BatchFileError, batchItemSchema, damagedBatchFile, journalEventSchema, parseBatchFile, storedPlanSchema } from './batch-file-schemas';
+import { FINAL_OUTCOMES, JOB_ID_PATTERN, jobPaths, type BatchItem, type JournalEvent, type StoredPlan } from './job-files';
 import { msg } from '../../shared/messages';
 
 /**
@@ -48,18 +47,29 @@ export interface JobState {
 
 export function readPlan(dataDir: string, jobId: string): StoredPlan {
   if (!JOB_ID_PATTERN.test(jobId)) throw jobNotFound(dataDir, jobId);
-  const { plan } = jobPaths(dataDir, jobId);
-  if (!existsSync(plan)) throw jobNotFound(dataDir, jobId);
+  const paths = jobPaths(dataDir, jobId);
+  const { plan } = paths;
+  if (!existsSync(plan)) {
+    // A job's items and journal are written only after its plan: without it, the plan was removed.
+    if (existsSync(paths.items) || existsSync(paths.journal)) throw damagedBatchFile({ path: plan, why: msg('batch.file.missing') });
+    throw jobNotFound(dataDir, jobId);
+  }
   let text: string;
   try {
     text = readFileSync(plan, 'utf8');
   } catch (error) {
-    throw new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', text: msg('batch.planUnreadable', { job: jobId, path: plan }) }, { cause: error });
+    const detail = (error as NodeJS.ErrnoException).code ?? 'read error';
+    throw new BatchFileError({ path: plan, why: msg('batch.file.unreadable'), detail, unreadable: true }, msg('batch.planUnreadable', { job: jobId, path: plan }), { cause: error });
   }
   // Parsed, not cast: the plan's action decides what is sent.
   const stored = parseBatchFile(storedPlanSchema, text, plan);
-  if (stored.jobId !== jobId) throw damagedBatchFile(plan, `it names job ${stored.jobId}`);
+  if (stored.jobId !== jobId) throw damagedBatchFile({ path: plan, why: msg('batch.file.otherJob', { job: stored.jobId }) });
   return stored;
+}
+
+/** The journal's lines that are not events of the job, as the error that stops a resume (and marks the job damaged in the list). */
+export function journalDamage(dataDir: string, jobId: string, corruptLines: readonly number[]): BatchFileError {
+  return damagedBatchFile({ path: jobPaths(dataDir, jobId).journal, line: corruptLines[0] as number, why: msg('batch.file.notEvent', { count: corruptLines.length }) });
 }
 
 /**
@@ -189,40 +199,6 @@ export async function* readItems(dataDir: string, jobId: string): AsyncGenerator
     held = text.trim() ? { text, line } : undefined;
   }
   if (held && lastByte === 0x0a) yield { ...parseBatchFile(batchItemSchema, held.text, items, held.line), index };
-}
-
-export type JobRunState = 'running' | 'unfinished' | 'finished';
-
-export interface JobSummary {
-  jobId: string;
-  plan: StoredPlan;
-  state: JobRunState;
-  counts: Record<ItemState, number>;
-  unfinished: number;
-}
-
-/** Every job in the data folder, newest first. A job whose plan cannot be read is left out. */
-export async function listJobs(dataDir: string): Promise<JobSummary[]> {
-  const dir = batchesDir(dataDir);
-  if (!existsSync(dir)) return [];
-  const summaries: JobSummary[] = [];
-  for (const jobId of readdirSync(dir).filter((name) => JOB_ID_PATTERN.test(name))) {
-    let state: JobState;
-    try {
-      state = await readJobState(dataDir, jobId);
-    } catch {
-      continue; // a job being created, or a damaged one: not listable, not resumable
-    }
-    const running = await isJobRunning(dataDir, jobId);
-    const runState: JobRunState = running ? 'running' : state.unfinished > 0 ? 'unfinished' : 'finished';
-    summaries.push({ jobId, plan: state.plan, state: runState, counts: state.counts, unfinished: state.unfinished });
-  }
-  return summaries.sort((a, b) => b.plan.createdAt.localeCompare(a.plan.createdAt) || b.jobId.localeCompare(a.jobId));
-}
-
-/** The newest job that is unfinished and not being run: what `batch resume` without a job id picks. */
-export async function mostRecentUnfinished(dataDir: string): Promise<JobSummary | null> {
-  return (await listJobs(dataDir)).find((job) => job.state === 'unfinished') ?? null;
 }
 
 function jobNotFound(dataDir: string, jobId: string): PrivacyDeskError {

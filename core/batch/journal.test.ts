@@ -8,7 +8,8 @@ import { PrivacyDeskError } from '../../shared/errors';
 import { DATA_LOCK_TIMINGS } from '../data-lock';
 import { openAppendFile, type OpenAppendFile } from './append-file';
 import { jobPaths, type BatchPlan } from './job-files';
-import { listJobs, mostRecentUnfinished, readItems, readJobState } from './job-state';
+import { listJobs, mostRecentUnfinished } from './job-list';
+import { readItems, readJobState } from './job-state';
 import { createJob, resumeJob, type Journal } from './journal';
 
 const plan = (total: number): BatchPlan => ({ action: 'delete', profileId: 'p1', profileName: 'Staging', baseUrl: 'http://127.0.0.1:1', logoutFirst: true, total, source: 'uids.csv' });
@@ -134,7 +135,7 @@ describe('batch journal', () => {
     const second = resumeJob(dir, journal.jobId);
     await expect(second).rejects.toBeInstanceOf(PrivacyDeskError);
     await expect(second).rejects.toThrow(/already being run by another Privacy Desk process/);
-    expect((await listJobs(dir))[0]?.state).toBe('running');
+    expect((await listJobs(dir)).jobs[0]?.state).toBe('running');
     await journal.close();
     const again = await resumeJob(dir, journal.jobId);
     open.push(again);
@@ -157,7 +158,7 @@ describe('batch journal', () => {
     const running = await jobWithItems(dir, 1, { now });
     open.push(running);
 
-    const jobs = await listJobs(dir);
+    const { jobs } = await listJobs(dir);
     expect(jobs.map((job) => [job.jobId, job.state, job.unfinished])).toEqual([
       [running.jobId, 'running', 1],
       [newer.jobId, 'unfinished', 3],

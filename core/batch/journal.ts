@@ -20,8 +20,7 @@ import { open } from 'node:fs/promises';
 import { PrivacyDeskError } from '../../shared/errors';
 import { openAppendFile, type AppendFile, type OpenAppendFile } from './append-file';
 import { jobPaths, makeJobDir, newJobId, writeFileAtomic, type BatchItem, type BatchPlan, type ItemOutcome, type JournalEvent, type StoredPlan } from './job-files';
-import { damagedBatchFile } from './batch-file-schemas';
-import { readItems, readJobState, readPlan } from './job-state';
+import { journalDamage, readItems, readJobState, readPlan } from './job-state';
 import { takeRunLock, type RunLock } from './run-lock';
 import { msg } from '../../shared/messages';
 import type { MessageText } from '../../shared/message-text';
@@ -93,7 +92,7 @@ export async function resumeJob(dataDir: string, jobId: string, options: Journal
     const state = await readJobState(dataDir, jobId);
     // What was sent is known only from an intact journal and item list: a damaged line stops the job before anything is sent.
     if (state.corruptLines.length > 0) {
-      throw damagedBatchFile(paths.journal, `not a journal event of this job${state.corruptLines.length > 1 ? `, nor are ${state.corruptLines.length - 1} more lines` : ''}`, state.corruptLines[0]);
+      throw journalDamage(dataDir, jobId, state.corruptLines);
     }
     for await (const _item of readItems(dataDir, jobId));
     return openJournal(dataDir, plan, lock, { nextSeq: state.lastSeq + 1, itemCount: state.itemCount, itemsFinished: true }, options);

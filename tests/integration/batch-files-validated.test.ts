@@ -89,8 +89,11 @@ describe('a batch file read back from disk is validated before anything is sent'
     expect(message).toContain(paths.plan);
     expect(message).toContain('action');
     expect(message).toContain('nothing was sent');
-    // The job is not offered for a resume either.
-    expect((await desk.batch.list()).map((job) => job.batchId)).not.toContain(plan.jobId);
+    // The job is not offered for a resume either: it is listed as damaged, naming plan.json.
+    const { jobs, damaged } = await desk.batch.listAll();
+    expect(jobs.map((job) => job.batchId)).not.toContain(plan.jobId);
+    expect(damaged).toMatchObject([{ batchId: plan.jobId, file: 'plan.json', path: paths.plan, text: { id: 'batch.damaged.file' } }]);
+    expect(await desk.batch.mostRecentUnfinished()).toBeNull();
   });
 
   it('an item line of the wrong shape: resume refuses, naming items.jsonl and the line, and nothing is sent', async () => {

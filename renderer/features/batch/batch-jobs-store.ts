@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { BatchJobLive, BatchJobSummary, BatchProgress } from '../../../shared/batch';
+import type { BatchJobDamage, BatchJobLive, BatchJobSummary, BatchProgress } from '../../../shared/batch';
 import type { BridgeClient } from '../../../shared/contract';
 import type { JobFinished } from '../../../shared/jobs';
 import { useBridge, useOptionalBridgeEvents } from '../../bridge/bridge-context';
@@ -67,7 +67,11 @@ export function setLiveState(queryClient: QueryClient, batchId: string, state: B
 function jobsQuery(bridge: BridgeClient, queryClient: QueryClient) {
   return {
     queryKey: batchKeys.jobs,
-    queryFn: async () => mergeJobs(queryClient.getQueryData<BatchJobSummary[]>(batchKeys.jobs), (await bridge['batch.list']({})).jobs),
+    queryFn: async () => {
+      const { jobs, damaged = [] } = await bridge['batch.list']({});
+      queryClient.setQueryData(batchKeys.damaged, damaged);
+      return mergeJobs(queryClient.getQueryData<BatchJobSummary[]>(batchKeys.jobs), jobs);
+    },
     // Coming back to the screen, the list is read again: events were not followed meanwhile.
     refetchOnMount: 'always' as const,
     refetchInterval: (query: { state: { data?: BatchJobSummary[] } }) => (query.state.data?.some((job) => job.state === 'running' && !job.live) ? ELSEWHERE_REFRESH_MS : false),
@@ -86,6 +90,11 @@ export function useBatchJob(batchId: string | null) {
   const bridge = useBridge();
   const queryClient = useQueryClient();
   return useQuery({ ...jobsQuery(bridge, queryClient), select: (jobs: BatchJobSummary[]) => jobs.find((job) => job.batchId === batchId) ?? null, enabled: batchId !== null });
+}
+
+/** The jobs whose files cannot be used, from the same batch.list answers as useBatchJobs (which reads them). */
+export function useDamagedBatchJobs(): BatchJobDamage[] {
+  return useQuery({ queryKey: batchKeys.damaged, queryFn: () => [] as BatchJobDamage[], enabled: false, staleTime: Infinity }).data ?? [];
 }
 
 /** While the batch screen is open: progress and end events of every batch run update the record. */

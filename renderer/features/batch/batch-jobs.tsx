@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import type { BatchCounts, BatchJobSummary } from '../../../shared/batch';
-import { ErrorPanel } from '../../components/error-panel';
+import type { BatchCounts, BatchJobDamage, BatchJobSummary } from '../../../shared/batch';
+import { ErrorPanel, ErrorQuote } from '../../components/error-panel';
+import { wordError } from '../../i18n/word-message';
 import { formatDateTime, formatNumber } from '../../i18n/format';
 import { useExportResults } from './batch-results';
 import { formatShortDateTime } from './format-when';
@@ -139,6 +140,31 @@ function JobState({ job }: { job: BatchJobSummary }) {
       <span className={`tag batch-job-state--${state ?? job.state}`}>{state ? t(`batch.jobs.runStates.${state}`) : t(`batch.jobs.states.${job.state}`)}</span>
       {job.state === 'running' && !job.live && <span className="muted small block">{t('batch.jobs.elsewhere')}</span>}
     </>
+  );
+}
+
+/** Jobs whose files cannot be used: each says which file, why, that nothing more will be sent from it and what to do; none is offered for resuming. */
+export function DamagedJobs({ jobs }: { jobs: BatchJobDamage[] }) {
+  const { t, i18n } = useTranslation();
+  if (jobs.length === 0) return null;
+  return (
+    <section className="batch-damaged" aria-labelledby="batch-damaged-title">
+      <h3 id="batch-damaged-title" className="batch-jobs__title">{t('batch.jobs.damaged.heading')}</h3>
+      <ul className="batch-damaged__list">
+        {jobs.map((job) => (
+          <li key={job.batchId} className="batch-damaged__job">
+            <strong>
+              {job.plan
+                ? t('batch.jobs.damaged.titleWithPlan', { time: formatDateTime(job.createdAt, i18n.language), operation: t(`batch.operations.${job.plan.action}`), profile: job.plan.profileName, source: job.plan.source })
+                : t('batch.jobs.damaged.title', { time: formatDateTime(job.createdAt, i18n.language) })}
+            </strong>
+            <span className="muted small block mono">{job.batchId}</span>
+            <p className="batch-damaged__text">{wordError(i18n, { code: 'INTERNAL', text: job.text })}</p>
+            {job.quote && <ErrorQuote quote={job.quote} />}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

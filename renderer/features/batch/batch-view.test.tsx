@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BatchJobSummary, BatchProgress } from '../../../shared/batch';
+import type { BatchJobDamage, BatchJobSummary, BatchProgress } from '../../../shared/batch';
 import { FAKE_FAILURE_REASON } from '../../test/fake-batch';
 import { LIVE_PROFILE, LOCAL_PROFILE } from '../../test/fake-bridge';
 import type { FakeBridgeOptions } from '../../test/fake-bridge';
@@ -426,5 +426,30 @@ describe('the Batch screen', () => {
     fireEvent.click(resume());
     await waitFor(() => expect(fake.callsOf('batch.resume')).toEqual([{ batchId: unfinished.batchId, concurrency: 4, confirmation: 'DELETE 120' }]));
     expect(await screen.findByRole('heading', { name: 'Progress' })).toBeTruthy();
+  });
+  it('shows a damaged job with which file, why, what it means and what to do, and never offers it for resuming', async () => {
+    const batchId = '20261121-093000-abcdef';
+    const path = `/data/batches/${batchId}/plan.json`;
+    const damaged: BatchJobDamage = {
+      batchId,
+      createdAt: '2026-11-21T09:30:00Z',
+      file: 'plan.json',
+      path,
+      text: { id: 'batch.damaged.file', params: { path, why: { id: 'batch.file.notAsWritten' }, job: batchId } },
+      quote: { from: 'system', text: 'action: Invalid option: expected one of "anonymize"|"delete"' },
+    };
+    const app = renderApp({});
+    await screen.findByRole('tablist', { name: 'Main' });
+    const list = app.fake.bridge['batch.list'];
+    vi.spyOn(app.fake.bridge, 'batch.list').mockImplementation(async (input) => ({ ...(await list(input)), damaged: [damaged] }));
+    act(() => useUiStore.getState().setView('batch'));
+
+    const region = await screen.findByRole('region', { name: 'Damaged batches: nothing more will be sent from them' });
+    expect(within(region).getByText(/^Batch from /)).toBeTruthy();
+    expect(within(region).getByText(`${path} cannot be used (a field is not as Privacy Desk writes it), so batch job ${batchId} cannot be resumed: nothing more will be sent from it.`, { exact: false })).toBeTruthy();
+    expect(within(region).getByText(/start the uids it did not finish as a new batch\.$/)).toBeTruthy();
+    expect(within(region).getByText(/action: Invalid option/)).toBeTruthy();
+    expect(within(region).queryByRole('button')).toBeNull();
+    expect(screen.queryByRole('list', { name: 'Batches to resume' })).toBeNull();
   });
 });

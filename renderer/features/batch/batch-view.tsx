@@ -10,8 +10,8 @@ import { useAppInfo, useProfiles } from '../../state/use-profiles';
 import { BatchCompose } from './batch-compose';
 import { useBatchDraft } from './batch-draft-store';
 import { BatchJobPanel } from './batch-job-panel';
-import { JobsError, PastJobs, ResumeOffers } from './batch-jobs';
-import { useBatchJobEvents, useBatchJobs } from './batch-jobs-store';
+import { DamagedJobs, JobsError, PastJobs, ResumeOffers } from './batch-jobs';
+import { useBatchJobEvents, useBatchJobs, useDamagedBatchJobs } from './batch-jobs-store';
 import { batchKeys } from './batch-keys';
 import { BatchProgressPanel } from './batch-progress';
 import { BatchResume } from './batch-resume';
@@ -33,6 +33,7 @@ export function BatchView({ profile }: { profile: ProfileView }) {
   const events = useOptionalBridgeEvents();
   const clearDraft = useBatchDraft((s) => s.clear);
   const jobs = useBatchJobs();
+  const damaged = useDamagedBatchJobs();
   useBatchJobEvents();
   const [resuming, setResuming] = useState<BatchJobSummary | null>(null);
   const [showing, setShowing] = useState<BatchJobSummary | null>(null);
@@ -110,6 +111,7 @@ export function BatchView({ profile }: { profile: ProfileView }) {
       )}
       {main}
       {jobs.data && <PastJobs jobs={jobs.data} busy={busy} onShow={setShowing} />}
+      <DamagedJobs jobs={damaged} />
     </ViewSection>
   );
 }
