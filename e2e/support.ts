@@ -19,7 +19,10 @@ export async function saveScreenshot(page: Page, testInfo: TestInfo, screen: str
 
 /** WCAG 2 A/AA through axe; only serious and critical findings fail, each described so the report says what to fix. */
 export async function expectNoSeriousAxeViolations(page: Page, testInfo: TestInfo, screen: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  // The same rules on the same page, about five times faster: only violations are gathered (passes are never read),
+  // and axe runs in the page itself rather than in a blank page opened for every scan, which only cross-origin
+  // frames need (the console has none).
+  const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).withTags(['wcag2a', 'wcag2aa']).setLegacyMode(true).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const described = serious.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 5).map((n) => n.target.join(' ')).join(' | ')}`);
   if (results.violations.length > 0) {
