@@ -10,10 +10,15 @@ import type { CredentialStore } from './credential-store';
  * to be an AuditAnchorStore.
  *
  * Every write of the trail updates it under the audit lock, before the write lands (core/audit-log.ts): the head
- * the trail has (`head`) and the head the write makes (`next`), so a crash between the two leaves a state the
- * anchor knows. `audit verify` and the console's integrity badge compare the trail with it
- * (core/audit-anchor-check.ts): a rollback, a deleted file or a chain recomputed over a rewritten file no longer
- * ends where the anchor says. What an anchored write finds wrong stays in `findings`, so a later act cannot hide it.
+ * the trail has (`head`) and the head the write makes (`next`, with the fingerprint of the bytes it writes), then
+ * once more when the write has landed (`head` moves on, no `next`). So a write the anchor still knows under way is
+ * one whose writer stopped between the two (a crash, a power cut, a kill): if its torn fragment was set aside and
+ * matches the fingerprint, that was a crash (core/audit-anchor-crash.ts); if nothing of it is on disk, it cannot be
+ * told from a removal (inconclusive). A landed write that is gone is a removal. `audit verify` and the console's
+ * integrity badge compare the trail with it (core/audit-anchor-check.ts): a rollback, a deleted file or a chain
+ * recomputed over a rewritten file no longer ends where the anchor says. What an anchored write finds wrong stays
+ * in `findings`, so a later act cannot hide it; an operator may acknowledge a finding with a reason, in the trail
+ * (core/audit-anchor-acknowledge.ts).
  */
 
 /** A head of the chain: its last entry's number and hash (seq 0, hash null: no chained entry). */
@@ -30,6 +35,22 @@ export interface TrailHead extends ChainHead {
 export const ANCHOR_PROBLEM_KINDS = ['rolled-back', 'unlanded', 'rewritten', 'unanchored'] as const;
 export type AnchorProblemKind = (typeof ANCHOR_PROBLEM_KINDS)[number];
 
+/**
+ * What a write puts on the disk, so a fragment of it can be recognised after a crash: its length and the first 16
+ * hexadecimal characters of the SHA-256 of its first 32, 64, 128… bytes (each shorter than the whole).
+ */
+export interface WriteFingerprint {
+  bytes: number;
+  marks: string[];
+}
+
+/** A crash proven by its fragment: the file the torn part was set aside to, its bytes, and the write's entries that reached the trail whole. */
+export interface CrashEvidence {
+  fragment: string;
+  bytes: number;
+  landed: number;
+}
+
 /** What did not match: the trail as found against what the anchor held. */
 export interface AnchorProblem {
   kind: AnchorProblemKind;
@@ -40,6 +61,10 @@ export interface AnchorProblem {
   /** unanchored: the entries no anchored write vouches for. */
   from?: number | undefined;
   to?: number | undefined;
+  /** unlanded: the write's fragment, set aside after the crash that cut it short (then it is no break). */
+  crash?: CrashEvidence | undefined;
+  /** unlanded, inconclusive: a fragment that may be the write's start but is too short to tell. */
+  short?: { fragment: string; bytes: number } | undefined;
 }
 
 /** A problem an anchored write met on its way, kept for good: the anchor then followed the trail. */
@@ -52,8 +77,8 @@ export interface AuditAnchorRecord {
   format: 1;
   /** The head the trail has reached. */
   head: TrailHead;
-  /** A write under way: the head the trail has once it lands. */
-  next?: TrailHead | undefined;
+  /** A write under way: the head the trail has once it lands, and what it writes (absent on records kept before fingerprints). */
+  next?: (TrailHead & { write?: WriteFingerprint | undefined }) | undefined;
   /** Set when the anchor was first kept for a trail that already had entries: those up to `seq` were adopted as found. */
   adopted?: { at: string; seq: number } | undefined;
   findings: AnchorFinding[];
@@ -75,22 +100,28 @@ export interface AuditAnchorStore {
   write(record: AuditAnchorRecord): Promise<void>;
 }
 
-/** How many findings a record keeps (the oldest are what matter most: the later ones follow from them). */
+/**
+ * How many findings a record keeps: the oldest (the later ones usually follow from them), acknowledged ones given up
+ * first when there is no room, and the newest always (core/audit-anchor-check.ts keepFinding).
+ */
 export const MAX_FINDINGS = 20;
 
 const hash = z.string().regex(/^[0-9a-f]{64}$/);
 const trailHeadSchema = z.object({ seq: z.number().int().min(0), headHash: hash.nullable(), chainId: z.string().nullable() });
+const fingerprintSchema = z.object({ bytes: z.number().int().min(1), marks: z.array(z.string().regex(/^[0-9a-f]{16}$/)).max(64) });
 const problemSchema = z.object({
   kind: z.enum(ANCHOR_PROBLEM_KINDS),
   anchored: trailHeadSchema.extend({ next: trailHeadSchema.optional(), at: z.string() }),
   found: trailHeadSchema,
   from: z.number().int().optional(),
   to: z.number().int().optional(),
+  crash: z.object({ fragment: z.string().max(4096), bytes: z.number().int().min(1), landed: z.number().int().min(0) }).optional(),
+  short: z.object({ fragment: z.string().max(4096), bytes: z.number().int().min(1) }).optional(),
 });
 const recordSchema = z.object({
   format: z.literal(1),
   head: trailHeadSchema,
-  next: trailHeadSchema.optional(),
+  next: trailHeadSchema.extend({ write: fingerprintSchema.optional() }).optional(),
   adopted: z.object({ at: z.string(), seq: z.number().int().min(0) }).optional(),
   findings: z.array(problemSchema.extend({ foundAt: z.string() })).max(MAX_FINDINGS),
   at: z.string(),

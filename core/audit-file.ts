@@ -12,7 +12,7 @@ import { parseBoundedJson } from './bounded-json';
  */
 
 // Only these fields reach the file, whatever the caller passes: nothing secret can ride along.
-const AUDIT_FIELDS = ['at', 'actId', 'action', 'outcome', 'uid', 'reference', 'profileId', 'profileName', 'baseUrl', 'operator', 'appVersion', 'via', 'jobId', 'pastedUid', 'test', 'status', 'requestId', 'errorCode', 'verification', 'batch'] as const;
+const AUDIT_FIELDS = ['at', 'actId', 'action', 'outcome', 'uid', 'reference', 'profileId', 'profileName', 'baseUrl', 'operator', 'appVersion', 'via', 'jobId', 'pastedUid', 'test', 'status', 'requestId', 'errorCode', 'verification', 'batch', 'acknowledgement'] as const;
 
 export async function readWhole(path: string): Promise<string> {
   try {
@@ -69,14 +69,16 @@ export interface FileState {
 }
 
 /**
- * Called before a write lands, with the trail's head now, the head the write makes (the anchor keeps both) and the
- * file's state; returns what to do when the write fails, and when it has landed (with the file's state then).
+ * Called before a write lands, with the trail's head now, the head the write makes (the anchor keeps both), the
+ * file's state and the bytes about to be written; returns what to do when the write fails, and when it has landed
+ * (with the file's state then).
  */
 export type AnnounceWrite = (
   prev: ChainHead,
   next: { seq: number; headHash: string; chainId?: string },
   file: FileState,
-) => Promise<{ failed(): Promise<void>; landed(file: FileState): void } | undefined>;
+  bytes: Buffer,
+) => Promise<{ failed(): Promise<void>; landed(file: FileState): Promise<void> } | undefined>;
 
 const stateOf = ({ size, mtimeMs, ino }: FileState): FileState => ({ size, mtimeMs, ino });
 
@@ -94,7 +96,7 @@ export async function writeChained(handle: FileHandle, tail: Tail, entries: read
     const written = JSON.parse(line) as { seq: number; chainId?: string };
     const first = JSON.parse(lines[0] as string) as { chainId?: string };
     const next = { seq: written.seq, headHash: entryHash(written), ...(typeof first.chainId === 'string' ? { chainId: first.chainId } : {}) };
-    announced = await announce(await headBefore(tail.lastLine, path), next, stateOf(await handle.stat()));
+    announced = await announce(await headBefore(tail.lastLine, path), next, stateOf(await handle.stat()), bytes);
   }
   try {
     // One write call; a short count (the disk filled up, the size limit) is not success. Trying the
@@ -110,7 +112,7 @@ export async function writeChained(handle: FileHandle, tail: Tail, entries: read
     await announced?.failed().catch(() => undefined);
     throw error;
   }
-  if (announced) announced.landed(stateOf(await handle.stat()));
+  if (announced) await announced.landed(stateOf(await handle.stat()));
   return { lastLine: line, endsWithNewline: true, size: tail.size + bytes.length, cleanEnd: tail.size + bytes.length };
 }
 
@@ -179,5 +181,6 @@ async function headBefore(lastLine: string | null, path: string): Promise<ChainH
 
 /** The whole file, summarised for the anchor (read only when the anchor needs more than the last line). */
 export async function summaryOfFile(path: string): Promise<TrailSummary> {
-  return summarizeTrail(parseAuditText(await readWhole(path)).chainLines);
+  const text = await readWhole(path);
+  return summarizeTrail(parseAuditText(text).chainLines, text);
 }

@@ -7,7 +7,9 @@ import type { AnchorReport, AuditEntry, AuditReading, ChainVerdict } from '../sh
 import { parseAuditText, readingOf } from './audit-reader';
 import { moveTornTailAside, readTail, readWhole, summaryOfFile, writeChained, type AnnounceWrite, type FileState } from './audit-file';
 import type { AnchorPlace, AuditAnchorRecord, AuditAnchorStore } from './audit-anchor';
-import { adoptTrail, announceWrite, anchorReport, summarizeTrail, verdictWithAnchor } from './audit-anchor-check';
+import { adoptTrail, announceWrite, landedRecord, liveProblem, summarizeTrail } from './audit-anchor-check';
+import { anchorReport, verdictWithAnchor } from './audit-anchor-verdict';
+import { writeFingerprint } from './audit-anchor-crash';
 import { isoWithOffset } from './local-time';
 import { AUDIT_LOCK, withDataLock, type DataLockOptions } from './data-lock';
 
@@ -92,20 +94,29 @@ export function openAuditLog(dataDir: string, options: AuditLogOptions = {}): Fi
   // What this process last stored, and the file as its write left it: while the file is exactly so, no other
   // writer (app or CLI) and no hand has been there, so the record is still the keychain's and need not be read again.
   let lastAnchored: { record: AuditAnchorRecord; file: FileState } | undefined;
-  // Before each write lands: the anchor learns the head the trail has and the head the write makes.
+  // Before each write lands: the anchor learns the head the trail has and the head the write makes (with the
+  // fingerprint of its bytes); once it has landed, that it did. A write it still knows under way is one whose
+  // writer stopped in between: a crash, told from a removal by what the crash left (core/audit-anchor-crash.ts).
   const announce: AnnounceWrite | undefined = anchor
-    ? async (prev, next, file) => {
+    ? async (prev, next, file, bytes) => {
         try {
           const known = lastAnchored && sameFile(lastAnchored.file, file) ? lastAnchored.record : await anchor.read();
-          const record = await announceWrite(known, prev, next, () => summaryOfFile(path), at());
+          const record = await announceWrite(known, prev, { ...next, write: writeFingerprint(bytes) }, () => summaryOfFile(path), at(), path);
           lastAnchored = undefined;
           await anchor.write(record);
           anchorTrouble = undefined;
           return {
             // A write that then fails leaves the trail at `prev`: the anchor says so too.
             failed: () => anchor.write({ ...record, next: undefined }),
-            landed: (after) => {
-              lastAnchored = { record, file: after };
+            landed: async (after) => {
+              const landed = landedRecord(record, at());
+              try {
+                await anchor.write(landed);
+                lastAnchored = { record: landed, file: after };
+              } catch (error) {
+                // Still consistent: the trail ends at the write the anchor knew under way.
+                anchorTrouble = troubleOf(error);
+              }
             },
           };
         } catch (error) {
@@ -182,7 +193,7 @@ export function openAuditLog(dataDir: string, options: AuditLogOptions = {}): Fi
   const judged = async (text: string, headAnchor?: string, moved?: AuditReading['setAside']): Promise<AuditReading> => {
     const reading = readingOf(text, moved, headAnchor);
     if (!anchor) return reading;
-    const trail = summarizeTrail(parseAuditText(text).chainLines);
+    const trail = summarizeTrail(parseAuditText(text).chainLines, text);
     let place: AnchorPlace = { kind: 'session' };
     try {
       place = await anchor.where();
@@ -194,7 +205,9 @@ export function openAuditLog(dataDir: string, options: AuditLogOptions = {}): Fi
         state = 'adopted';
       }
       const report = anchorReport(place, record, state);
-      return { ...reading, verdict: verdictWithAnchor(reading.verdict, trail, record, anchorTrouble ? { ...report, problem: anchorTrouble } : report) };
+      // What the data folder shows of a write never confirmed is looked for only when the chain itself holds.
+      const live = reading.verdict.ok ? await liveProblem(trail, record, path) : null;
+      return { ...reading, verdict: verdictWithAnchor(reading.verdict, trail, record, anchorTrouble ? { ...report, problem: anchorTrouble } : report, live) };
     } catch (error) {
       return { ...reading, verdict: { ...reading.verdict, anchor: { store: place.kind, state: 'unavailable', problem: troubleOf(error), findings: 0 } } };
     }

@@ -27,8 +27,8 @@ import type { MessageParam, MessageText } from '../shared/message-text';
 import { msg, wordInEnglish } from '../shared/messages';
 
 const EXCERPT_CHARS = 120;
-const ACTIONS: readonly string[] = [...ERASURE_ACTIONS, 'logout', 'batch'];
-const STAGES: readonly string[] = ['attempted', ...OUTCOMES, 'verification', 'summary', 'succeeded', 'failed'];
+const ACTIONS: readonly string[] = [...ERASURE_ACTIONS, 'logout', 'batch', 'acknowledge'];
+const STAGES: readonly string[] = ['attempted', ...OUTCOMES, 'verification', 'summary', 'acknowledged', 'succeeded', 'failed'];
 const VIAS: readonly string[] = ['app', 'cli', 'batch'];
 
 export interface ParsedTrail {
@@ -131,6 +131,12 @@ const isBatchSummary = (v: unknown): boolean => {
   return ERASURE_ACTIONS.includes(b.operation as never) && ['finished', 'cancelled', 'stopped'].includes(b.ended as string) && BATCH_COUNTS.every((field) => Number.isInteger(b[field]));
 };
 
+const isAcknowledgement = (v: unknown): boolean => {
+  if (typeof v !== 'object' || v === null) return false;
+  const a = v as Record<string, unknown>;
+  return (['finding', 'kind', 'problem', 'reason'] as const).every((field) => isText(a[field]));
+};
+
 /** What is wrong with a parsed line, as a message (auditLine.*); null when it is a readable entry. */
 export function entryProblem(value: unknown): MessageText | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return msg('auditLine.notAnEntry', { what: describe(value) });
@@ -147,6 +153,7 @@ export function entryProblem(value: unknown): MessageText | null {
   if (!optional(r, 'verification', (v) => (VERIFICATION_RESULTS as readonly unknown[]).includes(v))) return msg('auditLine.unknownVerification', { value: shown(r.verification) });
   if (!optional(r, 'batch', isBatchSummary)) return msg('auditLine.notBatchSummary');
   if (!optional(r, 'test', (v) => typeof v === 'object' && v !== null && isText((v as { case?: unknown }).case))) return msg('auditLine.notTestCase');
+  if (!optional(r, 'acknowledgement', isAcknowledgement)) return msg('auditLine.notAcknowledgement');
   if (r.format === undefined) return null;
   if (r.format !== AUDIT_FORMAT) return msg('auditLine.unknownFormat', { value: shown(r.format) });
   if (!Number.isSafeInteger(r.seq) || (r.seq as number) < 1) return msg('auditLine.noSeq');

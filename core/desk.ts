@@ -9,6 +9,7 @@ import { listUsersInputSchema, type ErasureResult, type ListUsersInput, type Use
 import { assertValidUid } from './input-problems';
 import { buildAuditExport } from './audit-export';
 import { openAuditLog } from './audit-log';
+import { acknowledgeFinding, type AcknowledgeRequest } from './audit-anchor-acknowledge';
 import { anchorInCredentialStore, type AuditAnchorStore } from './audit-anchor';
 import { upgradeLegacyEntry } from './legacy-audit-entry';
 import { baseUrlOrigin } from '../shared/credential-origin';
@@ -315,6 +316,9 @@ export function createDesk(options: DeskOptions) {
     readAudit: (): Promise<AuditReading> => audit.read(),
     /** `anchor`: a head hash written down earlier (a ticket); the chain must still hold that entry. */
     verifyAudit: (anchor?: string): Promise<ChainVerdict> => audit.verify(anchor),
+    /** An open finding of the trail's anchor acknowledged with the operator's typed reason, as a chained entry; verify's verdict after it. */
+    acknowledgeAuditFinding: (request: AcknowledgeRequest): Promise<ChainVerdict> =>
+      acknowledgeFinding(audit, request, { operator, via, appVersion: options.appVersion ?? 'unknown', ...(options.now ? { now: options.now } : {}) }),
     /** A PDF receipt for one act or every act of a reference, from the trail as it stands (core/receipt.ts). */
     async receipt(subject: ReceiptSubject, { locale }: { locale: ReceiptLocale }): Promise<Receipt> {
       const generatedAt = isoWithOffset(new Date((options.now ?? Date.now)()));

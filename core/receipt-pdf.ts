@@ -149,7 +149,7 @@ function drawStep(doc: Doc, words: ReceiptWords, step: ReceiptStep, index: numbe
   row(doc, words.outcomeAt, outcome ? { data: outcome.at } : { words: words.notGiven });
   const outcomeWords = outcome?.batch
     ? words.batchSummary(outcome.batch)
-    : outcome && outcome.outcome !== 'attempted' && outcome.outcome !== 'verification' && outcome.outcome !== 'summary'
+    : outcome && outcome.outcome !== 'attempted' && outcome.outcome !== 'verification' && outcome.outcome !== 'summary' && outcome.outcome !== 'acknowledged'
       ? words.outcomes[outcome.outcome]
       : words.noOutcome;
   row(doc, words.outcome, { words: outcomeWords ?? words.noOutcome, strong: true });
@@ -175,6 +175,11 @@ function drawChain(doc: Doc, words: ReceiptWords, verdict: ChainVerdict): void {
   if (verdict.ok) {
     row(doc, '', { words: words.chainVerified(verdict.entries), strong: true });
     if (verdict.legacy) row(doc, '', { words: words.chainPrefix(verdict.legacy) });
+    const acknowledged = verdict.anchor?.acknowledged ?? [];
+    if (acknowledged.length > 1) row(doc, '', { words: words.acknowledgedCount(acknowledged.length) });
+    // Who and why are the trail's data (the operator typed the reason): drawn as data.
+    for (const a of acknowledged) row(doc, '', { words: words.acknowledgedBy(acknowledged.length, a.at, printable(a.by)), data: a.reason });
+    if (verdict.anchor?.crashes?.length) row(doc, '', { words: words.chainCrashes(verdict.anchor.crashes.length) });
   } else {
     doc.fillColor(ALERT);
     row(doc, '', { words: `${words.chainBroken}. ${words.chainBrokenDetail(words.breakKinds[verdict.kind], verdict.line)}`, strong: true });

@@ -67,6 +67,11 @@ export interface ReceiptWords {
   headHash: string;
   noEntries: string;
   chainVerified: (entries: number) => string;
+  /** After the verified line: the anchor's findings an operator acknowledged (each stays on record), then the reason as data. */
+  acknowledgedCount: (count: number) => string;
+  acknowledgedBy: (count: number, at: string, by: string) => string;
+  /** After the verified line: writes a crash cut short, proven by their fragment (no break). */
+  chainCrashes: (count: number) => string;
   chainBroken: string;
   chainBrokenDetail: (kind: string, line: number) => string;
   breakKinds: Record<BreakKind, string>;
@@ -100,7 +105,7 @@ const en: ReceiptWords = {
   via: 'Started from',
   vias: { app: 'the app', cli: 'the command line', batch: 'a batch' },
   deliberateTest: (testCase) => `Deliberate test (${testCase}): a refusal was the expected result.`,
-  operations: { anonymize: 'Anonymise', delete: 'Delete', logout: 'Log out (end the user’s sessions)', batch: 'Batch job (summary of its run)' },
+  operations: { anonymize: 'Anonymise', delete: 'Delete', logout: 'Log out (end the user’s sessions)', batch: 'Batch job (summary of its run)', acknowledge: 'Acknowledgement of an anchor finding' },
   step: (index, operation) => `Step ${index}: ${operation}`,
   attemptedAt: 'Attempted at',
   outcomeAt: 'Outcome at',
@@ -137,6 +142,12 @@ const en: ReceiptWords = {
   headHash: 'Chain head hash',
   noEntries: '(empty trail)',
   chainVerified: (entries) => `Verified: the chain of ${entries} entries is intact.`,
+  acknowledgedCount: (count) => `${count} findings of the anchor acknowledged; they stay on record:`,
+  acknowledgedBy: (count, at, by) => (count === 1 ? `1 finding acknowledged on ${at} by ${by}:` : `Acknowledged on ${at} by ${by}:`),
+  chainCrashes: (count) =>
+    count === 1
+      ? 'A write was cut short by a crash: its fragment, set aside, shows that nothing of it reached the trail ("audit verify" says when and where).'
+      : `${count} writes were cut short by a crash: their fragments, set aside, show that nothing of them reached the trail ("audit verify" says when and where).`,
   chainBroken: 'WARNING: THE AUDIT TRAIL’S CHAIN IS BROKEN',
   chainBrokenDetail: (kind, line) => `${kind}, first seen at line ${line} of audit.jsonl. Entries from there on cannot be trusted as recorded.`,
   breakKinds: {
@@ -148,6 +159,7 @@ const en: ReceiptWords = {
     corrupt: 'A line cannot be read',
     unchained: 'Entries are not chained',
     'rolled-back': 'The trail ends before the head its anchor recorded (a rollback, a deleted file)',
+    unlanded: 'A write its anchor knew under way is not in the trail, and nothing tells a crash from a removal (inconclusive)',
     rewritten: 'The trail differs from the head its anchor recorded (rewritten)',
     unanchored: 'Entries no anchored write vouches for',
   },
@@ -181,7 +193,7 @@ const fr: ReceiptWords = {
   via: 'Lancé depuis',
   vias: { app: 'l’application', cli: 'la ligne de commande', batch: 'un lot' },
   deliberateTest: (testCase) => `Test délibéré (${testCase})\u00a0: un refus était le résultat attendu.`,
-  operations: { anonymize: 'Anonymiser', delete: 'Supprimer', logout: 'Déconnecter (fin des sessions de l’utilisateur)', batch: 'Lot (bilan de son exécution)' },
+  operations: { anonymize: 'Anonymiser', delete: 'Supprimer', logout: 'Déconnecter (fin des sessions de l’utilisateur)', batch: 'Lot (bilan de son exécution)', acknowledge: 'Prise d’acte d’un constat de l’ancre' },
   step: (index, operation) => `Étape ${index}\u00a0: ${operation}`,
   attemptedAt: 'Tentée le',
   outcomeAt: 'Résultat le',
@@ -218,6 +230,12 @@ const fr: ReceiptWords = {
   headHash: 'Empreinte de tête de la chaîne',
   noEntries: '(journal vide)',
   chainVerified: (entries) => `Vérifié\u00a0: la chaîne de ${entries} entrées est intacte.`,
+  acknowledgedCount: (count) => `${count} constats de l’ancre pris en compte\u00a0; ils restent consignés\u00a0:`,
+  acknowledgedBy: (count, at, by) => (count === 1 ? `1 constat pris en compte le ${at} par ${by}\u00a0:` : `Pris en compte le ${at} par ${by}\u00a0:`),
+  chainCrashes: (count) =>
+    count === 1
+      ? 'Une écriture a été interrompue par un plantage\u00a0: son fragment, mis de côté, montre que rien n’en a atteint le journal («\u00a0audit verify\u00a0» dit quand et où).'
+      : `${count} écritures ont été interrompues par un plantage\u00a0: leurs fragments, mis de côté, montrent que rien n’en a atteint le journal («\u00a0audit verify\u00a0» dit quand et où).`,
   chainBroken: 'ATTENTION\u00a0: LA CHAÎNE DU JOURNAL D’AUDIT EST ROMPUE',
   chainBrokenDetail: (kind, line) => `${kind}, constaté d’abord à la ligne ${line} d’audit.jsonl. Les entrées à partir de là ne sont pas sûres.`,
   breakKinds: {
@@ -229,6 +247,7 @@ const fr: ReceiptWords = {
     corrupt: 'Une ligne est illisible',
     unchained: 'Les entrées ne sont pas chaînées',
     'rolled-back': 'Le journal s’arrête avant la tête enregistrée par son ancre (retour en arrière, fichier supprimé)',
+    unlanded: 'Une écriture que son ancre savait en cours n’est pas dans le journal, et rien ne distingue un plantage d’un retrait (non concluant)',
     rewritten: 'Le journal diffère de la tête enregistrée par son ancre (réécrit)',
     unanchored: 'Des entrées qu’aucune écriture ancrée ne garantit',
   },

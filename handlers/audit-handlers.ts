@@ -1,11 +1,12 @@
 import type { AreaHandlers, HandlerContext } from './types';
 
-/** The audit trail for the window: read (never fails on a bad line), verify the chain, export what a filter keeps, draw a receipt. */
-export function auditHandlers({ desk }: HandlerContext): AreaHandlers<'audit.list' | 'audit.read' | 'audit.verify' | 'audit.export' | 'audit.receipt'> {
+/** The audit trail for the window: read (never fails on a bad line), verify the chain, acknowledge an anchor finding, export what a filter keeps, draw a receipt. */
+export function auditHandlers({ desk }: HandlerContext): AreaHandlers<'audit.list' | 'audit.read' | 'audit.verify' | 'audit.acknowledge' | 'audit.export' | 'audit.receipt'> {
   return {
     'audit.list': async ({ limit }) => ({ entries: await desk.auditEntries(limit) }),
     'audit.read': async () => desk.readAudit(),
     'audit.verify': async () => desk.verifyAudit(),
+    'audit.acknowledge': async ({ finding, reason }) => desk.acknowledgeAuditFinding({ finding, reason }),
     'audit.export': async ({ format, filter }) => desk.exportAudit({ format, filter }),
     'audit.receipt': async ({ reference, actId, locale }) => {
       const receipt = await desk.receipt(reference !== undefined ? { reference } : { actId: actId ?? '' }, { locale });

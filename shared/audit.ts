@@ -2,6 +2,7 @@ import type { ErasureAction } from './users';
 import type { ErrorCode, Outcome } from './errors';
 import type { NegativeCase } from './logout';
 import type { MessageText } from './message-text';
+import { msg } from './messages';
 
 /**
  * The audit trail: one JSON line per entry in <dataDir>/audit.jsonl, appended
@@ -12,10 +13,46 @@ import type { MessageText } from './message-text';
  *   after a done erasure: a 'verification' entry saying whether the uid still resolves.
  * No secret, no token, no personal data beyond the uid and the reference.
  */
-export type AuditStage = 'attempted' | Outcome | 'verification' | 'summary';
+export type AuditStage = 'attempted' | Outcome | 'verification' | 'summary' | 'acknowledged';
 
-/** Which request of an act an entry is about (an act may log out first, then erase); 'batch': a batch job's summary. */
-export type AuditOperation = ErasureAction | 'logout' | 'batch';
+/**
+ * Which request of an act an entry is about (an act may log out first, then erase); 'batch': a batch job's summary;
+ * 'acknowledge': an operator's acknowledgement of an anchor finding (outcome 'acknowledged', uid '').
+ */
+export type AuditOperation = ErasureAction | 'logout' | 'batch' | 'acknowledge';
+
+/**
+ * An operator's acknowledgement of a finding of the trail's anchor (core/audit-anchor-check.ts), written as a chained
+ * entry like any act: who (the entry's operator), when (its `at`), which finding and why. The finding stays on record;
+ * verify passes once every finding that is not a proven crash is acknowledged.
+ */
+export interface AnchorAcknowledgement {
+  /** The finding's id (12 hexadecimal characters: verify lists them). */
+  finding: string;
+  /** Its kind (rolled-back, unlanded, rewritten, unanchored). */
+  kind: string;
+  /** What verify said of it then, in English. */
+  problem: string;
+  /** Why the operator accepts it, as typed. */
+  reason: string;
+}
+
+/** An acknowledgement's reason: long enough to say something, short enough to print, on one line. */
+export const ACKNOWLEDGEMENT_REASON = { min: 10, max: 500 } as const;
+
+/** Why a typed reason cannot be kept (a message), or null when it can. Typing a reason is the acknowledgement: it is never a click. */
+export function acknowledgementReasonProblem(reason: string): MessageText | null {
+  const trimmed = reason.trim();
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(trimmed)) return msg('anchor.ack.reasonControl');
+  const length = [...trimmed].length;
+  if (length < ACKNOWLEDGEMENT_REASON.min) return msg('anchor.ack.reasonShort', { min: ACKNOWLEDGEMENT_REASON.min });
+  if (length > ACKNOWLEDGEMENT_REASON.max) return msg('anchor.ack.reasonLong', { length, max: ACKNOWLEDGEMENT_REASON.max });
+  return null;
+}
+
+/** A finding id as verify lists it. */
+export const FINDING_ID = /^[0-9a-f]{12}$/;
 
 /**
  * Written once each time a batch job's run ends (action 'batch', outcome 'summary', uid ''):
@@ -72,6 +109,8 @@ export interface AuditRecord {
   verification?: VerificationResult;
   /** On a batch job's 'summary' entry. */
   batch?: BatchAuditSummary;
+  /** On an 'acknowledge' entry. */
+  acknowledgement?: AnchorAcknowledgement;
 }
 
 /**
@@ -118,8 +157,34 @@ export interface AnchorReport {
   problem?: string;
   /** The anchor was first kept for a trail that already had entries: those up to `seq` were taken as found, on `at`. */
   adopted?: { at: string; seq: number };
-  /** Problems anchored writes found on their way (kept for good; the first is the verdict when the trail is otherwise intact). */
+  /** Problems anchored writes found on their way (kept for good; the first one not acknowledged is the verdict when the trail is otherwise intact). */
   findings: number;
+  /** Writes a crash cut short, proven by their fragment: nothing of them is missing that the trail had. Not a break. */
+  crashes?: MessageText[];
+  /** Findings an operator acknowledged: they stay on record, and no longer break the verdict. */
+  acknowledged?: AcknowledgedFinding[];
+  /** Findings waiting for an acknowledgement, oldest first after the one found now: the first is the verdict. */
+  open?: OpenFinding[];
+}
+
+/** A finding of the anchor not yet acknowledged: its id (what `audit acknowledge` takes) and what it is. */
+export interface OpenFinding {
+  finding: string;
+  kind: 'rolled-back' | 'unlanded' | 'rewritten' | 'unanchored';
+  text: MessageText;
+  /** When a write found it; absent when this check found it. */
+  foundAt?: string;
+}
+
+/** A finding and who acknowledged it, when and why (from the acknowledgement's entry in the trail). */
+export interface AcknowledgedFinding extends OpenFinding {
+  /** When it was acknowledged (the entry's time). */
+  at: string;
+  /** Who acknowledged it (the entry's operator). */
+  by: string;
+  reason: string;
+  /** The acknowledgement's line in audit.jsonl. */
+  line: number;
 }
 
 /** What `verify` answers. */
@@ -138,11 +203,12 @@ export type ChainVerdict =
       ok: false;
       entries: number;
       /**
-       * The first break, located. The last three come from the anchor: the trail ends before it (rolled-back: a
-       * rollback, a deleted file, a write that never landed), differs from it (rewritten), or goes past it with
-       * entries no anchored write vouches for (unanchored).
+       * The first break, located. The last four come from the anchor: the trail ends before it (rolled-back: entries
+       * removed, a deleted file), lacks a write the anchor knew under way with nothing to tell a crash from a removal
+       * (unlanded: inconclusive), differs from it (rewritten), or goes past it with entries no anchored write vouches
+       * for (unanchored). An operator may acknowledge such a finding (AnchorReport.acknowledged).
        */
-      kind: 'edited' | 'removed' | 'swapped' | 'inserted' | 'torn-tail' | 'corrupt' | 'unchained' | 'rolled-back' | 'rewritten' | 'unanchored';
+      kind: 'edited' | 'removed' | 'swapped' | 'inserted' | 'torn-tail' | 'corrupt' | 'unchained' | 'rolled-back' | 'unlanded' | 'rewritten' | 'unanchored';
       /** 1-based line number in audit.jsonl where the break shows. */
       line: number;
       /** Plain words: what was found and where (in English, from `text`). */

@@ -23,6 +23,7 @@ export const BRIDGE_METHOD_NAMES = [
   'audit.list',
   'audit.read',
   'audit.verify',
+  'audit.acknowledge',
   'audit.export',
   'audit.receipt',
   'users.walk',

@@ -74,8 +74,8 @@ export const auditFilterSchema = z
   .object({
     since: calendarDay.optional(),
     until: calendarDay.optional(),
-    operation: z.enum([...ERASURE_ACTIONS, 'logout', 'batch']).optional(),
-    outcome: z.enum(['attempted', ...OUTCOMES, 'verification', 'summary']).optional(),
+    operation: z.enum([...ERASURE_ACTIONS, 'logout', 'batch', 'acknowledge']).optional(),
+    outcome: z.enum(['attempted', ...OUTCOMES, 'verification', 'summary', 'acknowledged']).optional(),
     profileId: z.string().max(200).optional(),
     uid: z.string().max(500).optional(),
     reference: z.string().max(200).optional(),
@@ -129,6 +129,11 @@ export const bridgeContract = {
   'audit.read': { input: z.object({}), output: {} as AuditReading },
   /** Re-checks the hash chain from the file. */
   'audit.verify': { input: z.object({}), output: {} as ChainVerdict },
+  /**
+   * Acknowledges an open finding of the trail's anchor with the reason the operator typed (core/audit-anchor-acknowledge.ts):
+   * written to the trail as a chained entry; answers verify's verdict after it. A short reason or an id no open finding has is refused.
+   */
+  'audit.acknowledge': { input: z.object({ finding: z.string().max(40), reason: z.string().max(2000) }), output: {} as ChainVerdict },
   /** The entries the filter keeps, as CSV (formula cells neutralised) or JSON (with the head hash), for the window to save. */
   'audit.export': { input: z.object({ format: z.enum(['csv', 'json']), filter: auditFilterSchema.default({}) }), output: {} as AuditExport },
   /** A PDF receipt (core/receipt.ts) of every act under a reference, or of one act; base64, for the window to save. */

@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import { describeVerdict } from '../../core/audit-chain';
-import { describeAnchor } from '../../core/audit-anchor-check';
+import { describeAnchor } from '../../core/audit-anchor-verdict';
 import { batchSummaryWords } from '../../core/audit-export';
-import { matchesAuditFilter, type AuditEntryAt, type AuditFilter, type AuditReading } from '../../shared/audit';
+import { ACKNOWLEDGEMENT_REASON, matchesAuditFilter, type AuditEntryAt, type AuditFilter, type AuditReading } from '../../shared/audit';
 import { invalidInput } from '../../shared/errors';
 import { fileNotWritten } from '../../core/disk-error';
 import { openDesk } from '../connection';
@@ -31,8 +31,8 @@ function addFilterOptions(command: Command): Command {
     .option('--until <date>', 'up to this date (YYYY-MM-DD, inclusive)')
     .option('--uid <uid>', 'only this uid (exact)')
     .option('--reference <ref>', 'only this reference (ignoring case)')
-    .addOption(new Option('--operation <op>', 'only this operation (batch: the summaries of batch runs; their items are under anonymize or delete)').choices(['anonymize', 'delete', 'logout', 'batch']))
-    .addOption(new Option('--outcome <stage>', 'only entries at this stage (summary: a batch run’s counts)').choices(['attempted', 'not-sent', 'refused', 'done', 'unknown', 'verification', 'summary']));
+    .addOption(new Option('--operation <op>', 'only this operation (batch: the summaries of batch runs; their items are under anonymize or delete; acknowledge: anchor findings acknowledged)').choices(['anonymize', 'delete', 'logout', 'batch', 'acknowledge']))
+    .addOption(new Option('--outcome <stage>', 'only entries at this stage (summary: a batch run’s counts)').choices(['attempted', 'not-sent', 'refused', 'done', 'unknown', 'verification', 'summary', 'acknowledged']));
 }
 
 function filterOf(opts: FilterOptions): AuditFilter {
@@ -44,7 +44,7 @@ function filterOf(opts: FilterOptions): AuditFilter {
   return filter;
 }
 
-/** `audit list | verify | export | receipt`: the trail read, checked and exported from the same core as the console. */
+/** `audit list | verify | acknowledge | export | receipt`: the trail read, checked and exported from the same core as the console. */
 export function auditCommand(context: CliContext): Command {
   const { io, out } = context;
   const audit = new Command('audit').description('read, verify and export the audit trail');
@@ -66,7 +66,7 @@ export function auditCommand(context: CliContext): Command {
 
   audit
     .command('verify')
-    .description('check the hash chain: exit 0 when verified, 1 naming the first break and its line')
+    .description('check the hash chain and its anchor: exit 0 when verified (a crash its fragment proves, or findings acknowledged, are said), 1 naming the first break or open finding and its line')
     .option('--head <hash>', 'a head hash written down earlier (in a ticket): the trail must still hold that entry')
     .option('--json', 'print the verdict as JSON on stdout')
     .action(async (opts: { head?: string; json?: boolean }) => {
@@ -76,8 +76,24 @@ export function auditCommand(context: CliContext): Command {
       if (opts.json) out.json(verdict);
       else {
         out.line(describeVerdict(verdict));
-        const anchor = describeAnchor(verdict.anchor);
-        if (anchor) out.line(anchor);
+        for (const line of describeAnchor(verdict.anchor)) out.line(line);
+      }
+      if (!verdict.ok) context.exitCode = EXIT_FAILED;
+    });
+
+  audit
+    .command('acknowledge')
+    .description('acknowledge an open finding of the trail’s anchor (audit verify lists them) with the reason you type: written to the trail with your name and the time; the finding stays on record, and verify passes once none is left open')
+    .argument('<finding>', 'the finding’s id (12 hexadecimal characters, as audit verify prints it)')
+    .requiredOption('--reason <text>', `why the finding is acceptable, on one line (at least ${ACKNOWLEDGEMENT_REASON.min} characters)`)
+    .option('--json', 'print the verdict after it as JSON on stdout')
+    .action(async (finding: string, opts: { reason: string; json?: boolean }) => {
+      const verdict = await (await openDesk({ keychain: false }, io.env)).acknowledgeAuditFinding({ finding, reason: opts.reason });
+      if (opts.json) out.json(verdict);
+      else {
+        out.line(`Finding ${finding.trim().toLowerCase()} acknowledged: the audit trail records your reason, your name and the time, and the finding stays on record.`);
+        out.line(describeVerdict(verdict));
+        for (const line of describeAnchor(verdict.anchor)) out.line(line);
       }
       if (!verdict.ok) context.exitCode = EXIT_FAILED;
     });
@@ -132,6 +148,7 @@ function stageWords(entry: AuditEntryAt, missing: Set<number>): string {
   if (entry.outcome === 'verification') return `verification: ${entry.verification ?? '?'}`;
   // A batch run's summary has no uid: its counts are what it says.
   if (entry.outcome === 'summary' && entry.batch) return `summary: ${batchSummaryWords(entry.batch)}`;
+  if (entry.acknowledgement) return `acknowledged finding ${entry.acknowledgement.finding}: ${entry.acknowledgement.reason}`;
   return entry.outcome + (entry.test ? ' [test]' : '');
 }
 
@@ -143,6 +160,5 @@ function printProblems(out: CliOutput, reading: AuditReading): void {
     out.note(`${reading.outcomeMissing.length} ${reading.outcomeMissing.length === 1 ? 'act has' : 'acts have'} no recorded outcome (lines ${reading.outcomeMissing.map((m) => m.line).join(', ')}): treat them as unknown and check the users.`);
   }
   out.note(describeVerdict(reading.verdict));
-  const anchor = describeAnchor(reading.verdict.anchor);
-  if (anchor) out.note(anchor);
+  for (const line of describeAnchor(reading.verdict.anchor)) out.note(line);
 }

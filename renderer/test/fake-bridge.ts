@@ -260,6 +260,10 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       guard('audit.verify', input);
       return auditVerdict();
     },
+    'audit.acknowledge': async (input) => {
+      guard('audit.acknowledge', input);
+      return auditVerdict();
+    },
     'audit.export': async (input) => {
       guard('audit.export', input);
       const kept = auditLines().filter((entry) => matchesAuditFilter(entry, input.filter ?? {}));

@@ -61,10 +61,45 @@ export const AUDIT_MESSAGES = {
   'anchor.range.many': message('entries {{from}} to {{to}}', { from: param.count, to: param.count }),
   'anchor.now.none': message('no entry'),
   'anchor.now.entry': message('entry {{seq}}, hash {{hash}}', { seq: param.count, hash: param.text }),
-  'anchor.unlanded': message('The trail ends at entry {{found}}, but {{held}} and knew a write of {{range}} under way: it never reached the trail (Privacy Desk was stopped as it wrote) or it was removed since.', { found: param.count, held: param.phrase, range: param.phrase }),
-  'anchor.emptied': message('The trail holds no chained entry, but {{held}}: the file was deleted, emptied or replaced.', { held: param.phrase }),
-  'anchor.rolledBack': message('The trail ends at entry {{found}}, but {{held}}: entries were removed from the end, or the file was replaced by an older copy.', { found: param.count, held: param.phrase }),
+  'anchor.endsAt': message('it ends at entry {{seq}}', { seq: param.count }),
+  'anchor.endsEmpty': message('it holds no chained entry'),
+  'anchor.evidence.none': message('no fragment of it was found'),
+  'anchor.evidence.short': message('the only fragment that may be its start ({{bytes}} bytes, in {{file}}) is too short to tell', { bytes: param.count, file: param.text }),
+  'anchor.unlanded': message(
+    'Inconclusive: a write of {{range}}, announced to the anchor on {{at}} and never confirmed, is not in the trail ({{end}}), and {{evidence}}. Either Privacy Desk stopped before writing it (a crash, a power cut) or it was written and removed since; nothing here tells which.',
+    { range: param.phrase, at: param.text, end: param.phrase, evidence: param.phrase },
+  ),
+  'anchor.unlandedPart': message(
+    'Inconclusive: a write of {{range}}, announced to the anchor on {{at}} and never confirmed, reached the trail only in part ({{landed}} is there, {{lost}} not), and {{evidence}}. Either Privacy Desk stopped while writing it (a crash, a power cut) or its last entries were removed since; nothing here tells which.',
+    { range: param.phrase, at: param.text, landed: param.phrase, lost: param.phrase, evidence: param.phrase },
+  ),
+  'anchor.crash': message('A write was cut short by a crash at {{at}} (its fragment is in {{file}}): nothing of it reached the trail.', { at: param.text, file: param.text }),
+  'anchor.crashPart': message('A write was cut short by a crash at {{at}} (its fragment is in {{file}}): {{landed}} reached the trail, {{lost}} did not.', { at: param.text, file: param.text, landed: param.phrase, lost: param.phrase }),
+  'anchor.emptied': message('The trail holds no chained entry, but {{held}}: all of its entries were removed (the file deleted, emptied or replaced).', { held: param.phrase }),
+  'anchor.removed': message(
+    {
+      one: 'The last entry was removed: the trail ends at entry {{found}}, but {{held}} (taken off the end, or the file replaced by an older copy).',
+      other: 'The last {{count}} entries were removed: the trail ends at entry {{found}}, but {{held}} (taken off the end, or the file replaced by an older copy).',
+    },
+    { count: param.count, found: param.count, held: param.phrase },
+  ),
+  'anchor.removedAtLeast': message(
+    {
+      one: 'At least the last entry was removed: the trail ends at entry {{found}}, but {{held}}, and a later write of {{range}} was under way (taken off the end, or the file replaced by an older copy).',
+      other: 'At least the last {{count}} entries were removed: the trail ends at entry {{found}}, but {{held}}, and a later write of {{range}} was under way (taken off the end, or the file replaced by an older copy).',
+    },
+    { count: param.count, found: param.count, held: param.phrase, range: param.phrase },
+  ),
   'anchor.rewritten': message('The trail is not the one the anchor vouches for ({{held}}; the trail now has {{now}}): it was rewritten with a recomputed chain, or replaced by another trail.', { held: param.phrase, now: param.phrase }),
   'anchor.unanchored': message('The trail holds {{range}} after the last head the anchor recorded ({{held}}): they are chained, but no write that kept the anchor vouches for them (a Privacy Desk that could not reach this keychain wrote them, or they were added by hand).', { range: param.phrase, held: param.phrase }),
   'anchor.foundEarlier': message('On {{when}}, a write found: {{problem}}', { when: param.text, problem: param.phrase }),
+
+  // Acknowledging a finding (core/audit-anchor-acknowledge.ts): a typed reason, kept in the trail.
+  'anchor.ack.reasonShort': message('Say why you acknowledge this finding, in at least {{min}} characters: the reason is kept in the audit trail with your name.', { min: param.count }),
+  'anchor.ack.reasonLong': message('The reason is {{length}} characters long: keep it to {{max}}.', { length: param.count, max: param.count }),
+  'anchor.ack.reasonControl': message('The reason contains a line break or another control character: write it on one line.'),
+  'anchor.ack.unknown': message('No open finding has the id {{finding}}: it is acknowledged already, it was a crash that needs no acknowledgement, or the id is mistyped. Verify the trail again to see the open findings and their ids.', { finding: param.text }),
+  'anchor.ack.chainBroken': message('The trail’s chain itself is broken ({{problem}}): an acknowledgement covers a finding of the anchor, never a break in the chain.', { problem: param.phrase }),
+  'auditLine.notAcknowledgement': message('"acknowledgement" is not an acknowledgement of a finding'),
+  'anchor.ack.noAnchor': message('The anchor could not be read, so its findings cannot be acknowledged now: {{problem}}', { problem: param.text }),
 } as const;

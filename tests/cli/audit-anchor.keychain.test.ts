@@ -76,11 +76,13 @@ describe.skipIf(!keyring)('the audit trail anchored in the OS keychain', () => {
   it('keeps the head in the keychain entry of the data folder; verify checks it and says so', async () => {
     await logout('a');
     await logout('b');
-    const stored = JSON.parse((await keytar.getPassword(KEYCHAIN_SERVICE, anchorAccount(dataDir))) ?? 'null') as { head: { seq: number }; next?: { seq: number; headHash: string } };
-    expect(stored).toMatchObject({ format: 1, head: { seq: 3 }, next: { seq: 4 } });
+    // Each write is announced before it lands, then confirmed once it has: the last one landed, nothing is under way.
+    const stored = JSON.parse((await keytar.getPassword(KEYCHAIN_SERVICE, anchorAccount(dataDir))) ?? 'null') as { head: { seq: number; headHash: string }; next?: unknown };
+    expect(stored).toMatchObject({ format: 1, head: { seq: 4 } });
+    expect(stored.next).toBeUndefined();
     const { code, verdict } = await verify();
     expect(code).toBe(0);
-    expect(verdict).toMatchObject({ ok: true, entries: 4, headHash: stored.next?.headHash, anchor: { store: 'keychain', state: 'checked', findings: 0 } });
+    expect(verdict).toMatchObject({ ok: true, entries: 4, headHash: stored.head.headHash, anchor: { store: 'keychain', state: 'checked', findings: 0 } });
     const text = await cli(['audit', 'verify']);
     expect(text.stdout).toMatch(/^Verified, 4 entries, head hash [0-9a-f]{64}\.\nAnchor \(the OS keychain\): checked\.\n$/);
   });
@@ -93,12 +95,13 @@ describe.skipIf(!keyring)('the audit trail anchored in the OS keychain', () => {
     const { code, verdict, stdout } = await verify();
     expect(code).toBe(1);
     expect(verdict).toMatchObject({ ok: false, kind: 'rolled-back', line: 3, anchor: { store: 'keychain', state: 'checked' } });
-    expect(stdout).toContain('entries were removed from the end, or the file was replaced by an older copy');
+    expect(stdout).toContain('The last 2 entries were removed: the trail ends at entry 2, but the keychain’s anchor held entry 4');
+    expect(stdout).toContain('(taken off the end, or the file replaced by an older copy)');
     // An act afterwards does not hide it: the write found it, and the anchor keeps the finding.
     await logout('c');
     const later = await verify();
     expect(later.verdict).toMatchObject({ ok: false, kind: 'rolled-back', anchor: { findings: 1 } });
-    expect((later.verdict as { message: string }).message).toMatch(/^On \S+, a write found: The trail ends at entry 2, but the keychain’s anchor held entry 4/);
+    expect((later.verdict as { message: string }).message).toMatch(/^On \S+, a write found: The last 2 entries were removed: the trail ends at entry 2, but the keychain’s anchor held entry 4/);
   });
 
   it('a deleted trail is reported', async () => {
@@ -106,7 +109,7 @@ describe.skipIf(!keyring)('the audit trail anchored in the OS keychain', () => {
     rmSync(trail());
     const { code, verdict } = await verify();
     expect(code).toBe(1);
-    expect(verdict).toMatchObject({ ok: false, kind: 'rolled-back', message: expect.stringMatching(/holds no chained entry, but the keychain’s anchor held entry 2 .*: the file was deleted, emptied or replaced/) });
+    expect(verdict).toMatchObject({ ok: false, kind: 'rolled-back', message: expect.stringMatching(/holds no chained entry, but the keychain’s anchor held entry 2 .*: all of its entries were removed \(the file deleted, emptied or replaced\)/) });
   });
 
   it('a full rewrite with a recomputed chain (an act taken out) is reported', async () => {

@@ -4,8 +4,8 @@ import type { AuditOperation } from '../../../shared/audit';
 import { OUTCOMES } from '../../../shared/errors';
 import { useAuditFilter, isFilterActive, type AuditFilterForm } from './audit-filter-store';
 
-// 'batch': a batch job's summary entry (its items are audited under their own operation).
-const OPERATIONS = ['anonymize', 'delete', 'logout', 'batch'] as const satisfies ReadonlyArray<AuditOperation>;
+// 'batch': a batch job's summary entry (its items are audited under their own operation); 'acknowledge': an anchor finding acknowledged.
+const OPERATIONS = ['anonymize', 'delete', 'logout', 'batch', 'acknowledge'] as const satisfies ReadonlyArray<AuditOperation>;
 
 /** Date range, operation, outcome, profile, uid and reference: every field narrows the rows and the export alike. */
 export function AuditFilters({ profiles }: { profiles: ReadonlyArray<{ id: string; name: string }> }) {

@@ -15,7 +15,7 @@ import { wordMessage } from '../../i18n/word-message';
 export const AUDIT_ROW_HEIGHT = 60;
 
 // A mark beside each word so the outcome never rests on colour alone.
-const OUTCOME_MARK: Record<ActOutcome, string> = { attempted: '…', done: '✓', refused: '✗', 'not-sent': '○', unknown: '⚠', unrecorded: '⚠', summary: '∑' };
+const OUTCOME_MARK: Record<ActOutcome, string> = { attempted: '…', done: '✓', refused: '✗', 'not-sent': '○', unknown: '⚠', unrecorded: '⚠', summary: '∑', acknowledged: '✎' };
 const ROW_TONE: Partial<Record<ActOutcome, string>> = { attempted: 'is-attempted', unknown: 'is-unknown', unrecorded: 'is-unknown' };
 
 const COLUMNS = ['time', 'operation', 'uid', 'reference', 'outcome', 'status', 'requestId', 'profile', 'via', 'actions'] as const;
@@ -131,8 +131,15 @@ function ActCells({ row, actions }: { row: AuditActRow; actions: ReactNode }) {
         {entry.requestId ? <span className="mono small">{entry.requestId}</span> : <EmptyValue />}
       </div>
       <div role="cell" className="audit-grid__cell audit-grid__cell--profile" title={entry.baseUrl}>
-        {entry.profileName}
-        <span className="muted small block">{entry.baseUrl}</span>
+        {/* An acknowledgement concerns the trail, not a profile. */}
+        {entry.profileName || entry.baseUrl ? (
+          <>
+            {entry.profileName}
+            <span className="muted small block">{entry.baseUrl}</span>
+          </>
+        ) : (
+          <EmptyValue />
+        )}
       </div>
       <div role="cell" className="audit-grid__cell audit-grid__cell--via">
         {t(`audit.vias.${entry.via}`, { defaultValue: entry.via })}
@@ -156,6 +163,15 @@ function ActDetail({ row }: { row: AuditActRow }) {
   const stepsInWords = row.steps.map((step) => `${t('common.labelled', { label: t(`audit.actions.${step.operation}`) })} ${t(`audit.outcomes.${step.outcome}`)}`).join(' · ');
   const errorCode = row.entry.errorCode;
   const batch = row.entry.batch;
+  const acknowledgement = row.entry.acknowledgement;
+  if (acknowledgement) {
+    // The reason is what the operator typed: shown as text, whole.
+    return (
+      <span className="audit-grid__detail small block" title={acknowledgement.problem}>
+        {t('audit.acknowledgedDetail', { finding: acknowledgement.finding, reason: acknowledgement.reason })}
+      </span>
+    );
+  }
   if (batch) {
     const counts = { ...batch, done: batch.done + batch.doneBeforeInterruption, operation: t(`audit.actions.${batch.operation}`), ended: t(`audit.batchEnded.${batch.ended}`) };
     return <span className="audit-grid__detail small block">{t('audit.batchSummary', counts)}</span>;

@@ -22,6 +22,12 @@ export function AuditView() {
   const pushNotice = useNotices((s) => s.push);
   const audit = useQuery({ queryKey: queryKeys.audit, queryFn: () => bridge['audit.read']({}) });
   const verify = useMutation({ mutationFn: () => bridge['audit.verify']({}) });
+  // Written to the trail as a chained entry; the trail is read again so the badge and the rows show it.
+  const acknowledge = async (finding: string, reason: string) => {
+    await bridge['audit.acknowledge']({ finding, reason });
+    pushNotice({ tone: 'success', text: t('audit.anchor.done', { finding }) });
+    await audit.refetch();
+  };
   const form = useAuditFilter((s) => s.form);
   // Typing in a filter stays responsive over 50,000 entries: the rows follow a beat behind.
   const filter = useDeferredValue(useMemo(() => toAuditFilter(form), [form]));
@@ -62,7 +68,7 @@ export function AuditView() {
         <p className="muted">{t('common.loading')}</p>
       ) : (
         <div className="audit">
-          <IntegrityBadge verdict={verdict} onVerify={() => verify.mutate()} verifying={verify.isPending} />
+          <IntegrityBadge verdict={verdict} onVerify={() => verify.mutate()} verifying={verify.isPending} onAcknowledge={acknowledge} />
           {verify.isError && <ErrorPanel title={t('audit.verifyFailed')} error={verify.error} />}
           <ReadingNotes reading={reading} />
           <AuditFilters profiles={profiles} />

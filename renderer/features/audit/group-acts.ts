@@ -10,9 +10,10 @@ export type LinedAuditEntry = AuditEntry & { line: number };
  * What a row says about an act: an outcome from the outcome model;
  * 'unrecorded' when an attempt has no outcome line (crash, lost connection,
  * full disk: the operator must check the user); 'attempted' only for old
- * entries without an actId, shown as they are.
+ * entries without an actId, shown as they are; 'acknowledged': an operator's
+ * acknowledgement of an anchor finding.
  */
-export type ActOutcome = Outcome | 'unrecorded' | 'attempted' | 'summary';
+export type ActOutcome = Outcome | 'unrecorded' | 'attempted' | 'summary' | 'acknowledged';
 
 /** One request of an act (an act may log out first, then erase). */
 export interface ActStep {

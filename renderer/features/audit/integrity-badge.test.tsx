@@ -35,8 +35,8 @@ describe('integrity badge: the anchor kept outside the file', () => {
         entries: 2,
         kind: 'rolled-back',
         line: 3,
-        message: 'The trail ends at entry 2, but the keychain’s anchor held entry 4 (…).',
-        text: { id: 'anchor.rolledBack', params: { found: 2, held: { id: 'anchor.held', params: { seq: 4, hash: 'ab4ca7874e25…', at: '2026-11-24T14:08:32.398+00:00' } } } },
+        message: 'The last 2 entries were removed: the trail ends at entry 2, but the keychain’s anchor held entry 4 (…).',
+        text: { id: 'anchor.removed', params: { count: 2, found: 2, held: { id: 'anchor.held', params: { seq: 4, hash: 'ab4ca7874e25…', at: '2026-11-24T14:08:32.398+00:00' } } } },
         headHash: HEAD,
         anchor: { store: 'keychain', state: 'checked', findings: 1 },
       },
@@ -45,9 +45,9 @@ describe('integrity badge: the anchor kept outside the file', () => {
     expect(badge.className).toContain('integrity--broken');
     expect(badge.textContent).toContain('le journal s’arrête avant la tête enregistrée par son ancre');
     // The detail in French too, from the same message the CLI words in English.
-    expect(badge.textContent).toContain('Le journal s’arrête à l’entrée 2, mais l’ancre du trousseau tenait l’entrée 4 (empreinte ab4ca7874e25…) le 2026-11-24T14:08:32.398+00:00\u00a0: des entrées ont été retirées de la fin');
-    expect(badge.textContent).not.toContain('The trail ends');
-    expect(screen.getByTestId('integrity-anchor').textContent).toBe('Ancré dans le trousseau de cet ordinateur\u00a0: un retour en arrière, un fichier supprimé ou une réécriture sont détectés. Une écriture a trouvé 1 problème en chemin (affiché ci-dessus)\u00a0; il reste consigné.');
+    expect(badge.textContent).toContain('Les 2 dernières entrées ont été retirées\u00a0: le journal s’arrête à l’entrée 2, mais l’ancre du trousseau tenait l’entrée 4 (empreinte ab4ca7874e25…) le 2026-11-24T14:08:32.398+00:00 (ôtées de la fin');
+    expect(badge.textContent).not.toContain('The last');
+    expect(screen.getByTestId('integrity-anchor').textContent).toBe('Ancré dans le trousseau de cet ordinateur\u00a0: un retour en arrière, un fichier supprimé ou une réécriture sont détectés. Une écriture a trouvé 1 problème en chemin\u00a0; il reste consigné.');
   });
 
   it('session only', () => {

@@ -2,9 +2,13 @@ import { useTranslation } from 'react-i18next';
 import type { AnchorReport, AuditReading, ChainVerdict } from '../../../shared/audit';
 import { CopyButton } from '../../components/copy-button';
 import { wordMessage } from '../../i18n/word-message';
+import { AnchorFindings, AnchorNotes, type AcknowledgeFinding } from './anchor-findings';
 
-/** The chain's verdict where a DPO looks first: verified with the head hash to copy into the ticket, or where it breaks. */
-export function IntegrityBadge({ verdict, onVerify, verifying }: { verdict: ChainVerdict; onVerify: () => void; verifying: boolean }) {
+/**
+ * The chain's verdict where a DPO looks first: verified with the head hash to copy into the ticket, or where it breaks;
+ * with the anchor's findings in its details, where an open one can be acknowledged with a typed reason.
+ */
+export function IntegrityBadge({ verdict, onVerify, verifying, onAcknowledge }: { verdict: ChainVerdict; onVerify: () => void; verifying: boolean; onAcknowledge?: AcknowledgeFinding }) {
   const { t, i18n } = useTranslation();
   const verifyButton = (
     <button type="button" className="button button--small" onClick={onVerify} disabled={verifying}>
@@ -20,6 +24,8 @@ export function IntegrityBadge({ verdict, onVerify, verifying }: { verdict: Chai
           <p className="integrity__detail">{(verdict.text && wordMessage(i18n, verdict.text)) ?? verdict.message}</p>
           {verdict.headHash && <HeadHash hash={verdict.headHash} />}
           <AnchorLine report={verdict.anchor} />
+          <AnchorNotes report={verdict.anchor} />
+          <AnchorFindings report={verdict.anchor} onAcknowledge={onAcknowledge} />
         </div>
         {verifyButton}
       </div>
@@ -35,6 +41,8 @@ export function IntegrityBadge({ verdict, onVerify, verifying }: { verdict: Chai
         </p>
         {verdict.headHash ? <HeadHash hash={verdict.headHash} /> : <p className="integrity__detail">{t('audit.noHead')}</p>}
         <AnchorLine report={verdict.anchor} />
+        <AnchorNotes report={verdict.anchor} />
+        <AnchorFindings report={verdict.anchor} onAcknowledge={onAcknowledge} />
       </div>
       {verifyButton}
     </div>
