@@ -218,4 +218,26 @@ describe('view errors and unrecorded outcomes', () => {
     const notice = await screen.findByText(/The act happened, but its outcome is not yet recorded.*\(Done\).*Do not repeat the action.*req-7/);
     expect(notice.closest('.notice')!.className).toMatch(/notice--error/);
   });
+
+  it('an acknowledgement is a row of its own; acknowledging from the badge writes through the bridge and reads the trail again', async () => {
+    const finding = '3f9a1c2b7d4e';
+    const reason = 'Restored from the backup after a disk failure (incident INC-88).';
+    const text = { id: 'anchor.removed', params: { count: 2, found: 2, held: { id: 'anchor.held', params: { seq: 4, hash: 'ab4ca7874e25…', at: '2026-11-21T10:05:00.000+01:00' } } } };
+    const acknowledgement: AuditEntry = { at: '2026-11-21T10:06:00.000+01:00', actId: 'k1', action: 'acknowledge', outcome: 'acknowledged', uid: '', profileId: '', profileName: '', baseUrl: '', via: 'app', operator: 'anna', acknowledgement: { finding: 'aaaaaaaaaaaa', kind: 'unanchored', problem: 'The trail holds entry 5…', reason: 'Written by the CLI without a keychain on the build server.' } };
+    const { user, bodyRows, fake } = await openAudit({
+      auditEntries: [...ENTRIES, acknowledgement],
+      auditVerdict: { ok: false, entries: 13, kind: 'rolled-back', line: 14, message: 'The last 2 entries were removed…', text, headHash: FAKE_HEAD_HASH, anchor: { store: 'keychain', state: 'checked', findings: 1, open: [{ finding, kind: 'rolled-back', text }] } },
+    });
+    expect(bodyRows()[0]!.textContent).toMatch(/Acknowledgement.*Finding acknowledged.*Finding aaaaaaaaaaaa: Written by the CLI without a keychain on the build server\..*anna/);
+
+    const reads = fake.callsOf('audit.read').length;
+    const details = screen.getByTestId('anchor-findings');
+    await user.click(within(details).getByText('Details: 1 finding of the anchor'));
+    await user.click(within(details).getByRole('button', { name: 'Acknowledge…' }));
+    await user.type(within(details).getByLabelText(`Why is finding ${finding} acceptable?`), reason);
+    await user.click(within(details).getByRole('button', { name: `Acknowledge finding ${finding}` }));
+    await waitFor(() => expect(fake.callsOf('audit.acknowledge')).toEqual([{ finding, reason }]));
+    await waitFor(() => expect(fake.callsOf('audit.read').length).toBeGreaterThan(reads));
+    expect(await screen.findByText(`Finding ${finding} acknowledged; it stays on record, with your reason.`)).toBeTruthy();
+  });
 });

@@ -1,21 +1,32 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChainVerdict } from '../../../shared/audit';
+import type { MessageText } from '../../../shared/message-text';
 import { createI18n } from '../../i18n';
+import type { AcknowledgeFinding } from './anchor-findings';
 import { IntegrityBadge } from './integrity-badge';
 
 const HEAD = 'a'.repeat(64);
 afterEach(cleanup);
 
-function show(verdict: ChainVerdict, language: 'en' | 'fr' = 'en') {
+function show(verdict: ChainVerdict, language: 'en' | 'fr' = 'en', onAcknowledge?: AcknowledgeFinding) {
   render(
     <I18nextProvider i18n={createI18n(language)}>
-      <IntegrityBadge verdict={verdict} onVerify={() => undefined} verifying={false} />
+      <IntegrityBadge verdict={verdict} onVerify={() => undefined} verifying={false} {...(onAcknowledge ? { onAcknowledge } : {})} />
     </I18nextProvider>,
   );
   return screen.getByTestId('integrity');
 }
+
+const FINDING = '3f9a1c2b7d4e';
+const AT = '2026-11-24T14:08:32.398+00:00';
+const INCONCLUSIVE: MessageText = {
+  id: 'anchor.unlanded',
+  params: { range: { id: 'anchor.range.one', params: { from: 3 } }, at: AT, end: { id: 'anchor.endsAt', params: { seq: 2 } }, evidence: { id: 'anchor.evidence.none' } },
+};
+const REASON = 'Power cut in the server room on 24 November (incident INC-1042).';
 
 describe('integrity badge: the anchor kept outside the file', () => {
   it('says the trail was checked against the keychain, and since when an adopted trail is anchored', () => {
@@ -53,5 +64,66 @@ describe('integrity badge: the anchor kept outside the file', () => {
   it('session only', () => {
     show({ ok: true, entries: 1, headHash: HEAD, chainId: 'c', anchor: { store: 'session', state: 'adopted', findings: 0 } });
     expect(screen.getByTestId('integrity-anchor').textContent).toMatch(/^Anchored for this session only: no keychain is in use/);
+  });
+
+  it('an open finding is acknowledged in the details by typing why: the button waits for a reason that says something', async () => {
+    const user = userEvent.setup();
+    const onAcknowledge = vi.fn<AcknowledgeFinding>(async () => undefined);
+    const badge = show(
+      {
+        ok: false,
+        entries: 2,
+        kind: 'unlanded',
+        line: 3,
+        message: 'Inconclusive: …',
+        text: INCONCLUSIVE,
+        headHash: HEAD,
+        anchor: { store: 'keychain', state: 'checked', findings: 0, open: [{ finding: FINDING, kind: 'unlanded', text: INCONCLUSIVE }] },
+      },
+      'en',
+      onAcknowledge,
+    );
+    expect(badge.textContent).toContain('Chain broken at line 3: a write its anchor knew under way is not in the trail (a crash or a removal: inconclusive)');
+    const details = screen.getByTestId('anchor-findings');
+    await user.click(within(details).getByText('Details: 1 finding of the anchor'));
+    expect(within(details).getByText(`Open finding ${FINDING}`)).toBeTruthy();
+    await user.click(within(details).getByRole('button', { name: 'Acknowledge…' }));
+    const confirm = within(details).getByRole('button', { name: `Acknowledge finding ${FINDING}` });
+    expect((confirm as HTMLButtonElement).disabled).toBe(true);
+    const reason = within(details).getByLabelText(`Why is finding ${FINDING} acceptable?`);
+    await user.type(reason, 'ok');
+    expect((confirm as HTMLButtonElement).disabled).toBe(true);
+    expect(details.textContent).toContain('Say why you acknowledge this finding, in at least 10 characters');
+    await user.clear(reason);
+    await user.type(reason, REASON);
+    expect((confirm as HTMLButtonElement).disabled).toBe(false);
+    await user.click(confirm);
+    expect(onAcknowledge).toHaveBeenCalledWith(FINDING, REASON);
+  });
+
+  it('after it, the chain is verified and the badge says who acknowledged which finding, when and why; in French too', () => {
+    const verdict: ChainVerdict = {
+      ok: true,
+      entries: 3,
+      headHash: HEAD,
+      chainId: 'c',
+      anchor: { store: 'keychain', state: 'checked', findings: 1, acknowledged: [{ finding: FINDING, kind: 'unlanded', text: INCONCLUSIVE, foundAt: AT, at: AT, by: 'anna', reason: REASON, line: 3 }] },
+    };
+    const badge = show(verdict);
+    expect(badge.className).toContain('integrity--ok');
+    expect(screen.getByTestId('integrity-acknowledged').textContent).toMatch(new RegExp(`^1 finding acknowledged on .+ by anna: ${REASON.replace(/[().]/g, '\\$&')}$`));
+    expect(screen.getByTestId('anchor-findings').textContent).toContain(`Finding ${FINDING}, acknowledged on`);
+    expect(screen.getByTestId('anchor-findings').textContent).toContain('Still on record: Inconclusive: a write of entry 3');
+    cleanup();
+    show(verdict, 'fr');
+    expect(screen.getByTestId('integrity-acknowledged').textContent).toMatch(/^1 constat pris en compte le .+ par anna\u00a0: Power cut/);
+    expect(screen.getByTestId('anchor-findings').textContent).toContain('Toujours consigné\u00a0: Non concluant\u00a0: une écriture de l’entrée 3');
+  });
+
+  it('a crash its fragment proves is said, and the chain stays verified with nothing to acknowledge', () => {
+    const crash: MessageText = { id: 'anchor.crash', params: { at: AT, file: '/data/audit.jsonl.torn-2026-11-24T14-09-00-000Z' } };
+    show({ ok: true, entries: 2, headHash: HEAD, chainId: 'c', anchor: { store: 'keychain', state: 'checked', findings: 0, crashes: [crash] } }, 'fr');
+    expect(screen.getByTestId('integrity-crash').textContent).toBe(`Une écriture a été interrompue par un plantage le ${AT} (son fragment est dans /data/audit.jsonl.torn-2026-11-24T14-09-00-000Z)\u00a0: rien n’en a atteint le journal.`);
+    expect(screen.queryByRole('button', { name: 'Prendre acte…' })).toBeNull();
   });
 });
