@@ -127,7 +127,7 @@ test('a trail rolled back to an older copy: the integrity badge reports it from 
   await app.getByRole('button', { name: 'Refresh' }).click();
   const badge = app.getByTestId('integrity');
   await expect(badge).toContainText('the trail ends before the head its anchor recorded (rolled back or deleted)');
-  await expect(badge).toContainText('entries were removed from the end, or the file was replaced by an older copy');
+  await expect(badge).toContainText('The last 6 entries were removed: the trail ends at entry 6, but the keychain’s anchor held entry 12');
   for (const theme of ['light', 'dark'] as const) {
     await app.emulateMedia({ colorScheme: theme });
     for (const [width, height] of [[1360, 850], [1024, 700]] as const) {
