@@ -1,5 +1,8 @@
 import { createSandboxUser, expect, sandboxUser, test, type BridgeCaller } from './fixtures';
+import { Readable } from 'node:stream';
 import type { Locator } from '@playwright/test';
+import { runCli } from '../cli/run-cli';
+import type { BatchJobSummary } from '../shared/batch';
 import { expectNoSeriousAxeViolations, saveScreenshot } from './support';
 
 /**
@@ -21,6 +24,19 @@ async function plainUids(bridge: BridgeCaller, profileId: string, count: number)
 
 /** The outcomes cell of a row of the jobs table. */
 const jobCounts = (row: Locator) => row.locator('td').nth(4);
+
+/** `privacy-desk batch list --json` on the host's data folder. */
+async function cliBatchList(dataDir: string): Promise<BatchJobSummary[]> {
+  let stdout = '';
+  const code = await runCli(['batch', 'list', '--json'], {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: () => undefined },
+    stdin: Readable.from([]),
+    env: { ...process.env, PRIVACY_DESK_DATA_DIR: dataDir, PRIVACY_DESK_CREDENTIAL_STORE: 'session', NO_COLOR: '1' },
+  });
+  expect(code).toBe(0);
+  return (JSON.parse(stdout) as { jobs: BatchJobSummary[] }).jobs;
+}
 
 async function setLatency(sandboxUrl: string, latencyMs: number): Promise<void> {
   const response = await fetch(`${sandboxUrl}/sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs }) });
@@ -108,7 +124,7 @@ test('without the choice, the results say "not found" of " user-000490 " drawn w
   expect((await sandboxUser(sandbox, 'user-000490')).state).toBe('active');
 });
 
-test('the progress panel and the jobs table say the same state and counts: running, paused, resumed, finished', async ({ app, bridge, sandbox, profile }, testInfo) => {
+test('the progress panel and the jobs table say the same state and counts: running, paused, resumed, finished', async ({ app, bridge, sandbox, profile, dataDir }, testInfo) => {
   test.slow(true, 'a batch against a sandbox slowed down so that the run can be paused');
   const uids = await plainUids(bridge, profile.id, 12);
   await setLatency(sandbox.url, 400);
@@ -134,6 +150,8 @@ test('the progress panel and the jobs table say the same state and counts: runni
   const pausedDone = Number(await panelDone.textContent());
   await expect(jobCounts(jobRow)).toHaveText(new RegExp(`^${pausedDone} done · `));
   expect(pausedDone).toBeLessThan(12);
+  // The CLI is a screen too: its batch list, reading the same data folder with a desk of its own, says paused, with the same count done.
+  expect(await cliBatchList(dataDir)).toMatchObject([{ state: 'paused', counts: { done: pausedDone } }]);
   await saveScreenshot(app, testInfo, 'batch-paused-agree', 'light');
   await app.emulateMedia({ colorScheme: 'dark' });
   await app.setViewportSize({ width: 1024, height: 700 });

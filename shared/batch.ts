@@ -177,7 +177,13 @@ export const batchRunResultSchema = z.object({
 });
 export type BatchRunResult = z.output<typeof batchRunResultSchema>;
 
-export const BATCH_JOB_STATES = ['running', 'unfinished', 'finished'] as const;
+export const BATCH_JOB_STATES = ['running', 'paused', 'unfinished', 'finished'] as const;
+export type BatchJobState = (typeof BATCH_JOB_STATES)[number];
+
+/** A process runs the job now (the app, another window, the CLI), going or paused: it cannot be resumed elsewhere. */
+export function isBeingRun(state: BatchJobState): boolean {
+  return state === 'running' || state === 'paused';
+}
 
 export interface BatchJobSummary {
   batchId: string;
@@ -190,8 +196,12 @@ export interface BatchJobSummary {
   source: string;
   createdAt: string;
   total: number;
-  /** running: a process holds it now; unfinished: can be resumed; finished: every item has its outcome. */
-  state: (typeof BATCH_JOB_STATES)[number];
+  /**
+   * running: a process runs it now; paused: a process runs it and its operator paused it (nothing is sent until
+   * resumed there) — as every process reads it (core/batch/job-runner.ts); unfinished: nobody runs it (a run
+   * killed or crashed too), it can be resumed; finished: every item has its outcome.
+   */
+  state: BatchJobState;
   /** While this process runs it: the run's own counts (ahead of the journal); otherwise as the journal records them. */
   counts: BatchCounts;
   /** Present while this process (the app) runs the job: what its run says now. A job run by another process (the CLI) has none. */

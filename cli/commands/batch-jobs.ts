@@ -1,13 +1,14 @@
 import { Command, Option } from 'commander';
 import type { DeskBatch } from '../../core/batch/batch-types';
 import { TEMPORARY_PROFILE_ID, type Desk } from '../../core/desk';
-import { batchIdSchema, DEFAULT_BATCH_CONCURRENCY, MAX_BATCH_CONCURRENCY, PREVIEW_ENDS, type BatchJobSummary } from '../../shared/batch';
+import { batchIdSchema, DEFAULT_BATCH_CONCURRENCY, isBeingRun, MAX_BATCH_CONCURRENCY, PREVIEW_ENDS, type BatchJobSummary } from '../../shared/batch';
 import { invalidInput, PrivacyDeskError } from '../../shared/errors';
 import { obtainConfirmation } from '../batch-confirm';
 import { BATCH_EXIT_CODES_HELP, resumeCommand } from '../batch-help';
 import { lastOf, quoted, sayConfirmation, type Say } from '../batch-report';
 import { jobListJson, sayJobList } from '../batch-list';
 import { followRun } from '../batch-run';
+import { plural } from '../batch-words';
 import { addConnectionOptions, openDesk, parseTimeoutMs, resolveConnection, type ConnectionOptions } from '../connection';
 import type { CliContext } from '../context';
 import { noteLiveData } from '../live-data';
@@ -54,6 +55,7 @@ ${BATCH_EXIT_CODES_HELP}`),
       return;
     }
     if (job.state === 'running') throw invalidInput(`Batch ${job.batchId} is being run by another process right now: let it finish, or stop it first. Nothing was sent.`);
+    if (job.state === 'paused') throw invalidInput(`Batch ${job.batchId} is paused in another process (the app, or another window of it): resume it there, or cancel it there and then resume it here. Nothing was sent.`);
     if (job.state === 'finished' || job.counts.unfinished === 0) {
       say(`Batch ${job.batchId} is finished: every item has its outcome, nothing to resume ("privacy-desk batch results ${job.batchId}" shows them).`);
       if (opts.json) out.json({ batchId: job.batchId, state: 'finished', total: job.total, counts: job.counts, resultsFile: null });
@@ -88,7 +90,11 @@ ${BATCH_EXIT_CODES_HELP}`),
     .addOption(new Option('--format <format>', 'csv or json').choices(['csv', 'json']).default('csv'))
     .action(async (jobId: string, opts: { format: 'csv' | 'json' }) => {
       assertJobId(jobId);
-      const exported = await (await openDesk({ keychain: false }, io.env)).batch.exportResults(jobId, opts.format);
+      const { batch } = await openDesk({ keychain: false }, io.env);
+      const exported = await batch.exportResults(jobId, opts.format);
+      // Results of a job that a process runs now are as far as its journal goes: said, in the words batch list uses.
+      const job = (await batch.list()).find((candidate) => candidate.batchId === jobId);
+      if (job && isBeingRun(job.state)) out.note(`Batch ${jobId} is ${job.state} in another process: these results are as its journal records them now (${plural(job.counts.unfinished, 'item')} unfinished).`);
       // Uids and reasons may hold bidi controls: shown as escapes, as everywhere (the CSV keeps its line ends).
       io.stdout.write(opts.format === 'json' ? visibleJson(exported.content) : visibleCsv(exported.content));
     });

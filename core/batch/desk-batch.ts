@@ -290,7 +290,7 @@ function summaryOf(job: JobSummary, progress: BatchProgress | undefined, at: num
     source: plan.source,
     createdAt: plan.createdAt,
     total: plan.total,
-    state: progress ? 'running' : job.state,
+    state: progress ? (progress.state === 'paused' ? 'paused' : 'running') : job.state,
     counts: progress ? { ...progress.counts } : countsOf(job.counts),
     revision: Math.max(at, progress?.revision ?? 0),
   };

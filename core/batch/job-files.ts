@@ -71,6 +71,8 @@ export function jobPaths(dataDir: string, jobId: string) {
     items: join(dir, 'items.jsonl'),
     journal: join(dir, 'journal.jsonl'),
     runLock: join(dir, 'run.lock'),
+    /** Who holds run.lock, and whether its operator paused the run (job-runner.ts). */
+    runner: join(dir, 'runner.json'),
   };
 }
 

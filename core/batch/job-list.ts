@@ -13,9 +13,10 @@ import { msg } from '../../shared/messages';
 import { BatchFileError, type BatchFileDamage } from './batch-file-schemas';
 import { batchesDir, JOB_ID_PATTERN, jobPaths, type StoredPlan } from './job-files';
 import { journalDamage, readItems, readJobState, type ItemState } from './job-state';
-import { isJobRunning } from './run-lock';
+import { jobRunner } from './run-lock';
 
-export type JobRunState = 'running' | 'unfinished' | 'finished';
+/** running or paused: a process runs it now (paused by its operator: nothing is sent until resumed there); unfinished: nobody runs it, it can be resumed. */
+export type JobRunState = 'running' | 'paused' | 'unfinished' | 'finished';
 
 export interface JobSummary {
   jobId: string;
@@ -65,8 +66,10 @@ export async function listJobs(dataDir: string): Promise<JobList> {
       if (error instanceof BatchFileError) damaged.push(damageOf(jobId, error.damage, plan));
       continue; // otherwise a job being created (no plan yet) or removed meanwhile: nothing to list
     }
-    const running = await isJobRunning(dataDir, jobId);
-    jobs.push({ ...summary, state: running ? 'running' : summary.unfinished > 0 ? 'unfinished' : 'finished' });
+    // A runner that ended without letting go (killed, crashed) runs nothing: the job is unfinished, to be resumed.
+    const runner = await jobRunner(dataDir, jobId);
+    const held = runner.state === 'running' || runner.state === 'paused';
+    jobs.push({ ...summary, state: held ? runner.state : summary.unfinished > 0 ? 'unfinished' : 'finished' });
   }
   jobs.sort((a, b) => b.plan.createdAt.localeCompare(a.plan.createdAt) || b.jobId.localeCompare(a.jobId));
   damaged.sort((a, b) => b.jobId.localeCompare(a.jobId));

@@ -4,6 +4,7 @@
  *   items.jsonl    one { line, uid, reference? } per item, appended by the caller as it streams the input
  *   journal.jsonl  one JournalEvent per line: 'started' before an item is sent, 'outcome' after
  *   run.lock       held by the one process running the job
+ *   runner.json    which process holds run.lock, and whether its operator paused the run (job-runner.ts)
  *
  * The promise, and how writes are grouped so fsync does not limit a large batch:
  * - recordStarted(items) writes their 'started' lines (and any buffered outcomes) in ONE write and
@@ -58,6 +59,8 @@ export interface Journal {
   recordOutcome(record: OutcomeRecord): Promise<void>;
   /** Writes buffered outcomes (one write, one fsync). */
   flush(): Promise<void>;
+  /** The operator paused or resumed the run: recorded where every other process reads it (not in the journal). */
+  setPaused(paused: boolean): void;
   /** Flushes and lets go of the run lock. */
   close(): Promise<void>;
 }
@@ -178,6 +181,7 @@ async function openJournal(dataDir: string, plan: StoredPlan, lock: RunLock, sta
       return buffered.length >= flushEvery ? serial(async () => flushBuffer()) : Promise.resolve();
     },
     flush: () => serial(async () => flushBuffer()),
+    setPaused: (paused) => lock.setPaused(paused),
     close: async () => {
       try {
         await serial(async () => {

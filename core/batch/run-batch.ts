@@ -97,7 +97,11 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
   const onLockLost = () => halt(journal.signal.reason);
   if (journal.signal.aborted) onLockLost();
   journal.signal.addEventListener('abort', onLockLost, { once: true });
-  const offPause = control.pause?.onChange(() => report(true));
+  const offPause = control.pause?.onChange(() => {
+    // Every other process (the CLI's batch list, another window) reads the same state as this run's own report.
+    journal.setPaused(control.pause?.paused === true);
+    report(true);
+  });
 
   function report(force = false) {
     if (!control.onProgress) return;

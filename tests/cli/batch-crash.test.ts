@@ -156,6 +156,8 @@ describe('the CLI killed with SIGKILL mid-batch, then batch resume', () => {
         : ['batch', 'resume', batchId, '--yes', `DELETE ${unfinished}`, '--concurrency', CONCURRENCY, '--json', ...connection()];
       const ended = await bin(args, after);
       expect(ended.signal, `run ${kill + 1} was to be killed after ${after} erasures; it ended: ${ended.stderr}`).toBe('SIGKILL');
+      // At once, while the killed run's lock still looks held: its process is gone, so nobody runs the job.
+      if (batchId !== undefined) expect((await jobs()).find((listed) => listed.batchId === batchId)).toMatchObject({ state: 'unfinished' });
       const aged = ageLeftoverLocks(dataDir);
       const [job] = await jobs();
       expect(job).toBeDefined();

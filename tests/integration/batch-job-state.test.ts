@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BatchProgress } from '../../shared/batch';
+import type { BatchJobSummary, BatchProgress } from '../../shared/batch';
+import { runCli } from '../../cli/run-cli';
 import type { JobFinished, JobProgress } from '../../shared/jobs';
 import { createSessionCredentialStore } from '../../core/credential-store';
 import { createDesk, type Desk } from '../../core/desk';
@@ -43,6 +45,22 @@ describe('a running job’s state, served with the job', () => {
   });
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
+  /** `privacy-desk batch …` on this data folder, as another process runs it (a desk of its own, no run of its own). */
+  async function cli(args: string[]): Promise<{ stdout: string; stderr: string }> {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(['batch', ...args], {
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+      stdin: Readable.from([]),
+      env: { ...process.env, PRIVACY_DESK_DATA_DIR: dataDir, PRIVACY_DESK_CREDENTIAL_STORE: 'session', NO_COLOR: '1' },
+    });
+    expect(code).toBe(0);
+    return { stdout, stderr };
+  }
+  const cliJobs = async () => (JSON.parse((await cli(['list', '--json'])).stdout) as { jobs: BatchJobSummary[] }).jobs;
+  const cliTable = async () => (await cli(['list'])).stdout;
+
   it('paused, running and finished: the list says what the progress events say, and the journal agrees once paused', async () => {
     const uids = (await desk.listUsers('temporary', { page: 1, perPage: 100 })).users.flatMap((user) => (user.uid && /^[\w.@-]+$/.test(user.uid) ? [user.uid] : [])).slice(0, 12);
     expect(uids).toHaveLength(12);
@@ -72,17 +90,22 @@ describe('a running job’s state, served with the job', () => {
     expect(paused.counts.done).toBeLessThan(12);
 
     const [listed] = (await bridge['batch.list']({})).jobs;
-    expect(listed).toMatchObject({ batchId, state: 'running', counts: paused.counts, live: { state: 'paused', inFlight: 0, jobId } });
+    expect(listed).toMatchObject({ batchId, state: 'paused', counts: paused.counts, live: { state: 'paused', inFlight: 0, jobId } });
     expect(listed!.revision).toBeGreaterThanOrEqual(paused.revision!);
     expect((await bridge['batch.get']({ batchId })).job).toEqual(listed);
     // Another process reads the journal: it says the same (what was done is written once paused).
     const journal = await readJobState(dataDir, batchId);
     expect(journal.counts.done).toBe(paused.counts.done);
+    // The CLI is a screen too: its batch list says paused, with the same counts, and so does its table.
+    expect(await cliJobs()).toMatchObject([{ batchId, state: 'paused', counts: paused.counts }]);
+    expect(await cliTable()).toMatch(new RegExp(`^${batchId} .* paused +${paused.counts.done} +0 +0 +${paused.counts.unfinished}\n`, 'm'));
+    expect((await cli(['results', batchId])).stderr).toContain(`Batch ${batchId} is paused in another process: these results are as its journal records them now (${paused.counts.unfinished} item${paused.counts.unfinished === 1 ? '' : 's'} unfinished).`);
 
     await bridge['batch.setPaused']({ jobId, paused: false });
     await until(() => progress.at(-1)?.state === 'running' && (progress.at(-1)?.revision ?? 0) > paused.revision!);
     const running = (await bridge['batch.get']({ batchId })).job!;
-    expect(running.live?.state).toBe('running');
+    expect(running).toMatchObject({ state: 'running', live: { state: 'running' } });
+    expect(await cliJobs()).toMatchObject([{ batchId, state: 'running' }]);
     expect(running.counts.done + running.counts.unfinished).toBe(12);
     expect(running.counts.done).toBeGreaterThanOrEqual(paused.counts.done);
 

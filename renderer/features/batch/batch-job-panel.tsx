@@ -27,6 +27,7 @@ export function BatchJobPanel({ batchId, runError, onClose, closeLabel, onResume
   let headline: string;
   if (!summary) headline = t('batch.results.heading');
   else if (summary.state === 'finished') headline = t('batch.results.finished', { count: summary.total, formatted: n(summary.total) });
+  else if (summary.state === 'paused') headline = t('batch.results.paused');
   else if (summary.state === 'running') headline = t('batch.results.running');
   else headline = t('batch.results.unfinished', { count: summary.counts.unfinished, formatted: n(summary.counts.unfinished), total: n(summary.total) });
 

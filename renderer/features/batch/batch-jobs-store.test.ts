@@ -32,7 +32,9 @@ const progress = (revision: number, done: number, state: BatchProgress['state'] 
 describe('the one record of batch jobs in the window', () => {
   it('a progress event gives the job its counts and its run’s state; an older one changes nothing', () => {
     const [paused] = applyProgress([job({ revision: 3 })], progress(5, 5, 'paused'))!;
-    expect(paused).toMatchObject({ state: 'running', counts: { done: 5, unfinished: 15 }, live: { state: 'paused', jobId: 'job-1', inFlight: 2 }, revision: 5 });
+    // Paused, as every screen and every other process says it (the jobs table, the CLI's batch list).
+    expect(paused).toMatchObject({ state: 'paused', counts: { done: 5, unfinished: 15 }, live: { state: 'paused', jobId: 'job-1', inFlight: 2 }, revision: 5 });
+    expect(applyProgress([paused!], progress(6, 6, 'running'))![0]).toMatchObject({ state: 'running', live: { state: 'running' } });
     expect(applyProgress([paused!], progress(4, 3, 'running'))![0]).toEqual(paused);
   });
 

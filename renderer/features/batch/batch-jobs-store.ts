@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { BatchJobDamage, BatchJobLive, BatchJobSummary, BatchProgress } from '../../../shared/batch';
+import { isBeingRun, type BatchJobDamage, type BatchJobLive, type BatchJobSummary, type BatchProgress } from '../../../shared/batch';
 import type { BridgeClient } from '../../../shared/contract';
 import type { JobFinished } from '../../../shared/jobs';
 import { useBridge, useOptionalBridgeEvents } from '../../bridge/bridge-context';
@@ -43,8 +43,13 @@ export function applyProgress(jobs: readonly BatchJobSummary[], progress: BatchR
   const jobId = progress.jobId ?? job.live?.jobId;
   if (jobId) live.jobId = jobId;
   const next = [...jobs];
-  next[index] = { ...job, state: 'running', counts: { ...progress.counts }, live, revision };
+  next[index] = { ...job, state: stateOfRun(progress.state), counts: { ...progress.counts }, live, revision };
   return next;
+}
+
+/** The job's state while a run reports: paused as its run says, else running (waiting and stopping are a running job's). */
+function stateOfRun(state: BatchJobLive['state']): BatchJobSummary['state'] {
+  return state === 'paused' ? 'paused' : 'running';
 }
 
 /** A run's end: its final counts and state at once (the list read next confirms them). */
@@ -61,7 +66,7 @@ export function applyFinished(jobs: readonly BatchJobSummary[], finished: BatchR
 
 /** The operator's Pause / Resume, answered: the job says so at once (the run's own report follows). */
 export function setLiveState(queryClient: QueryClient, batchId: string, state: BatchJobLive['state']): void {
-  queryClient.setQueryData<BatchJobSummary[]>(batchKeys.jobs, (jobs) => jobs?.map((job) => (job.batchId === batchId && job.live ? { ...job, live: { ...job.live, state } } : job)));
+  queryClient.setQueryData<BatchJobSummary[]>(batchKeys.jobs, (jobs) => jobs?.map((job) => (job.batchId === batchId && job.live ? { ...job, state: stateOfRun(state), live: { ...job.live, state } } : job)));
 }
 
 function jobsQuery(bridge: BridgeClient, queryClient: QueryClient) {
@@ -74,7 +79,7 @@ function jobsQuery(bridge: BridgeClient, queryClient: QueryClient) {
     },
     // Coming back to the screen, the list is read again: events were not followed meanwhile.
     refetchOnMount: 'always' as const,
-    refetchInterval: (query: { state: { data?: BatchJobSummary[] } }) => (query.state.data?.some((job) => job.state === 'running' && !job.live) ? ELSEWHERE_REFRESH_MS : false),
+    refetchInterval: (query: { state: { data?: BatchJobSummary[] } }) => (query.state.data?.some((job) => isBeingRun(job.state) && !job.live) ? ELSEWHERE_REFRESH_MS : false),
   };
 }
 

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { BatchCounts, BatchJobDamage, BatchJobSummary } from '../../../shared/batch';
+import { isBeingRun, type BatchCounts, type BatchJobDamage, type BatchJobSummary } from '../../../shared/batch';
 import { ErrorPanel, ErrorQuote } from '../../components/error-panel';
 import { wordError } from '../../i18n/word-message';
 import { formatDateTime, formatNumber } from '../../i18n/format';
@@ -24,12 +24,12 @@ export function ResumeOffers({ jobs, onResume, onFollow, busy }: OffersProps) {
     <ul className="batch-offers" aria-label={t('batch.jobs.offersLabel')}>
       {offered.map((job) => (
         <li key={job.batchId} className={`batch-offer batch-offer--${job.state}`}>
-          <span aria-hidden="true" className="batch-offer__mark">{job.state === 'running' ? '▶' : '⚠'}</span>
+          <span aria-hidden="true" className="batch-offer__mark">{isBeingRun(job.state) ? (job.state === 'paused' ? '⏸' : '▶') : '⚠'}</span>
           <span className="batch-offer__text">
             <strong>{t('batch.jobs.offer', { time: formatDateTime(job.createdAt, i18n.language), unfinished: n(job.counts.unfinished), total: n(job.total) })}</strong>
             <span className="muted small block">
               {t(`batch.operations.${job.action}`)} · {job.profileName} · {job.source}
-              {job.state === 'running' ? ` · ${t('batch.jobs.states.running')}` : ''}
+              {isBeingRun(job.state) ? ` · ${t(`batch.jobs.states.${job.state}`)}` : ''}
             </span>
           </span>
           {job.state === 'unfinished' ? (
@@ -94,7 +94,7 @@ export function PastJobs({ jobs, onShow, busy }: { jobs: BatchJobSummary[]; onSh
                     <JobState job={job} />
                   </td>
                   <td className="batch-jobs__actions">
-                    <button type="button" className="button button--small" onClick={() => onShow(job)} disabled={busy || job.state === 'running'} aria-label={t('batch.jobs.showFor', { time: formatDateTime(job.createdAt, i18n.language) })}>
+                    <button type="button" className="button button--small" onClick={() => onShow(job)} disabled={busy || isBeingRun(job.state)} aria-label={t('batch.jobs.showFor', { time: formatDateTime(job.createdAt, i18n.language) })}>
                       {t('batch.jobs.show')}
                     </button>
                     <button type="button" className="button button--small" onClick={() => exportResults.mutate(job.batchId)} disabled={exportResults.isPending} aria-label={t('batch.jobs.exportFor', { time: formatDateTime(job.createdAt, i18n.language) })}>
@@ -131,14 +131,14 @@ function JobCounts({ counts }: { counts: BatchCounts }) {
   );
 }
 
-/** The job's state as its run says it (paused, waiting…) when this app runs it: the same word as the progress panel's. */
+/** The job's state as its run says it (paused, waiting…) when this app runs it: the same word as the progress panel's; paused elsewhere too. */
 function JobState({ job }: { job: BatchJobSummary }) {
   const { t } = useTranslation();
   const state = job.live?.state;
   return (
     <>
       <span className={`tag batch-job-state--${state ?? job.state}`}>{state ? t(`batch.jobs.runStates.${state}`) : t(`batch.jobs.states.${job.state}`)}</span>
-      {job.state === 'running' && !job.live && <span className="muted small block">{t('batch.jobs.elsewhere')}</span>}
+      {isBeingRun(job.state) && !job.live && <span className="muted small block">{t('batch.jobs.elsewhere')}</span>}
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BatchJobLive, BatchJobSummary } from '../../../shared/batch';
+import { isBeingRun, type BatchJobLive, type BatchJobSummary } from '../../../shared/batch';
 import { useBridge } from '../../bridge/bridge-context';
 import { CardSection } from '../../components/card-section';
 import { ErrorPanel } from '../../components/error-panel';
@@ -27,7 +27,7 @@ export function BatchProgressPanel() {
   const batchId = run.phase === 'running' ? run.batchId : null;
   const job = useBatchJob(batchId).data;
   // A followed job that no process runs any more (another process ran it): its results are shown.
-  const ended = job && job.state !== 'running' && !(run.phase === 'running' && run.jobId);
+  const ended = job && !isBeingRun(job.state) && !(run.phase === 'running' && run.jobId);
   useEffect(() => {
     if (batchId && ended) useBatchRun.getState().ended(batchId);
   }, [batchId, ended]);

@@ -452,4 +452,28 @@ describe('the Batch screen', () => {
     expect(within(region).queryByRole('button')).toBeNull();
     expect(screen.queryByRole('list', { name: 'Batches to resume' })).toBeNull();
   });
+  it('a job paused in another process reads Paused in the jobs table and its offer, and is not offered for resuming here', async () => {
+    const pausedElsewhere: BatchJobSummary = {
+      batchId: '20261121-093000-abcdef',
+      action: 'delete',
+      profileId: LOCAL_PROFILE.id,
+      profileName: LOCAL_PROFILE.name,
+      baseUrl: LOCAL_PROFILE.baseUrl,
+      logoutFirst: true,
+      source: 'closures.csv',
+      createdAt: '2026-11-21T09:30:00.000Z',
+      total: 250,
+      state: 'paused',
+      counts: { done: 120, doneBeforeInterruption: 0, notFound: 10, failed: 0, unfinished: 120 },
+      revision: 0,
+    };
+    await openBatch({ batchJobs: [pausedElsewhere] });
+    const table = await screen.findByRole('table', { name: 'Batches on this computer' });
+    const row = within(table).getAllByRole('row')[1]!;
+    expect(within(row).getByText('Paused')).toBeTruthy();
+    expect(within(row).getByText(/^In another process/)).toBeTruthy();
+    const offers = screen.getByRole('list', { name: 'Batches to resume' });
+    expect(within(offers).getByText(/· Paused$/)).toBeTruthy();
+    expect(within(offers).queryByRole('button', { name: 'Resume' })).toBeNull();
+  });
 });
