@@ -109,6 +109,7 @@ export async function startAppRuntime(options: AppRuntimeOptions): Promise<AppRu
       await within(jobs.settled(['batch.run']), options.batchStopGraceMs ?? BATCH_STOP_GRACE_MS);
       // A last try for outcomes still waiting to be written, before the process goes.
       await desk.flushPending().catch(() => undefined);
+      await desk.settleAudit().catch(() => undefined);
       // Previews never run are of no use once the window is gone: their drafts go with it.
       desk.batch.discardOpenDrafts();
       await sandbox?.close();

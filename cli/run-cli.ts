@@ -1,4 +1,5 @@
 import { Command, CommanderError, type OutputConfiguration } from 'commander';
+import { settleAnchorConfirmations } from '../core/audit-anchor-confirm';
 import { auditCommand } from './commands/audit';
 import { batchCommand } from './commands/batch';
 import { logoutCommand } from './commands/logout';
@@ -35,6 +36,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return reportFailure(error, context.out, run);
   } finally {
     for (const atEnd of context.atEnd ?? []) atEnd();
+    // The audit anchor learns that the command's last write landed before the command ends.
+    await settleAnchorConfirmations();
   }
 }
 

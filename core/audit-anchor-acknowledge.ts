@@ -54,5 +54,7 @@ export async function acknowledgeFinding(log: FileAuditLog, request: Acknowledge
     via: who.via,
     acknowledgement: { finding, kind: open.kind, problem: wordInEnglish(open.text), reason },
   });
+  // The anchor learns at once that it landed: taking it out later is then a removal, never a write under way.
+  await log.settle();
   return log.verify();
 }

@@ -121,6 +121,7 @@ describe('the anchor after a crash', () => {
     await log.append(entry('a'));
     await log.append(entry('a', 'done'));
     await log.append(entry('b'));
+    await log.settle();
     const lines = readFileSync(trail(), 'utf8').split('\n');
     writeFileSync(trail(), `${lines[0]}\n`);
     const verdict = await open().verify();
@@ -132,6 +133,7 @@ describe('the anchor after a crash', () => {
     const log = open();
     await log.append(entry('a'));
     await log.append(entry('b'));
+    await log.settle();
     const text = readFileSync(trail(), 'utf8');
     const [first, second] = text.split('\n');
     writeFileSync(trail(), `${first}\n`);
@@ -141,10 +143,36 @@ describe('the anchor after a crash', () => {
     expect(said(verdict)).toMatch(/^The last entry was removed: the trail ends at entry 1, but the keychain’s anchor held entry 2 /);
   });
 
+  it('a burst of writes costs the anchor one update each, and one more for the last: the next announcement says the previous write landed', async () => {
+    const log = open();
+    for (const uid of ['a', 'b', 'c', 'd', 'e']) await log.append(entry(uid));
+    expect(anchor.history.map((record) => (record.next ? `announce ${record.next.seq}` : `landed ${record.head.seq}`))).toEqual(['announce 1', 'announce 2', 'announce 3', 'announce 4', 'announce 5']);
+    await log.settle();
+    expect(anchor.history.at(-1)).toMatchObject({ head: { seq: 5 } });
+    expect(anchor.history.at(-1)?.next).toBeUndefined();
+    // Once another writer has been there, the confirmation is theirs to give: never written over their announcement.
+    await log.append(entry('f'));
+    await open().append(entry('g'));
+    const before = anchor.history.length;
+    await log.settle();
+    expect(anchor.history.length).toBe(before);
+  });
+
+  it('a last write taken out before the anchor was told it landed is inconclusive, not a removal and not a crash', async () => {
+    const log = open();
+    await log.append(entry('a'));
+    await log.append(entry('b'));
+    const [first] = readFileSync(trail(), 'utf8').split('\n');
+    writeFileSync(trail(), `${first}\n`);
+    await log.settle(); // the file is no longer as the write left it: nothing is confirmed
+    expect(await open().verify()).toMatchObject({ ok: false, kind: 'unlanded' });
+  });
+
   it('a trail emptied is a removal of all its entries', async () => {
     const log = open();
     await log.append(entry('a'));
     await log.append(entry('b'));
+    await log.settle();
     writeFileSync(trail(), '');
     const verdict = await open().verify();
     expect(verdict).toMatchObject({ ok: false, kind: 'rolled-back' });

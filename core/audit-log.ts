@@ -1,4 +1,4 @@
-import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isPrivacyDeskError } from '../shared/errors';
 import { AuditWriteError } from './audit-write-error';
@@ -10,6 +10,7 @@ import type { AnchorPlace, AuditAnchorRecord, AuditAnchorStore } from './audit-a
 import { adoptTrail, announceWrite, landedRecord, liveProblem, summarizeTrail } from './audit-anchor-check';
 import { anchorReport, verdictWithAnchor } from './audit-anchor-verdict';
 import { writeFingerprint } from './audit-anchor-crash';
+import { landedConfirmations } from './audit-anchor-confirm';
 import { isoWithOffset } from './local-time';
 import { AUDIT_LOCK, withDataLock, type DataLockOptions } from './data-lock';
 
@@ -49,6 +50,8 @@ export interface FileAuditLog extends AuditLog {
   readonly pendingCount: number;
   /** The entries still waiting, oldest first. */
   pendingEntries(): readonly AuditEntry[];
+  /** Tells the anchor now that the last write landed, when no write has said it yet (core/audit-anchor-confirm.ts). */
+  settle(): Promise<void>;
 }
 
 
@@ -94,12 +97,28 @@ export function openAuditLog(dataDir: string, options: AuditLogOptions = {}): Fi
   // What this process last stored, and the file as its write left it: while the file is exactly so, no other
   // writer (app or CLI) and no hand has been there, so the record is still the keychain's and need not be read again.
   let lastAnchored: { record: AuditAnchorRecord; file: FileState } | undefined;
+  // That a write landed, told a moment later unless the next write's announcement tells it first.
+  const confirmations = anchor
+    ? landedConfirmations(async (record, file) => {
+        await locked(async () => {
+          if (!sameFile(await fileState(path), file)) return;
+          try {
+            await anchor.write(record);
+            lastAnchored = { record, file };
+          } catch (error) {
+            // Still consistent: the trail ends at the write the anchor knew under way.
+            anchorTrouble = troubleOf(error);
+          }
+        });
+      })
+    : undefined;
   // Before each write lands: the anchor learns the head the trail has and the head the write makes (with the
   // fingerprint of its bytes); once it has landed, that it did. A write it still knows under way is one whose
   // writer stopped in between: a crash, told from a removal by what the crash left (core/audit-anchor-crash.ts).
   const announce: AnnounceWrite | undefined = anchor
     ? async (prev, next, file, bytes) => {
         try {
+          confirmations?.cancel();
           const known = lastAnchored && sameFile(lastAnchored.file, file) ? lastAnchored.record : await anchor.read();
           const record = await announceWrite(known, prev, { ...next, write: writeFingerprint(bytes) }, () => summaryOfFile(path), at(), path);
           lastAnchored = undefined;
@@ -109,14 +128,8 @@ export function openAuditLog(dataDir: string, options: AuditLogOptions = {}): Fi
             // A write that then fails leaves the trail at `prev`: the anchor says so too.
             failed: () => anchor.write({ ...record, next: undefined }),
             landed: async (after) => {
-              const landed = landedRecord(record, at());
-              try {
-                await anchor.write(landed);
-                lastAnchored = { record: landed, file: after };
-              } catch (error) {
-                // Still consistent: the trail ends at the write the anchor knew under way.
-                anchorTrouble = troubleOf(error);
-              }
+              lastAnchored = { record, file: after };
+              confirmations?.schedule(landedRecord(record, at()), after);
             },
           };
         } catch (error) {
@@ -232,6 +245,7 @@ export function openAuditLog(dataDir: string, options: AuditLogOptions = {}): Fi
       return pending.length;
     },
     pendingEntries: () => [...pending],
+    settle: () => confirmations?.settle() ?? Promise.resolve(),
     async list(limit = 200) {
       const { entries } = parseAuditText(await readWhole(path));
       return entries
@@ -243,6 +257,16 @@ export function openAuditLog(dataDir: string, options: AuditLogOptions = {}): Fi
 }
 
 const sameFile = (a: FileState, b: FileState): boolean => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+
+/** The file's state now; a missing file matches no write's. */
+async function fileState(path: string): Promise<FileState> {
+  try {
+    const { size, mtimeMs, ino } = await stat(path);
+    return { size, mtimeMs, ino };
+  } catch {
+    return { size: -1, mtimeMs: -1, ino: -1 };
+  }
+}
 
 /** Why the anchor could not be used, in words (a keychain's message carries no secret). */
 function troubleOf(error: unknown): string {

@@ -330,6 +330,8 @@ export function createDesk(options: DeskOptions) {
     },
     /** Writes outcome entries kept after a failed write (the app runtime calls it on a timer); returns how many still wait. */
     flushPending: (): Promise<number> => audit.flushPending(),
+    /** Tells the audit anchor now that the last write landed (before the app closes). */
+    settleAudit: (): Promise<void> => audit.settle(),
     pendingAuditCount: (): number => audit.pendingCount,
     /** Those entries, oldest first (a command that ends says which outcomes the trail lacks). */
     pendingAuditEntries: (): readonly AuditEntry[] => audit.pendingEntries(),

@@ -19,6 +19,11 @@ async function erase(bridge: BridgeCaller, profileId: string, uid: string, refer
   if (!answer.ok) throw new Error(`Anonymising ${uid} failed: ${answer.error.code} ${answer.error.message}`);
 }
 
+/** Waits until the keychain's anchor knows the last write landed (told a moment after it: core/audit-anchor-confirm.ts). */
+async function anchorSettled(dataDir: string): Promise<void> {
+  await expect.poll(async () => (JSON.parse((await keytar.getPassword(KEYCHAIN_SERVICE, anchorAccount(dataDir))) ?? '{}') as { next?: unknown }).next).toBeUndefined();
+}
+
 async function openAudit(page: Page) {
   await page.getByRole('tab', { name: 'Audit trail' }).click();
   await expect(page.getByRole('table', { name: 'Audit trail entries' })).toBeVisible();
@@ -33,6 +38,7 @@ test('entries removed from the end are acknowledged in the integrity badge with 
     await erase(bridge, profile.id, uid, reference);
   }
   // The last act (its six entries) taken off the end: its chain alone is intact, only the anchor can tell.
+  await anchorSettled(dataDir);
   const lines = (await readFile(auditPath, 'utf8')).trimEnd().split('\n');
   await writeFile(auditPath, `${lines.slice(0, -6).join('\n')}\n`);
   await openAudit(app);

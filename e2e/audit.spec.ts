@@ -1,6 +1,8 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import keytar from 'keytar';
+import { anchorAccount } from '../core/audit-anchor';
 import { test, expect, createSandboxUser, type BridgeCaller } from './fixtures';
 import { expectNoSeriousAxeViolations, saveScreenshot } from './support';
 
@@ -122,7 +124,8 @@ test('a trail rolled back to an older copy: the integrity badge reports it from 
   const older = await readFile(auditPath, 'utf8');
   await createSandboxUser(sandbox, 'e2e-grace');
   await erase(bridge, profile.id, 'e2e-grace', 'REQ-61');
-  // The file replaced by the older copy: the chain in it is intact, only the anchor can tell.
+  // The file replaced by the older copy: the chain in it is intact, only the anchor can tell (once told the last write landed).
+  await expect.poll(async () => (JSON.parse((await keytar.getPassword('privacy-desk', anchorAccount(dataDir))) ?? '{}') as { next?: unknown }).next).toBeUndefined();
   await writeFile(auditPath, older);
   await app.getByRole('button', { name: 'Refresh' }).click();
   const badge = app.getByTestId('integrity');
