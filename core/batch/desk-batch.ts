@@ -10,7 +10,7 @@ import { createDraft, readDraft, readDraftItems, readMissing, readTrimmable, rec
 import type { BatchItem, StoredPlan } from './job-files';
 import { createJob, resumeJob, type Journal } from './journal';
 import { listJobs, type JobDamage, type JobSummary } from './job-list';
-import { readItems, readJobState, type ItemState, type JobState } from './job-state';
+import { journalDamage, readItems, readJobState, type ItemState, type JobState } from './job-state';
 import { exportResults, readResults } from './results';
 import { runBatch, type RunItem } from './run-batch';
 import { msg } from '../../shared/messages';
@@ -222,6 +222,8 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
 
     async resume(batchId, { concurrency, confirmation }, control = {}) {
       const before = await readJobState(dataDir, batchId);
+      // A damaged journal says so before any phrase is asked for: it cannot be resumed whatever is typed.
+      if (before.corruptLines.length > 0) throw journalDamage(dataDir, batchId, before.corruptLines);
       if (!before.itemsComplete) {
         throw invalidInput(msg('batch.notRecorded', { job: batchId }));
       }

@@ -58,8 +58,9 @@ export function readPlan(dataDir: string, jobId: string): StoredPlan {
   try {
     text = readFileSync(plan, 'utf8');
   } catch (error) {
-    const detail = (error as NodeJS.ErrnoException).code ?? 'read error';
-    throw new BatchFileError({ path: plan, why: msg('batch.file.unreadable'), detail, unreadable: true }, msg('batch.planUnreadable', { job: jobId, path: plan }), { cause: error });
+    // The system's code (EACCES…) apart, when it gave one.
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new BatchFileError({ path: plan, why: msg('batch.file.unreadable'), ...(code ? { detail: code } : {}), unreadable: true }, msg('batch.planUnreadable', { job: jobId, path: plan }), { cause: error });
   }
   // Parsed, not cast: the plan's action decides what is sent.
   const stored = parseBatchFile(storedPlanSchema, text, plan);

@@ -202,9 +202,10 @@ async function openJournal(dataDir: string, plan: StoredPlan, lock: RunLock, sta
 }
 
 function journalBroken(jobId: string, error: unknown): PrivacyDeskError {
-  const code = (error as NodeJS.ErrnoException).code ?? 'write error';
+  // The system's code (ENOSPC…) apart, when it gave one.
+  const code = (error as NodeJS.ErrnoException).code;
   return new PrivacyDeskError(
-    { code: 'INTERNAL', outcome: 'not-sent', text: msg('batch.journalNotWritten', { job: jobId }), quote: { from: 'system', text: code } },
+    { code: 'INTERNAL', outcome: 'not-sent', text: msg('batch.journalNotWritten', { job: jobId }), ...(code ? { quote: { from: 'system' as const, text: code } } : {}) },
     { cause: error },
   );
 }

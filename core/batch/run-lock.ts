@@ -98,7 +98,7 @@ function runLockNotTaken(jobId: string, runLock: string, error: unknown): Privac
   if (code === 'ELOCKED') {
     return new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', text: msg('batch.runLockBusy', { job: jobId, seconds: DATA_LOCK_TIMINGS.STALE_MS / 1000 }) }, { cause: error });
   }
-  return new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', text: msg('batch.runLockFailed', { job: jobId, path: runLock }), quote: { from: 'system', text: code ?? 'unknown error' } }, { cause: error });
+  return new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', text: msg('batch.runLockFailed', { job: jobId, path: runLock }), ...(code ? { quote: { from: 'system' as const, text: code } } : {}) }, { cause: error });
 }
 
 function runLockLost(jobId: string, runLock: string, error: Error): PrivacyDeskError {
