@@ -51,6 +51,8 @@ function templates(): Partial<Record<BridgeMethod, Record<string, unknown>>> {
     'audit.list': { limit: 10 },
     'audit.read': {},
     'audit.verify': {},
+    // No finding has this id: a fuzzed acknowledgement that still parses writes nothing.
+    'audit.acknowledge': { finding: 'abcdefabcdef', reason: 'A fuzzed reason, long enough to be read.' },
     'audit.export': { format: 'json', filter: {} },
     'audit.receipt': { reference: 'fuzz-no-such-reference', locale: 'en' },
     'users.walk': { profileId: 'fuzz-no-such-profile', perPage: 10 },
