@@ -43,6 +43,21 @@ describe('createReceipt', () => {
     expect(text).toContain('Not checked');
   });
 
+  it('the chain section says each acknowledged finding of the anchor (who, when, why) and a crash proven by its fragment, in French too', async () => {
+    const text = { id: 'anchor.removed', params: { count: 2, found: 2, held: { id: 'anchor.held', params: { seq: 4, hash: 'ab4ca7874e25…', at: '2026-11-22T18:00:00.000+01:00' } } } };
+    const crash = { id: 'anchor.crash', params: { at: '2026-11-22T17:00:00.000+01:00', file: '/data/audit.jsonl.torn-x' } };
+    const verdict: ChainVerdict = {
+      ...VERIFIED,
+      anchor: { store: 'keychain', state: 'checked', findings: 2, crashes: [crash], acknowledged: [{ finding: '3f9a1c2b7d4e', kind: 'rolled-back', text, at: '2026-11-22T18:04:00.000+01:00', by: 'anna', reason: 'Restored from the backup (INC-88).', line: 3 }] },
+    };
+    const english = (await pdfText((await createReceipt({ entries: cite([entry({}), entry({ outcome: 'done', status: 200 })]), verdict }, { actId: 'act-1' }, options)).content)).text.replace(/\s+/g, ' ');
+    expect(english).toContain('Verified: the chain of 2 entries is intact. 1 finding acknowledged on 2026-11-22T18:04:00.000+01:00 by anna: Restored from the backup (INC-88).');
+    expect(english).toContain('A write was cut short by a crash: its fragment, set aside, shows that nothing of it reached the trail');
+    const french = (await pdfText((await createReceipt({ entries: cite([entry({}), entry({ outcome: 'done', status: 200 })]), verdict }, { actId: 'act-1' }, { ...options, locale: 'fr' })).content)).text.replace(/\s+/g, ' ');
+    expect(french).toContain('1 constat pris en compte le 2026-11-22T18:04:00.000+01:00 par anna : Restored from the backup (INC-88).');
+    expect(french).toContain('Une écriture a été interrompue par un plantage');
+  });
+
   it('names the file after the reference with only safe characters', () => {
     expect(receiptFileName({ reference: 'GDPR/42 ../x' }, '2026-11-22T18:05:09.000+01:00')).toBe('privacy-desk-receipt-GDPR_42_.._x-20261122-180509.pdf');
     expect(receiptFileName({ reference: '東京' }, '2026-11-22T18:05:09.000+01:00')).toBe('privacy-desk-receipt-receipt-20261122-180509.pdf');
