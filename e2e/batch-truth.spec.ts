@@ -1,7 +1,10 @@
 import { createSandboxUser, expect, sandboxUser, test, type BridgeCaller } from './fixtures';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { Locator } from '@playwright/test';
 import { runCli } from '../cli/run-cli';
+import { jobPaths } from '../core/batch/job-files';
+import { createJob } from '../core/batch/journal';
 import type { BatchJobSummary } from '../shared/batch';
 import { expectNoSeriousAxeViolations, saveScreenshot } from './support';
 
@@ -174,4 +177,34 @@ test('the progress panel and the jobs table say the same state and counts: runni
   await expect(reloadedRow.locator('.tag')).toHaveText('Finished');
   await expect(jobCounts(reloadedRow)).toHaveText(/^12 done · /);
   await expect(app.getByRole('list', { name: 'Items by outcome' }).locator('.batch-outcome--done .batch-outcome__count')).toHaveText('12');
+});
+
+test('a damaged job: listed as damaged with its file, why and what to do, never offered for resuming; in both languages, sizes and themes', async ({ app, sandbox, profile, dataDir }, testInfo) => {
+  // A job whose plan was changed outside Privacy Desk (the British spelling of its operation).
+  const journal = await createJob(dataDir, { action: 'delete', profileId: profile.id, profileName: profile.name, baseUrl: sandbox.url, logoutFirst: true, total: 2, source: 'closures.csv' });
+  await journal.appendItems([{ line: 1, uid: 'user-1' }, { line: 2, uid: 'user-2' }]);
+  await journal.finishItems();
+  await journal.close();
+  const plan = jobPaths(dataDir, journal.jobId).plan;
+  writeFileSync(plan, readFileSync(plan, 'utf8').replace('"delete"', '"anonymise"'));
+
+  await app.getByRole('tab', { name: 'Batch' }).click();
+  const damaged = app.getByRole('region', { name: 'Damaged batches: nothing more will be sent from them' });
+  await expect(damaged).toContainText(`${plan} cannot be used (a field is not as Privacy Desk writes it), so batch job ${journal.jobId} cannot be resumed: nothing more will be sent from it.`);
+  await expect(damaged).toContainText('action: ');
+  await expect(damaged.getByRole('button')).toHaveCount(0);
+  await expect(app.getByRole('list', { name: 'Batches to resume' })).toHaveCount(0);
+  await expectNoSeriousAxeViolations(app, testInfo, 'batch damaged job');
+
+  for (const size of [{ width: 1360, height: 850 }, { width: 1024, height: 700 }]) {
+    await app.setViewportSize(size);
+    for (const language of ['fr', 'en'] as const) {
+      await app.getByRole('combobox', { name: /^(Language|Langue)$/ }).selectOption(language);
+      if (language === 'fr') await expect(app.getByRole('region', { name: 'Lots abîmés\u00a0: plus rien ne sera envoyé depuis ces lots' })).toContainText('ne peut pas reprendre\u00a0: plus rien ne sera envoyé depuis ce lot');
+      for (const theme of ['light', 'dark'] as const) {
+        await app.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+        await saveScreenshot(app, testInfo, `batch-damaged${language === 'fr' ? '-fr' : ''}-${size.width}x${size.height}`, theme);
+      }
+    }
+  }
 });

@@ -287,6 +287,84 @@ describe('runBatch', () => {
     expect(sentBeforeResume).toBe(3);
   });
 
+  it('pause while items are being recorded before their request: they count as in flight, and once nothing is, nothing more is sent while paused', async () => {
+    const list = uids(6);
+    const pause = createPauseSwitch();
+    const scripted = scriptedGate(done);
+    // The first group's records (journal and audit trail) take a while: the operator pauses meanwhile.
+    let releaseAdmit: () => void = () => undefined;
+    const admitHeld = new Promise<void>((resolve) => (releaseAdmit = resolve));
+    let admitting: () => void = () => undefined;
+    const admitStarted = new Promise<void>((resolve) => (admitting = resolve));
+    const admit = scripted.gate.admit.bind(scripted.gate);
+    let groups = 0;
+    const gate: BatchGate = {
+      ...scripted.gate,
+      admit: async (orders) => {
+        if (groups++ === 0) {
+          admitting();
+          await admitHeld;
+        }
+        return admit(orders);
+      },
+    };
+    const reports: BatchProgress[] = [];
+    let sentWhenIdle = -1;
+    let sentAtResume = -1;
+    const onProgress = (progress: BatchProgress) => {
+      reports.push(progress);
+      if (progress.state !== 'paused' || progress.inFlight > 0 || sentWhenIdle >= 0) return;
+      // Paused, nothing in flight: what the screens then say must stay true until Resume.
+      sentWhenIdle = scripted.sent.length;
+      const later = (turns: number) => setImmediate(() => (turns > 0 ? later(turns - 1) : ((sentAtResume = scripted.sent.length), pause.resume())));
+      later(20);
+    };
+    const finished = run(await job(list), gate, list, { concurrency: 2, control: { pause, onProgress } });
+    await admitStarted;
+    pause.pause();
+    expect(reports.at(-1)).toMatchObject({ state: 'paused', inFlight: 2 });
+    releaseAdmit();
+    const result = await finished;
+    expect(result.counts.done).toBe(6);
+    // The two on their way were sent; nothing else until Resume.
+    expect(sentWhenIdle).toBe(2);
+    expect(sentAtResume).toBe(2);
+  });
+
+  it('pause while waiting for a Retry-After: the item waits for Resume instead of being sent when the wait ends', async () => {
+    const list = ['limited', 'next'];
+    const pause = createPauseSwitch();
+    const scripted = scriptedGate((uid, attempt) => (uid === 'limited' && attempt === 1 ? failure('RATE_LIMITED', 'refused', { status: 429, retryAfterSeconds: 30 }) : done()));
+    let endWait: () => void = () => undefined;
+    let waiting: () => void = () => undefined;
+    const waitStarted = new Promise<void>((resolve) => (waiting = resolve));
+    let sentAtResume = -1;
+    const finished = run(await job(list), scripted.gate, list, {
+      concurrency: 1,
+      control: { pause },
+      // The Retry-After wait ends when the test says so; the spacing after it passes at once.
+      sleep: (ms) =>
+        new Promise<void>((resolve) => {
+          clock += ms;
+          if (ms < 30_000) return resolve();
+          endWait = resolve;
+          waiting();
+        }),
+    });
+    await waitStarted;
+    pause.pause();
+    endWait();
+    // Several turns of the event loop: an item let through would be sent by now.
+    await new Promise<void>((resolve) => {
+      const later = (turns: number) => setImmediate(() => (turns > 0 ? later(turns - 1) : resolve()));
+      later(20);
+    });
+    sentAtResume = scripted.sent.length;
+    pause.resume();
+    expect((await finished).counts.done).toBe(2);
+    expect(sentAtResume).toBe(1);
+  });
+
   it('re-checked items (in flight at a crash) count a 404 as done before the interruption', async () => {
     const list = ['was-in-flight'];
     const scripted = scriptedGate(() => failure('NOT_FOUND', 'refused', { status: 404 }));

@@ -186,11 +186,15 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
       if (signal.aborted) return;
       await pacer.turn(signal);
       if (signal.aborted) return;
-      const attempt = await admit(run, actId);
+      // Paused while it waited for its turn (a Retry-After): it waits for Resume rather than going out now.
+      if (control.pause?.paused) continue;
+      // On its way from here, with no wait since the pause was last checked: its records (journal, audit trail),
+      // then its request. So "paused, nothing in flight" means that nothing more is sent until Resume.
       inFlight += 1;
       report();
       let result: BatchSendResult;
       try {
+        const attempt = await admit(run, actId);
         result = await attempt.send();
       } finally {
         inFlight -= 1;

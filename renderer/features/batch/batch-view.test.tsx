@@ -451,6 +451,8 @@ describe('the Batch screen', () => {
     expect(within(region).getByText(/action: Invalid option/)).toBeTruthy();
     expect(within(region).queryByRole('button')).toBeNull();
     expect(screen.queryByRole('list', { name: 'Batches to resume' })).toBeNull();
+    // Not "No batch yet" beside it.
+    expect(screen.queryByText('No batch yet.')).toBeNull();
   });
   it('a job paused in another process reads Paused in the jobs table and its offer, and is not offered for resuming here', async () => {
     const pausedElsewhere: BatchJobSummary = {

@@ -110,7 +110,8 @@ export function BatchView({ profile }: { profile: ProfileView }) {
         />
       )}
       {main}
-      {jobs.data && <PastJobs jobs={jobs.data} busy={busy} onShow={setShowing} />}
+      {/* "No batch yet" would be false beside a damaged one: the damaged list stands alone then. */}
+      {jobs.data && (jobs.data.length > 0 || damaged.length === 0) && <PastJobs jobs={jobs.data} busy={busy} onShow={setShowing} />}
       <DamagedJobs jobs={damaged} />
     </ViewSection>
   );
