@@ -338,7 +338,6 @@ describe('runBatch', () => {
     let endWait: () => void = () => undefined;
     let waiting: () => void = () => undefined;
     const waitStarted = new Promise<void>((resolve) => (waiting = resolve));
-    let sentAtResume = -1;
     const finished = run(await job(list), scripted.gate, list, {
       concurrency: 1,
       control: { pause },
@@ -359,7 +358,7 @@ describe('runBatch', () => {
       const later = (turns: number) => setImmediate(() => (turns > 0 ? later(turns - 1) : resolve()));
       later(20);
     });
-    sentAtResume = scripted.sent.length;
+    const sentAtResume = scripted.sent.length;
     pause.resume();
     expect((await finished).counts.done).toBe(2);
     expect(sentAtResume).toBe(1);
