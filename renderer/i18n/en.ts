@@ -426,6 +426,15 @@ export const en = {
   },
   logoutSimulate: {
     button: 'Simulate a login',
+    /** After an answer other than done: the next step; the typed confirmation is spent. */
+    next: {
+      unknown: 'Check the user before anything else: the erasure may have happened. Look the uid up on a list read now; if the user is still there, start again from their row, with a new confirmation.',
+      'not-found': 'Check the uid: the service knows no user with exactly this uid. Look it up to find who was meant.',
+      refused: 'Nothing was changed. Do what the message says, then start again: you will type the uid again.',
+      'not-sent': 'Nothing was sent. Do what the message says, then start again: you will type the uid again.',
+      done: 'The service confirmed the erasure: there is nothing more to send for this uid.',
+    },
+    startAgain: 'Start again',
     hint: 'Sandbox only: opens a session for this uid, so you can see a logout end it (or a broken token leave it).',
     failed: 'No session was opened',
   },

@@ -417,6 +417,14 @@ export const fr: Messages = {
     verified: 'Vérifié : l’uid ne mène plus à personne.',
     notVerified: 'Non vérifié : l’uid menait encore à l’utilisateur ensuite. Vérifiez l’utilisateur sur le service.',
     couldNotCheck: 'Vérification impossible : on ne sait pas si l’uid mène encore à l’utilisateur. Vérifiez l’utilisateur sur le service.',
+    next: {
+      unknown: 'Vérifiez l’utilisateur avant toute chose : l’effacement a peut-être eu lieu. Recherchez l’uid dans une liste lue maintenant ; si l’utilisateur y est encore, recommencez depuis sa ligne, avec une nouvelle confirmation.',
+      'not-found': 'Vérifiez l’uid : le service ne connaît aucun utilisateur ayant exactement cet uid. Recherchez-le pour trouver la personne visée.',
+      refused: 'Rien n’a été modifié. Faites ce que dit le message, puis recommencez : vous saisirez de nouveau l’uid.',
+      'not-sent': 'Rien n’a été envoyé. Faites ce que dit le message, puis recommencez : vous saisirez de nouveau l’uid.',
+      done: 'Le service a confirmé l’effacement : il n’y a plus rien à envoyer pour cet uid.',
+    },
+    startAgain: 'Recommencer',
   },
   logoutSimulate: {
     button: 'Simuler une connexion',

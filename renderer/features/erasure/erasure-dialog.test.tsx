@@ -154,6 +154,26 @@ describe('erasure dialog', () => {
     expect(alert.textContent).toMatch(/Outcome: Unknown — the request may have reached the service\. Check the user before trying again\./);
   });
 
+  it('takes a pasted 300-character reference whole and refuses it with the rule, before anything is sent', async () => {
+    const { user, dialog, fake } = await openDialog('Delete', 'dave smith');
+    await user.type(within(dialog).getByLabelText('Type the uid to confirm'), 'dave smith');
+    const reference = within(dialog).getByLabelText('Reference (optional)') as HTMLInputElement;
+    await user.click(reference);
+    await user.paste(`DSR-${'x'.repeat(296)}`);
+    // Nothing is cut silently: the whole paste stays, to be shortened by the operator.
+    expect(reference.value).toHaveLength(300);
+    expect(within(dialog).getByText('The reference is 300 characters long; references are at most 200. Enter only the ticket or request number.')).toBeTruthy();
+    expect(reference.getAttribute('aria-invalid')).toBe('true');
+    expect(confirmButton(dialog).disabled).toBe(true);
+    fireEvent.submit(confirmButton(dialog).closest('form')!);
+    expect(dialog.textContent).not.toMatch(/Sending in/);
+    expect(fake.callsOf('users.erase')).toEqual([]);
+    // Spaces at either end do not count, as the gate's rule says; 200 characters are accepted.
+    fireEvent.change(reference, { target: { value: `  ${'y'.repeat(200)}  ` } });
+    expect(within(dialog).queryByText(/references are at most 200/)).toBeNull();
+    expect(confirmButton(dialog).disabled).toBe(false);
+  });
+
   it('copies the real uid with its spaces (never the ␣ signs) from the Copy uid button', async () => {
     const { user, dialog } = await openDialog('Delete', 'dave smith');
     await user.click(within(dialog).getByRole('button', { name: 'Copy uid' }));

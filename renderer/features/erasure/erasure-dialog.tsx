@@ -3,9 +3,6 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppInfo, ProfileView } from '../../../shared/contract';
 import { DialogShell } from '../../components/dialog-shell';
-import { ErrorPanel } from '../../components/error-panel';
-import { toErrorInfo } from '../../../shared/errors';
-import { Field } from '../../components/field';
 import { UidHints, VisibleUid } from '../../components/visible-uid';
 import { CopyUidButton } from '../../components/copy-button';
 import { visibleUidText } from '../../../shared/invisible-characters';
@@ -17,7 +14,9 @@ import { environmentOf } from '../../state/use-profiles';
 import { ErasureFacts } from './erasure-facts';
 import { AbsentUidNotice, ErasureIdentity, IdentityCheck, UncheckedUidNotice } from './erasure-identity';
 import { useErasedUsers } from './erased-users';
-import { ConfirmHint } from './confirm-hint';
+import { ErasureConfirmForm } from './erasure-confirm-form';
+import { ErasureOutcome, outcomeStep } from './erasure-outcome';
+import { ErasureCountdown, ErasureSending } from './erasure-progress';
 import { lookUpInSearch, searchAvailable } from './look-up';
 import { useUidIdentity } from './use-uid-identity';
 import { erasureNotice } from './erasure-notice';
@@ -93,6 +92,8 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
     onSettled: () => {
       onLock(false);
       setSending(false);
+      // The typed confirmation is spent on the request it confirmed: whatever the answer, it is never sent again.
+      setTyped('');
     },
     onSuccess: (result) => {
       markErased({ profileId: profile.id, uid, action, result: 'done' });
@@ -104,11 +105,10 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
     },
     onError: (error) => {
       sentRef.current = false;
-      const info = toErrorInfo(error);
-      // Not on the service, or perhaps erased: nothing may offer to act on this user as if nothing happened.
-      if (info.code === 'NOT_FOUND') markErased({ profileId: profile.id, uid, action, result: 'not-found' });
-      else if (info.outcome === 'unknown') markErased({ profileId: profile.id, uid, action, result: 'unknown' });
-      if (info.outcome !== 'not-sent') refreshUsers();
+      const step = outcomeStep(error);
+      // Not on the service, perhaps erased, or erased with its outcome unrecorded: nothing may offer to act on this user as if nothing happened.
+      if (step === 'not-found' || step === 'unknown' || step === 'done') markErased({ profileId: profile.id, uid, action, result: step });
+      if (step !== 'not-sent') refreshUsers();
       void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
     },
   });
@@ -120,10 +120,7 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
     erase.mutate();
   });
 
-  const matches = typed === uid;
-  // A 404 will not change on a second try: the button becomes Close.
-  const notFound = erase.isError && toErrorInfo(erase.error).code === 'NOT_FOUND';
-  const phase = sending || erase.isPending ? 'sending' : countdown.running ? 'countdown' : 'confirm';
+  const phase = sending || erase.isPending ? 'sending' : countdown.running ? 'countdown' : erase.isError ? 'outcome' : 'confirm';
 
   const uidBox = (
     <div className="erasure-uid">
@@ -140,6 +137,22 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
       }
     : undefined;
 
+  if (phase === 'outcome') {
+    return (
+      <div className="erasure">
+        <ErasureOutcome
+          uid={uid}
+          error={erase.error}
+          onClose={onClose}
+          onLookUp={lookUp}
+          onStartAgain={() => {
+            setCancelled(false);
+            erase.reset();
+          }}
+        />
+      </div>
+    );
+  }
   if (identity.phase === 'checking' || identity.phase === 'reading') {
     return (
       <div className="erasure">
@@ -179,93 +192,34 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
       )}
 
       {phase === 'confirm' && (
-        <form
-          className="form"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (!matches || notFound) return;
+        <ErasureConfirmForm
+          uid={uid}
+          typed={typed}
+          onTyped={setTyped}
+          reference={reference}
+          onReference={setReference}
+          logoutFirst={logoutFirst}
+          onLogoutFirst={(checked) => setLogoutFirst(profile.id, checked)}
+          cancelled={cancelled}
+          onCancel={onClose}
+          onConfirm={() => {
             setCancelled(false);
-            erase.reset();
             countdown.start();
           }}
-        >
-          <Field
-            label={t('erasure.typeUid')}
-            liveHint
-            hint={<ConfirmHint typed={typed} uid={uid} />}
-            value={typed}
-            onChange={(event) => setTyped(event.target.value)}
-            autoComplete="off"
-            autoCapitalize="off"
-            autoCorrect="off"
-            spellCheck={false}
-            className="field--mono"
-          />
-          <Field label={t('erasure.reference')} hint={t('erasure.referenceHint')} value={reference} onChange={(event) => setReference(event.target.value)} maxLength={200} autoComplete="off" />
-          <label className="checkbox">
-            <input type="checkbox" checked={logoutFirst} onChange={(event) => setLogoutFirst(profile.id, event.target.checked)} aria-describedby="erasure-logout-first-hint" />
-            <span>{t('erasure.logoutFirst')}</span>
-          </label>
-          <p id="erasure-logout-first-hint" className="muted">
-            {t('erasure.logoutFirstHint')}
-          </p>
-          {cancelled && (
-            <p className="callout callout--info" role="status">
-              {t('erasure.cancelled')}
-            </p>
-          )}
-          {erase.isError && <ErrorPanel title={t('erasure.failed')} error={erase.error} showOutcome />}
-          <div className="dialog__actions">
-            {!notFound && (
-              <button type="button" className="button button--ghost" onClick={onClose}>
-                {t('common.cancel')}
-              </button>
-            )}
-            {/* After a cancel, focus returns here rather than to the page behind. */}
-            {notFound ? (
-              <button type="button" className="button button--primary" onClick={onClose} autoFocus>
-                {t('common.close')}
-              </button>
-            ) : (
-              <button type="submit" className="button button--danger" disabled={!matches} autoFocus={cancelled}>
-                {t('common.confirm')}
-              </button>
-            )}
-          </div>
-        </form>
+        />
       )}
 
       {phase === 'countdown' && (
-        <div className="countdown">
-          <p className="countdown__number" aria-hidden="true">{countdown.remaining}</p>
-          <div className="countdown__text" role="timer" aria-live="polite" aria-atomic="true">
-            <p className="countdown__title">{t('erasure.countdown', { seconds: countdown.remaining ?? 0 })}</p>
-            <p className="countdown__hint">{t('erasure.countdownHint')}</p>
-          </div>
-          <button
-            type="button"
-            className="button button--large button--primary countdown__cancel"
-            // Focus lands here so Enter or Space stops the request.
-            autoFocus
-            onClick={() => {
-              countdown.cancel();
-              setCancelled(true);
-            }}
-          >
-            {t('common.cancel')}
-          </button>
-        </div>
+        <ErasureCountdown
+          remaining={countdown.remaining}
+          onCancel={() => {
+            countdown.cancel();
+            setCancelled(true);
+          }}
+        />
       )}
 
-      {phase === 'sending' && (
-        <div className="sending" role="status">
-          <span className="spinner" aria-hidden="true" />
-          <div>
-            <p className="sending__title">{t('erasure.sending')}</p>
-            <p className="muted">{t('erasure.sendingHint')}</p>
-          </div>
-        </div>
-      )}
+      {phase === 'sending' && <ErasureSending />}
     </div>
   );
 }
