@@ -856,6 +856,7 @@ export const en = {
       hint: '{{unfinished}} of {{total}} items are unfinished: only those are sent. An item that was in flight is checked again.',
       start: 'Resume',
       failed: 'The batch did not resume',
+      notResumable: 'Nothing to resume here: this batch is now “{{state}}”.',
     },
     jobs: {
       heading: 'Batches on this computer',

@@ -844,6 +844,7 @@ export const fr: Messages = {
       hint: '{{unfinished}} éléments sur {{total}} ne sont pas terminés : seuls ceux-là sont envoyés. Un élément qui était en cours est vérifié à nouveau.',
       start: 'Reprendre',
       failed: 'Le lot n’a pas repris',
+      notResumable: 'Rien à reprendre ici : ce lot est maintenant « {{state}} ».',
     },
     jobs: {
       heading: 'Lots sur cet ordinateur',

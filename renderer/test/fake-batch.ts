@@ -33,11 +33,14 @@ export function createFakeBatch(guard: (method: keyof BridgeClient, input: unkno
   const runs = new Map<string, string>();
   const paused = new Map<string, boolean>();
   let sequence = 0;
+  let previews = 0;
 
   const methods: BatchMethods = {
     'batch.preview': async (input) => {
       guard('batch.preview', input);
-      const preview = parse(input.text, input.sourceName ?? 'pasted list', input.uidColumn, input.referenceColumn, input.hasHeader);
+      // As the core: every preview is a draft of its own (a new id), even of the same text.
+      previews += 1;
+      const preview = parse(input.text, input.sourceName ?? 'pasted list', input.uidColumn, input.referenceColumn, input.hasHeader, previews);
       drafts.set(preview.draftId, { items: preview.allItems, sourceName: preview.sourceName });
       const { allItems, ...answer } = preview;
       void allItems;
@@ -84,6 +87,8 @@ export function createFakeBatch(guard: (method: keyof BridgeClient, input: unkno
       // Run by this app: the list serves its run's state (the tests' progress events say the rest).
       summary.live = { state: 'running', inFlight: 0, ratePerSecond: 0, jobId };
       jobs.set(batchId, { summary, rows: draft.items.map(sent) });
+      // The draft became the job: it cannot be started a second time.
+      drafts.delete(input.draftId);
       runs.set(jobId, batchId);
       return { jobId, batchId };
     },
@@ -189,7 +194,7 @@ const csvCell = (value: string | number) => {
 
 const UID_COLUMN_NAMES = new Set(['uid', 'user id', 'userid', 'user_id', 'user uid']);
 
-function parse(text: string, sourceName: string, uidColumn?: string | number, referenceColumn?: string | number, hasHeader?: boolean): BatchPreview & { allItems: DraftItem[] } {
+function parse(text: string, sourceName: string, uidColumn: string | number | undefined, referenceColumn: string | number | undefined, hasHeader: boolean | undefined, previewNumber: number): BatchPreview & { allItems: DraftItem[] } {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const first = lines[0] ?? '';
   const kind: BatchPreview['kind'] = first.includes('\t') ? 'tsv' : first.includes(',') ? 'csv' : 'list';
@@ -233,7 +238,7 @@ function parse(text: string, sourceName: string, uidColumn?: string | number, re
     const reference = referenceIndex >= 0 ? cells[referenceIndex] : undefined;
     items.push({ line: index + 1, uid, ...(reference ? { reference } : {}) });
   });
-  let digest = 0;
+  let digest = previewNumber;
   for (const char of text + String(uidColumn) + String(referenceColumn)) digest = (digest * 31 + char.charCodeAt(0)) >>> 0;
   return {
     draftId: hex(32, digest),

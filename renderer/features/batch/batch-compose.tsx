@@ -5,7 +5,7 @@ import { useBridge, useOptionalBridgeEvents } from '../../bridge/bridge-context'
 import { CardSection } from '../../components/card-section';
 import { ErrorPanel } from '../../components/error-panel';
 import { environmentOf } from '../../state/use-profiles';
-import { useBatchDraft } from './batch-draft-store';
+import { confirmationTarget, useBatchDraft } from './batch-draft-store';
 import { BatchConfirm } from './batch-confirm';
 import { BatchInput } from './batch-input';
 import { BatchPreviewPanel, PASTED_LIST } from './batch-preview-panel';
@@ -26,18 +26,23 @@ export function BatchCompose({ profile, appInfo }: { profile: ProfileView; appIn
   const { preview, pending, error } = useBatchPreview({
     text: draft.file ? draft.file.text : draft.pasted,
     sourceName: draft.file?.name ?? PASTED_LIST,
+    separator: draft.separator,
     uidColumn: draft.uidColumn,
     referenceColumn: draft.referenceColumn,
     hasHeader: draft.hasHeader,
     immediate,
   });
   const environment = environmentOf(profile, appInfo);
-  // A phrase typed while another profile was active confirms nothing here.
-  const typed = draft.typedFor === profile.id ? draft.typed : '';
+  const useTrimmed = preview !== null && draft.useTrimmedFor === preview.draftId;
+  // What Start would send now: a phrase typed for anything else (another profile, preview or choice) confirms nothing.
+  const target = confirmationTarget({ profileId: profile.id, draftId: preview?.draftId ?? '', action: draft.action, logoutFirst: draft.logoutFirst, useTrimmed });
+  const typed = draft.typedFor === target ? draft.typed : '';
   const count = preview?.items ?? 0;
 
   const start = () => {
     if (!preview) return;
+    // One phrase, one click: whatever the answer, another Start is confirmed again.
+    draft.forgetConfirmation();
     if (!events) {
       useBatchRun.setState({ run: { phase: 'failed', error: new PrivacyDeskError({ code: 'INTERNAL', text: msg('bridge.noEventChannel') }) } });
       return;
@@ -51,7 +56,7 @@ export function BatchCompose({ profile, appInfo }: { profile: ProfileView; appIn
         logoutFirst: draft.logoutFirst,
         concurrency: 4,
         confirmation: typed,
-        useTrimmed: draft.useTrimmedFor === preview.draftId,
+        useTrimmed,
         ...(reference ? { reference } : {}),
       }),
     );
@@ -67,7 +72,7 @@ export function BatchCompose({ profile, appInfo }: { profile: ProfileView; appIn
             action={draft.action}
             count={count}
             typed={typed}
-            onTyped={(text) => draft.set({ typed: text, typedFor: profile.id })}
+            onTyped={(text) => draft.set({ typed: text, typedFor: target })}
             onStart={start}
             starting={run.phase === 'starting'}
             blocked={pending ? t('batch.confirm.waitPreview') : undefined}

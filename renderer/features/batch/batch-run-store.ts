@@ -5,6 +5,7 @@ import type { ErrorInfo } from '../../../shared/errors';
 import type { JobFinished, JobProgress } from '../../../shared/jobs';
 import type { BridgeEventClient } from '../../bridge/bridge-event-client';
 import { followJob, type FollowedJob } from '../../bridge/jobs';
+import { useBatchDraft } from './batch-draft-store';
 
 /**
  * Which run this window shows, and what the operator asked of it. How the job stands (its state, counts,
@@ -46,6 +47,11 @@ function stopFollowing() {
   detachAttached = null;
 }
 
+/** A run starts, is followed or ends here: a phrase typed before confirms what the operator saw then, not what comes next. */
+function forgetTypedPhrase() {
+  useBatchDraft.getState().forgetConfirmation();
+}
+
 function endedState(batchId: string, finished: BatchRunFinished): BatchRunState {
   if (finished.status === 'completed') return { phase: 'ended', batchId: finished.result.batchId, result: finished.result };
   if (finished.status === 'failed') return { phase: 'ended', batchId: finished.batchId ?? batchId, error: finished.error };
@@ -66,6 +72,7 @@ export const useBatchRun = create<BatchRunStore>()((set, get) => {
 
     async start(bridge, events, call) {
       stopFollowing();
+      forgetTypedPhrase();
       set({ run: { phase: 'starting' } });
       let batchId = '';
       try {
@@ -86,14 +93,19 @@ export const useBatchRun = create<BatchRunStore>()((set, get) => {
         if (followed === job) followed = null;
         if (finished.kind !== 'batch.run') return;
         const run = get().run;
-        if (run.phase === 'running' && run.batchId === batchId) set({ run: endedState(batchId, finished) });
+        if (run.phase === 'running' && run.batchId === batchId) {
+          forgetTypedPhrase();
+          set({ run: endedState(batchId, finished) });
+        }
       } catch (error) {
+        forgetTypedPhrase();
         set({ run: { phase: 'failed', error } });
       }
     },
 
     attach(events, batchId) {
       stopFollowing();
+      forgetTypedPhrase();
       set({ run: { phase: 'running', jobId: null, batchId, cancelling: false } });
       const stopProgress = events.subscribe('job.progress', (payload) => onProgress(batchId)(payload));
       const stopFinished = events.subscribe('job.finished', (payload) => {
@@ -102,6 +114,7 @@ export const useBatchRun = create<BatchRunStore>()((set, get) => {
         const named = payload.status === 'completed' ? payload.result.batchId : payload.batchId;
         if (named !== batchId && payload.jobId !== run.jobId) return;
         stopFollowing();
+        forgetTypedPhrase();
         set({ run: endedState(batchId, payload) });
       });
       detachAttached = () => {
@@ -114,6 +127,7 @@ export const useBatchRun = create<BatchRunStore>()((set, get) => {
       const run = get().run;
       if (run.phase !== 'running' || run.batchId !== batchId) return;
       stopFollowing();
+      forgetTypedPhrase();
       set({ run: { phase: 'ended', batchId } });
     },
 
@@ -129,6 +143,7 @@ export const useBatchRun = create<BatchRunStore>()((set, get) => {
 
     dismiss() {
       stopFollowing();
+      forgetTypedPhrase();
       set({ run: { phase: 'idle' } });
     },
   };

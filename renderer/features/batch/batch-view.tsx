@@ -32,6 +32,7 @@ export function BatchView({ profile }: { profile: ProfileView }) {
   const attach = useBatchRun((s) => s.attach);
   const events = useOptionalBridgeEvents();
   const clearDraft = useBatchDraft((s) => s.clear);
+  const forgetConfirmation = useBatchDraft((s) => s.forgetConfirmation);
   const jobs = useBatchJobs();
   const damaged = useDamagedBatchJobs();
   useBatchJobEvents();
@@ -75,7 +76,20 @@ export function BatchView({ profile }: { profile: ProfileView }) {
       />
     );
   } else if (resuming) {
-    main = <BatchResume job={resuming} profiles={profiles} appInfo={appInfo} onCancel={() => setResuming(null)} />;
+    main = (
+      <BatchResume
+        job={resuming}
+        profiles={profiles}
+        appInfo={appInfo}
+        onCancel={() => {
+          // Declined: back to the stopped job's results, never to a form armed with an older phrase.
+          forgetConfirmation();
+          if (run.phase === 'failed') dismiss();
+          setResuming(null);
+          setShowing(resuming);
+        }}
+      />
+    );
   } else if (showing) {
     main = (
       <BatchJobPanel
@@ -101,6 +115,7 @@ export function BatchView({ profile }: { profile: ProfileView }) {
           jobs={jobs.data}
           busy={busy}
           onResume={(job) => {
+            forgetConfirmation();
             setShowing(null);
             setResuming(job);
           }}
