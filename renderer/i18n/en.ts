@@ -118,7 +118,6 @@ export const en = {
     addProfile: 'Add profile',
     active: 'Active',
     useProfile: 'Use this profile',
-    useFailed: 'Could not switch to this profile',
     edit: 'Edit',
     delete: 'Delete',
     baseUrl: 'Base URL',

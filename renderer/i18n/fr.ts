@@ -113,7 +113,6 @@ export const fr: Messages = {
     addProfile: 'Ajouter un profil',
     active: 'Actif',
     useProfile: 'Utiliser ce profil',
-    useFailed: 'Impossible de passer à ce profil',
     edit: 'Modifier',
     delete: 'Supprimer',
     baseUrl: 'URL de base',

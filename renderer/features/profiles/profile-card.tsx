@@ -1,13 +1,13 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AppInfo, ProfileView } from '../../../shared/contract';
 import { useBridge } from '../../bridge/bridge-context';
 import { EmptyValue } from '../../components/empty-value';
 import { EnvironmentBadge } from '../../components/environment-badge';
 import { ErrorPanel } from '../../components/error-panel';
-import { queryKeys } from '../../state/query-keys';
 import { environmentOf } from '../../state/use-profiles';
 import { ConnectionChecks } from './connection-checks';
+import { useProfileSwitch } from './profile-switch';
 
 interface ProfileCardProps {
   profile: ProfileView;
@@ -20,13 +20,10 @@ interface ProfileCardProps {
 export function ProfileCard({ profile, active, appInfo, onEdit, onDelete }: ProfileCardProps) {
   const { t } = useTranslation();
   const bridge = useBridge();
-  const queryClient = useQueryClient();
   const headingId = `profile-${profile.id}-name`;
 
-  const use = useMutation({
-    mutationFn: () => bridge['profiles.setActive']({ id: profile.id }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.profiles }),
-  });
+  // The header's switch: a live profile only after "Switch to a live profile?", a failure said in a notice.
+  const { choose, switching } = useProfileSwitch();
   const test = useMutation({ mutationFn: () => bridge['profiles.testConnection']({ id: profile.id }) });
 
   const storage =
@@ -65,7 +62,7 @@ export function ProfileCard({ profile, active, appInfo, onEdit, onDelete }: Prof
       </dl>
       <div className="profile-card__actions">
         {!active && (
-          <button type="button" className="button button--primary" onClick={() => use.mutate()} disabled={use.isPending}>
+          <button type="button" className="button button--primary" onClick={() => choose(profile.id)} disabled={switching}>
             {t('profiles.useProfile')}
           </button>
         )}
@@ -79,7 +76,6 @@ export function ProfileCard({ profile, active, appInfo, onEdit, onDelete }: Prof
           {t('profiles.delete')}
         </button>
       </div>
-      {use.isError && <ErrorPanel title={t('profiles.useFailed')} error={use.error} />}
       {test.isError && <ErrorPanel title={t('connection.test')} error={test.error} />}
       {test.data && <ConnectionChecks checks={test.data.checks} profileName={profile.name} />}
     </article>
