@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { wordInEnglish } from './messages';
-import { extraClaimsProblem, identityClaimsIn, LOGOUT_LIMITS, logoutOptionsSchema, logoutVerdict } from './logout';
+import { extraClaimsProblem, identityClaimsIn, judgeLogout, LOGOUT_LIMITS, logoutOptionsSchema, logoutVerdict } from './logout';
 
 function nested(levels: number): unknown {
   let value: unknown = 1;
@@ -71,5 +71,26 @@ describe('the verdict of a logout test', () => {
       expect(logoutVerdict(testCase, { outcome: 'refused', errorCode: 'APPLICATION_NOT_FOUND' })).toBe('inconclusive');
       expect(logoutVerdict(testCase, { outcome: 'unknown', errorCode: 'UNEXPECTED_RESPONSE' })).toBe('inconclusive');
     }
+  });
+});
+
+describe('what a logout answer was, and its verdict', () => {
+  const refusedIn200 = { outcome: 'unknown' as const, errorCode: 'UNEXPECTED_RESPONSE' as const, status: 200, body: { error: 'invalid_request', error_description: 'The logout token signature does not match the secret key.' } };
+
+  it('a 2xx whose body says the logout failed or was refused is its own answer: inconclusive for every case, never "not judged"', () => {
+    expect(judgeLogout('wrong-secret', refusedIn200)).toEqual({ answer: 'says-failed', verdict: 'inconclusive' });
+    expect(judgeLogout('valid', { outcome: 'unknown', errorCode: 'UNEXPECTED_RESPONSE', status: 200, body: { success: false } })).toEqual({ answer: 'says-failed', verdict: 'inconclusive' });
+  });
+
+  it('tells a 2xx that cannot be read (an HTML page) from one that says it failed', () => {
+    expect(judgeLogout('expired', { outcome: 'unknown', errorCode: 'UNEXPECTED_RESPONSE', status: 200, body: '<html>' })).toEqual({ answer: 'answered', verdict: 'inconclusive' });
+  });
+
+  it('names every other answer: accepted, refused, answered without judging, no answer', () => {
+    expect(judgeLogout('valid', { outcome: 'done', status: 200, body: { success: true } })).toEqual({ answer: 'accepted', verdict: 'as-expected' });
+    expect(judgeLogout('alg-none', { outcome: 'done', status: 200 })).toEqual({ answer: 'accepted', verdict: 'not-as-expected' });
+    expect(judgeLogout('expired', { outcome: 'refused', errorCode: 'LOGOUT_REJECTED', status: 400 })).toEqual({ answer: 'refused', verdict: 'as-expected' });
+    expect(judgeLogout('expired', { outcome: 'unknown', errorCode: 'SERVER_ERROR', status: 503 })).toEqual({ answer: 'answered', verdict: 'inconclusive' });
+    expect(judgeLogout('expired', { outcome: 'unknown', errorCode: 'NETWORK' })).toEqual({ answer: 'no-answer', verdict: 'inconclusive' });
   });
 });

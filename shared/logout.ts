@@ -183,14 +183,56 @@ export interface TokenVerification {
 /**
  * What a logout test proves, the window's tester and the CLI's --negative alike. Only the service judging the token
  * is conclusive: a readable 2xx (done) or a refusal of the token itself (LOGOUT_REJECTED). Everything else — not sent,
- * a network error, a timeout, a 5xx, a 429, an unknown application, a redirect, an unreadable answer — says nothing
- * about the token: inconclusive, never counted as the service failing (or passing) the test.
+ * a network error, a timeout, a 5xx, a 429, an unknown application, a redirect, an unreadable answer, a 2xx whose body
+ * says it failed — says nothing certain about the token: inconclusive, never counted as the service failing (or
+ * passing) the test.
  */
 export type LogoutVerdict = 'as-expected' | 'not-as-expected' | 'inconclusive';
 
-export function logoutVerdict(testCase: 'valid' | NegativeCase, answer: { outcome: Outcome; errorCode?: ErrorCode | undefined }): LogoutVerdict {
-  const accepted = answer.outcome === 'done';
-  const refusedToken = answer.outcome === 'refused' && answer.errorCode === 'LOGOUT_REJECTED';
-  if (!accepted && !refusedToken) return 'inconclusive';
-  return accepted === (testCase === 'valid') ? 'as-expected' : 'not-as-expected';
+/**
+ * How the service treated a logout token, in one word the tester, its history and the CLI share:
+ * - accepted: a readable 2xx (outcome done);
+ * - refused: a refusal of the token itself (LOGOUT_REJECTED, a 4xx);
+ * - says-failed: a 2xx whose body says the logout failed or was refused ({"success": false}, an "error" member…):
+ *   the status says success, the body says otherwise, so whether sessions ended cannot be told from the answer —
+ *   and sending it again gets the same answer;
+ * - answered: an answer that is not a judgement of the token (a 5xx, a 429, an unknown application, a redirect,
+ *   a 2xx that cannot be read);
+ * - no-answer: nothing came back (not sent, a network error, a timeout).
+ */
+export type LogoutAnswer = 'accepted' | 'refused' | 'says-failed' | 'answered' | 'no-answer';
+
+/** What a logout call came to: a LogoutResult, or the error a failed send raised (its outcome, code and status). */
+export interface LogoutReply {
+  outcome: Outcome;
+  errorCode?: ErrorCode | undefined;
+  status?: number | undefined;
+  /** The answer's body: parsed JSON when it was JSON, else its text. */
+  body?: unknown;
+}
+
+export interface LogoutJudgement {
+  answer: LogoutAnswer;
+  verdict: LogoutVerdict;
+}
+
+export function logoutAnswer(reply: LogoutReply): LogoutAnswer {
+  if (reply.outcome === 'done') return 'accepted';
+  if (reply.outcome === 'refused' && reply.errorCode === 'LOGOUT_REJECTED') return 'refused';
+  if (reply.status === undefined) return 'no-answer';
+  // core/service/logout-outcome.ts: a 2xx whose JSON says failure is UNEXPECTED_RESPONSE, outcome unknown; a 2xx it cannot read as JSON keeps its text.
+  const success = reply.status >= 200 && reply.status < 300;
+  const readJson = typeof reply.body === 'object' && reply.body !== null;
+  if (success && reply.outcome === 'unknown' && reply.errorCode === 'UNEXPECTED_RESPONSE' && readJson) return 'says-failed';
+  return 'answered';
+}
+
+export function judgeLogout(testCase: 'valid' | NegativeCase, reply: LogoutReply): LogoutJudgement {
+  const answer = logoutAnswer(reply);
+  if (answer !== 'accepted' && answer !== 'refused') return { answer, verdict: 'inconclusive' };
+  return { answer, verdict: (answer === 'accepted') === (testCase === 'valid') ? 'as-expected' : 'not-as-expected' };
+}
+
+export function logoutVerdict(testCase: 'valid' | NegativeCase, reply: LogoutReply): LogoutVerdict {
+  return judgeLogout(testCase, reply).verdict;
 }

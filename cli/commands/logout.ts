@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
-import { LOGOUT_ALGORITHMS, logoutVerdict, NEGATIVE_CASES, type LogoutOptions, type LogoutResult, type NegativeCase, type LogoutAlgorithm } from '../../shared/logout';
+import { judgeLogout, LOGOUT_ALGORITHMS, NEGATIVE_CASES, type LogoutOptions, type LogoutResult, type NegativeCase, type LogoutAlgorithm } from '../../shared/logout';
 import { logoutRefusal } from '../../core/service/erasure-gate';
-import { isPrivacyDeskError, toErrorInfo, type Outcome } from '../../shared/errors';
+import { isPrivacyDeskError, toErrorInfo, type Outcome, type PrivacyDeskError } from '../../shared/errors';
 import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
 import { noteLiveData } from '../live-data';
 import { markIrreversible, type CliContext } from '../context';
@@ -58,8 +58,9 @@ export function logoutCommand(context: CliContext): Command {
       return;
     }
     const refusal = logoutRefusal(result);
-    const verdict = negative !== undefined ? NEGATIVE_VERDICT_WORDS[logoutVerdict(negative, result)] : undefined;
-    if (opts.json) out.json(verdict ? { ...result, verdict } : result);
+    const judged = negative !== undefined ? judgeLogout(negative, result) : undefined;
+    const verdict = judged ? NEGATIVE_VERDICT_WORDS[judged.verdict] : undefined;
+    if (opts.json) out.json(judged ? { ...result, verdict, answer: judged.answer } : result);
     else printResult(out, result, opts.showToken === true);
     if (verdict === 'refused-as-expected') {
       if (!opts.json) out.line(`Verdict:  refused as expected — the service refused the broken token (${negative}).`);
@@ -68,6 +69,14 @@ export function logoutCommand(context: CliContext): Command {
     if (verdict === 'accepted') {
       out.note(`Verdict: ACCEPTED — the service did not refuse a broken token (${negative}): it answered ${result.status} and treated it as a valid logout. Report this to the service's administrators.`);
       context.exitCode = EXIT_FAILED;
+      return;
+    }
+    if (verdict === 'inconclusive' && judged?.answer === 'says-failed' && refusal) {
+      // Answered, and the body contradicts the status: the same answer would come again, so no advice to resend.
+      if (!opts.json) out.line(saysFailedLine(result.status, refusal));
+      if (refusal.quote?.from === 'service') out.note(`The service said: “${refusal.quote.text}”.`);
+      out.note(`Outcome: ${result.status} with a body that says it failed — whether the user’s sessions ended is unknown.`);
+      context.exitCode = EXIT_OUTCOME_UNKNOWN;
       return;
     }
     if (verdict === 'inconclusive' && negative !== undefined && refusal) {
@@ -93,6 +102,13 @@ const NEGATIVE_VERDICT_WORDS = { 'as-expected': 'refused-as-expected', 'not-as-e
 
 function inconclusiveLine(negative: NegativeCase): string {
   return `Verdict:  INCONCLUSIVE — the service did not judge the broken token (${negative}): this says nothing about its token checks. Send it again once the service answers.`;
+}
+
+/** A negative case whose 2xx answer says, in its body, that the logout failed or was refused (shared/logout.ts 'says-failed'). */
+function saysFailedLine(status: number, refusal: PrivacyDeskError): string {
+  const sign = (refusal.text?.params as { sign?: unknown } | undefined)?.sign;
+  const which = typeof sign === 'string' ? ` (${sign})` : '';
+  return `Verdict:  INCONCLUSIVE — the service’s answer says the logout failed or was refused${which}, but with HTTP ${status}, a status that says success: whether the user’s sessions ended cannot be told from the answer, and sending it again gets the same answer. Ask the service’s administrators how it answers a logout it refuses; on the sandbox, GET /sandbox/users/{uid} shows the session count.`;
 }
 
 const STATUS_WORDS: Record<Outcome, string> = {

@@ -365,6 +365,9 @@ export const en = {
     logoutTitle: 'Send a logout to live data?',
     logoutBody: 'This ends real sessions of {{uid}} on {{host}}. It cannot be undone.',
     logoutConfirm: 'Send to live data',
+    /** A negative case on live data: a broken token the service should refuse; sessions end only if it accepts it. */
+    logoutNegativeTitle: 'Send a broken logout token to live data?',
+    logoutNegativeBody: 'This sends a deliberately broken token ({{testCase}}) for {{uid}} to {{host}}. The service should refuse it and end no session; if it accepts it, the real sessions of {{uid}} end, and that cannot be undone.',
     switchTitle: 'Switch to a live profile?',
     switchBody: '“{{profile}}” works on live data on {{host}}: erasures and logouts there change real users.',
     switchConfirm: 'Switch to live data',
@@ -476,6 +479,8 @@ export const en = {
     result: 'Response',
     accepted: 'Accepted',
     refused: 'Refused',
+    /** The response badge (shared/logout.ts LogoutAnswer), beside the status; its colour and mark are the verdict's. */
+    answers: { accepted: 'Accepted', refused: 'Refused', 'says-failed': 'Says it failed', answered: 'No verdict', 'no-answer': 'No answer' },
     latency: 'Latency',
     latencyValue: '{{ms}} ms',
     responseHeaders: 'Response headers',
@@ -500,6 +505,8 @@ export const en = {
     outcomeError: 'error {{code}}',
     actualAnswered: 'Actual: answered {{status}} ({{code}})',
     outcomeAnswered: 'answered {{status}} ({{code}})',
+    actualSaysFailed: 'Actual: the body of a {{status}} says it failed',
+    outcomeSaysFailed: 'says it failed ({{status}})',
     /** shared/logout.ts logoutVerdict: only the service judging the token is conclusive. */
     verdicts: {
       'as-expected': '✓ as expected',
@@ -507,6 +514,7 @@ export const en = {
       inconclusive: '○ inconclusive',
     },
     inconclusiveHint: 'Inconclusive: the service did not judge the token (no answer, a failure of its own, a rate limit…), so this says nothing about its token checks and is not counted as a failure. Send it again once the service answers.',
+    saysFailedHint: 'Inconclusive: the service’s answer says the logout failed or was refused, but with HTTP {{status}}, a status that says success. Whether sessions ended cannot be told from the answer, and sending it again gets the same answer. On the sandbox, the session counts under Response show it; on a live service, ask its administrators how it answers a logout it refuses.',
     cases: {
       valid: 'Valid token',
       'wrong-secret': 'Wrong secret',

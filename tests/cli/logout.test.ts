@@ -79,6 +79,24 @@ describe('privacy-desk logout and token verify (in-process CLI against the sandb
     }
   });
 
+  it('logout --negative refused in the body of a 200 is inconclusive for that reason (exit 3): the service answered, and sending it again gets the same answer', async () => {
+    f.sandbox.setVariants({ logoutErrorStatus: 200 });
+    try {
+      const human = await f.cli(['logout', 'alice@example.org', '--negative', 'wrong-secret']);
+      expect(human.code).toBe(3);
+      expect(human.stdout).toMatch(/^Status: +200 /m);
+      expect(human.stdout).toMatch(/^Verdict: +INCONCLUSIVE — the service’s answer says the logout failed or was refused \(an "error" member\), but with HTTP 200, a status that says success: whether the user’s sessions ended cannot be told from the answer, and sending it again gets the same answer\. Ask the service’s administrators how it answers a logout it refuses; on the sandbox, GET \/sandbox\/users\/\{uid\} shows the session count\.$/m);
+      expect(human.stderr).toMatch(/^The service said: “The logout token signature does not match/m);
+      const all = `${human.stdout}${human.stderr}`;
+      expect(all).not.toMatch(/did not judge|Send it again|sent again|ACCEPTED|refused as expected/);
+      const json = await f.cli(['logout', 'alice@example.org', '--negative', 'expired', '--json']);
+      expect(json.code).toBe(3);
+      expect(JSON.parse(json.stdout)).toMatchObject({ verdict: 'inconclusive', answer: 'says-failed', status: 200, outcome: 'unknown' });
+    } finally {
+      f.sandbox.setVariants({ logoutErrorStatus: 400 });
+    }
+  });
+
   it('token verify accepts a good token and explains a bad one (exit 1)', async () => {
     expect(goodToken).not.toBe('');
     const good = await f.cli(['token', 'verify', goodToken]);

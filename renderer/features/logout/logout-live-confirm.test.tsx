@@ -37,6 +37,27 @@ describe('logout tester on live data', () => {
     expect(fake.callsOf('logout.send')[0]!.uid).toBe('carol');
   });
 
+  it('a negative case asks with what it really risks: a broken token the service should refuse, real sessions ending only if it accepts it', async () => {
+    const { user, fake } = await openTester({ profiles: [LIVE_PROFILE] });
+    const cases = screen.getByRole('region', { name: 'Negative cases' });
+    await user.click(within(cases).getByRole('button', { name: 'Wrong secret' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send a broken logout token to live data?' });
+    expect(dialog.textContent).toContain('This sends a deliberately broken token (Wrong secret) for carol to debate.example.org. The service should refuse it and end no session; if it accepts it, the real sessions of carol end, and that cannot be undone.');
+    expect(dialog.textContent).not.toContain('This ends real sessions');
+    await user.click(within(dialog).getByRole('button', { name: 'Send to live data' }));
+    await waitFor(() => expect(fake.callsOf('logout.send')).toHaveLength(1));
+    expect(fake.callsOf('logout.send')[0]!.options.negativeCase).toBe('wrong-secret');
+  });
+
+  it('in French, the negative case’s question says the same', async () => {
+    const { user } = await openTester({ profiles: [LIVE_PROFILE] });
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'fr');
+    const cases = await screen.findByRole('region', { name: 'Cas négatifs' });
+    await user.click(within(cases).getByRole('button', { name: 'Expiré' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Envoyer un jeton de déconnexion cassé aux données réelles\u00a0?' });
+    expect(dialog.textContent).toContain('Cela envoie un jeton délibérément cassé (Expiré) pour carol à debate.example.org. Le service doit le refuser et ne mettre fin à aucune session\u00a0; s’il l’accepte, les vraies sessions de carol prennent fin, et c’est irréversible.');
+  });
+
   it('does not ask on the sandbox', async () => {
     const { user, fake } = await openTester({ profiles: [LOCAL_PROFILE] });
     await user.click(screen.getByRole('button', { name: 'Send logout' }));

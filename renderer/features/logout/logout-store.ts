@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { LogoutAlgorithm, LogoutVerdict, NegativeCase } from '../../../shared/logout';
+import type { LogoutAlgorithm, LogoutAnswer, LogoutVerdict, NegativeCase } from '../../../shared/logout';
 
 export interface LogoutDraft {
   algorithm: LogoutAlgorithm;
@@ -23,11 +23,8 @@ export interface LogoutTestRecord {
   uid: string;
   testCase: LogoutCase;
   status?: number;
-  /**
-   * How the service treated the token: accepted it (a readable 2xx), refused it as a token (LOGOUT_REJECTED),
-   * answered without judging it (5xx, 429, unknown application, an unreadable answer), or gave no answer at all.
-   */
-  answer: 'accepted' | 'refused' | 'answered' | 'no-answer';
+  /** How the service treated the token (shared/logout.ts LogoutAnswer). */
+  answer: LogoutAnswer;
   errorCode?: string;
   /** valid → accepted; any negative case → refused; inconclusive when the token was not judged (shared/logout.ts logoutVerdict). */
   verdict: LogoutVerdict;

@@ -96,6 +96,80 @@ describe('logout tester: verdicts', () => {
   });
 });
 
+describe('logout tester: the response badge follows the verdict', () => {
+  async function openWith(answer: (input: Parameters<ReturnType<typeof renderApp>['fake']['bridge']['logout.send']>[0]) => Partial<Awaited<ReturnType<ReturnType<typeof renderApp>['fake']['bridge']['logout.send']>>>, language: 'en' | 'fr' = 'en') {
+    useLogoutStore.setState({ history: [] });
+    useLogoutStore.getState().updateDraft({ extraClaims: '{}' });
+    const user = userEvent.setup();
+    const rendered = renderApp();
+    const send = rendered.fake.bridge['logout.send'];
+    rendered.fake.bridge['logout.send'] = async (input) => ({ ...(await send(input)), ...answer(input) });
+    if (language === 'fr') await user.selectOptions(await screen.findByRole('combobox', { name: 'Language' }), 'fr');
+    await user.click(await screen.findByRole('tab', { name: language === 'fr' ? 'Test de déconnexion' : 'Logout tester' }));
+    await user.type(screen.getByLabelText(language === 'fr' ? 'uid de l’utilisateur' : 'User uid'), 'carol');
+    return { ...rendered, user };
+  }
+  const saysFailed = { status: 200, ok: true, outcome: 'unknown' as const, errorCode: 'UNEXPECTED_RESPONSE' as const, body: { success: false } };
+  const serviceDown = { status: 503, ok: false, outcome: 'unknown' as const, errorCode: 'SERVER_ERROR' as const, body: '<html>503</html>' };
+  const refusedIn200 = { status: 200, ok: true, outcome: 'unknown' as const, errorCode: 'UNEXPECTED_RESPONSE' as const, body: { error: 'invalid_request', error_description: 'The logout token signature does not match the secret key.' } };
+
+  it('a valid token answered 200 {"success": false}: "○ 200 · Says it failed" beside the unknown outcome, never a green "Accepted"', async () => {
+    const { user } = await openWith(() => saysFailed);
+    await user.click(screen.getByRole('button', { name: 'Send logout' }));
+    const result = await screen.findByRole('region', { name: /Response/ });
+    const badge = await within(result).findByTestId('logout-badge');
+    expect(badge.textContent).toBe('○ 200 · Says it failed');
+    expect(badge.getAttribute('data-verdict')).toBe('inconclusive');
+    expect(badge.className).not.toMatch(/status-badge--ok/);
+    expect(result.textContent).not.toMatch(/Accepted/);
+    expect(result.textContent).toMatch(/Outcome: Unknown/);
+    const history = screen.getByRole('region', { name: 'This session’s tests' });
+    expect(history.textContent).toMatch(/says it failed \(200\)○ inconclusive/);
+    expect(history.textContent).not.toMatch(/accepted \(200\)/);
+  });
+
+  it('a negative case answered 503: "○ 503 · No verdict" beside "○ inconclusive", never a red "Refused"; in French too', async () => {
+    const { user } = await openWith(() => serviceDown);
+    const cases = screen.getByRole('region', { name: 'Negative cases' });
+    await user.click(within(cases).getByRole('button', { name: 'Wrong secret' }));
+    const badge = await within(await screen.findByRole('region', { name: /Response · Wrong secret/ })).findByTestId('logout-badge');
+    expect(badge.textContent).toBe('○ 503 · No verdict');
+    expect(badge.className).not.toMatch(/status-badge--refused/);
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'fr');
+    const casesFr = await screen.findByRole('region', { name: 'Cas négatifs' });
+    await user.click(within(casesFr).getByRole('button', { name: 'Mauvais secret' }));
+    await waitFor(() => expect(screen.getByTestId('logout-badge').textContent).toBe('○ 503 · Sans verdict'));
+    expect(screen.getByRole('region', { name: /Réponse · Mauvais secret/ }).textContent).not.toMatch(/Refusé/);
+  });
+
+  it('a refusal answered as expected stays green, an accepted broken token red: the colour is the verdict’s', async () => {
+    const { user } = await openWith((input) => (input.options.negativeCase ? { status: 200, ok: true, outcome: 'done', body: { success: true } } : {}));
+    const cases = screen.getByRole('region', { name: 'Negative cases' });
+    await user.click(within(cases).getByRole('button', { name: 'Expired' }));
+    const badge = await within(await screen.findByRole('region', { name: /Response · Expired/ })).findByTestId('logout-badge');
+    expect(badge.textContent).toBe('✗ 200 · Accepted');
+    expect(badge.className).toMatch(/status-badge--refused/);
+  });
+
+  it('a negative case refused in the body of a 200 is inconclusive for its own reason, with no advice to send it again (English and French)', async () => {
+    const { user } = await openWith((input) => (input.options.negativeCase ? refusedIn200 : {}));
+    const cases = screen.getByRole('region', { name: 'Negative cases' });
+    await user.click(within(cases).getByRole('button', { name: 'Wrong secret' }));
+    const item = within(cases).getByRole('button', { name: 'Wrong secret' }).closest('li')!;
+    await waitFor(() => expect(item.querySelector('[data-verdict="inconclusive"]')).not.toBeNull());
+    expect(item.textContent).toMatch(/Actual: the body of a 200 says it failed○ inconclusive/);
+    expect(cases.textContent).toContain('Inconclusive: the service’s answer says the logout failed or was refused, but with HTTP 200, a status that says success');
+    expect(cases.textContent).not.toMatch(/did not judge|Send it again/);
+    expect(screen.getByTestId('logout-badge').textContent).toBe('○ 200 · Says it failed');
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'fr');
+    const casesFr = await screen.findByRole('region', { name: 'Cas négatifs' });
+    expect(casesFr.textContent).toContain('Non concluant\u00a0: la réponse du service dit que la déconnexion a échoué ou a été refusée, mais avec le statut HTTP 200');
+    expect(casesFr.textContent).not.toMatch(/n’a pas jugé|Envoyez-le de nouveau/);
+  });
+});
+
 describe('logout tester: simulate a login (sandbox)', () => {
   it('opens a session for the uid through the bridge and shows the new count', async () => {
     useLogoutStore.getState().updateDraft({ extraClaims: '{}' });

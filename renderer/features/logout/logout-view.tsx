@@ -91,8 +91,12 @@ export function LogoutView({ profile }: { profile: ProfileView }) {
       {awaitingConfirm !== null && (
         <LiveConfirmDialog
           open
-          title={t('liveConfirm.logoutTitle')}
-          body={t('liveConfirm.logoutBody', { uid: visibleUidText(uid), host: hostOf(profile.baseUrl) })}
+          title={awaitingConfirm === 'valid' ? t('liveConfirm.logoutTitle') : t('liveConfirm.logoutNegativeTitle')}
+          body={
+            awaitingConfirm === 'valid'
+              ? t('liveConfirm.logoutBody', { uid: visibleUidText(uid), host: hostOf(profile.baseUrl) })
+              : t('liveConfirm.logoutNegativeBody', { testCase: t(`logout.cases.${awaitingConfirm}`), uid: visibleUidText(uid), host: hostOf(profile.baseUrl) })
+          }
           confirmLabel={t('liveConfirm.logoutConfirm')}
           onCancel={() => setAwaitingConfirm(null)}
           onConfirm={() => {

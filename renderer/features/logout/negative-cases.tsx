@@ -14,9 +14,12 @@ interface NegativeCasesProps {
 export function NegativeCases({ history, disabled, pendingCase, onRun }: NegativeCasesProps) {
   const { t } = useTranslation();
   const latest = NEGATIVE_CASES.map((testCase) => history.find((entry) => entry.testCase === testCase));
+  // Answered, but the body contradicts the status: its own reason, since sending it again would get the same answer.
+  const saidFailed = latest.find((entry) => entry?.answer === 'says-failed');
   return (
     <CardSection title={t('logout.negative')} hint={t('logout.negativeIntro')}>
-      {latest.some((entry) => entry?.verdict === 'inconclusive') && <p className="negative-cases__hint">{t('logout.inconclusiveHint')}</p>}
+      {latest.some((entry) => entry?.verdict === 'inconclusive' && entry.answer !== 'says-failed') && <p className="negative-cases__hint">{t('logout.inconclusiveHint')}</p>}
+      {saidFailed && <p className="negative-cases__hint">{t('logout.saysFailedHint', { status: saidFailed.status ?? '2xx' })}</p>}
       <ul className="negative-cases">
         {NEGATIVE_CASES.map((testCase) => {
           const last = history.find((entry) => entry.testCase === testCase);
@@ -42,14 +45,20 @@ export function OutcomeText({ entry, bare = false }: { entry: LogoutTestRecord; 
   const { t } = useTranslation();
   const status = entry.status ?? '?';
   const code = entry.errorCode ?? '?';
-  const actual =
-    entry.answer === 'accepted'
-      ? t(bare ? 'logout.outcomeAccepted' : 'logout.actualAccepted', { status })
-      : entry.answer === 'refused'
-        ? t(bare ? 'logout.outcomeRefused' : 'logout.actualRefused', { status })
-        : entry.answer === 'answered'
-          ? t(bare ? 'logout.outcomeAnswered' : 'logout.actualAnswered', { status, code })
-          : t(bare ? 'logout.outcomeError' : 'logout.actualError', { code });
+  const actual = ((): string => {
+    switch (entry.answer) {
+      case 'accepted':
+        return t(bare ? 'logout.outcomeAccepted' : 'logout.actualAccepted', { status });
+      case 'refused':
+        return t(bare ? 'logout.outcomeRefused' : 'logout.actualRefused', { status });
+      case 'says-failed':
+        return t(bare ? 'logout.outcomeSaysFailed' : 'logout.actualSaysFailed', { status });
+      case 'answered':
+        return t(bare ? 'logout.outcomeAnswered' : 'logout.actualAnswered', { status, code });
+      case 'no-answer':
+        return t(bare ? 'logout.outcomeError' : 'logout.actualError', { code });
+    }
+  })();
   return (
     <span className={`outcome ${VERDICT_CLASS[entry.verdict]}`} data-verdict={entry.verdict}>
       <span>{actual}</span>

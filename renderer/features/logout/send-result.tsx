@@ -2,12 +2,21 @@ import { useTranslation } from 'react-i18next';
 import { ErrorPanel } from '../../components/error-panel';
 import { JsonBlock } from '../../components/json-block';
 import { formatNumber } from '../../i18n/format';
+import { judgeLogout, type LogoutVerdict } from '../../../shared/logout';
 import type { LogoutTestOutcome } from './use-logout-test';
+
+// The badge wears the verdict's colour and mark, never the status class's: a 200 whose body says it failed is not green.
+const BADGE = {
+  'as-expected': { tone: 'status-badge--ok', mark: '✓' },
+  'not-as-expected': { tone: 'status-badge--refused', mark: '✗' },
+  inconclusive: { tone: 'status-badge--inconclusive', mark: '○' },
+} as const satisfies Record<LogoutVerdict, { tone: string; mark: string }>;
 
 /** The service's answer to the last logout: status, latency, headers, body, and sandbox sessions. */
 export function SendResult({ outcome }: { outcome: LogoutTestOutcome }) {
   const { t, i18n } = useTranslation();
   const { result, failure } = outcome;
+  const judged = result ? judgeLogout(outcome.testCase, result) : undefined;
 
   return (
     <section className="card send-result" aria-labelledby="send-result-title">
@@ -15,10 +24,10 @@ export function SendResult({ outcome }: { outcome: LogoutTestOutcome }) {
         <h3 id="send-result-title" className="card__title">
           {t('logout.result')} · {t(`logout.cases.${outcome.testCase}`)}
         </h3>
-        {result && (
-          <span className={`status-badge ${result.ok ? 'status-badge--ok' : 'status-badge--refused'}`}>
-            <span aria-hidden="true">{result.ok ? '✓ ' : '✗ '}</span>
-            {result.status} · {result.ok ? t('logout.accepted') : t('logout.refused')}
+        {result && judged && (
+          <span className={`status-badge ${BADGE[judged.verdict].tone}`} data-testid="logout-badge" data-verdict={judged.verdict}>
+            <span aria-hidden="true">{BADGE[judged.verdict].mark} </span>
+            {result.status} · {t(`logout.answers.${judged.answer}`)}
           </span>
         )}
       </header>

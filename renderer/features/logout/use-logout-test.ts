@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { logoutVerdict, type LogoutOptions, type LogoutResult } from '../../../shared/logout';
+import { judgeLogout, type LogoutOptions, type LogoutResult } from '../../../shared/logout';
 import type { ErrorInfo } from '../../../shared/errors';
 import { toErrorInfo } from '../../../shared/errors';
 import type { ProfileView } from '../../../shared/contract';
@@ -20,14 +20,10 @@ export interface LogoutTestOutcome {
   sessionsAfter?: number;
 }
 
-/** How the service treated the token, and what that proves for this case (a network error or a 5xx proves nothing). */
+/** How the service treated the token, and what that proves for this case (shared/logout.ts judgeLogout: a network error or a 5xx proves nothing). */
 export function judgement(outcome: Pick<LogoutTestOutcome, 'testCase' | 'result' | 'error'>): Pick<LogoutTestRecord, 'answer' | 'verdict'> {
-  const answer = outcome.result ? { outcome: outcome.result.outcome, errorCode: outcome.result.errorCode } : { outcome: outcome.error?.outcome ?? 'unknown', errorCode: outcome.error?.code };
-  const status = outcome.result?.status ?? outcome.error?.status;
-  return {
-    answer: answer.outcome === 'done' ? 'accepted' : answer.outcome === 'refused' && answer.errorCode === 'LOGOUT_REJECTED' ? 'refused' : status !== undefined ? 'answered' : 'no-answer',
-    verdict: logoutVerdict(outcome.testCase, answer),
-  };
+  const reply = outcome.result ?? { outcome: outcome.error?.outcome ?? 'unknown', errorCode: outcome.error?.code, status: outcome.error?.status };
+  return judgeLogout(outcome.testCase, reply);
 }
 
 /** Sends one logout (valid or a negative case), with sandbox session counts before and after, and records it. */
