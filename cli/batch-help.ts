@@ -19,10 +19,15 @@ Input:
   FILE is a list (one uid per line), a CSV or a TSV file; "-" reads standard
   input. Each uid is taken exactly as written (spaces, case and accents
   count); invalid lines are listed with their line number and left out;
-  duplicates are removed. --column and --reference-column take a header name,
-  or a 0-based column index when all digits (--column 0 is the first column,
-  --column uid the one headed "uid"). Without --column: the column headed
-  like a uid ("uid", "user id"…), else the first.
+  duplicates are removed. The columns of a CSV file are separated by commas
+  or semicolons (guessed from the header row: the cell named like a uid),
+  TSV by tabs; --separator comma|semicolon|tab says which, and
+  --separator none reads each whole line as one uid. A file read as a list
+  whose lines mostly hold a separator is refused: those are rows of columns.
+  --column and --reference-column take a header name, or a 0-based column
+  index when all digits (--column 0 is the first column, --column uid the
+  one headed "uid"). Without --column: the column headed like a uid ("uid",
+  "user id", "identifiant"…), else the first.
 
 Steps:
   The input is read and checked (nothing is sent); --check looks the uids up

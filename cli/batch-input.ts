@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import type { BatchInputSource } from '../core/batch/text-chunks';
-import { invalidInput } from '../shared/errors';
+import type { BatchSeparator } from '../shared/batch';
+import { invalidInput, isPrivacyDeskError, PrivacyDeskError } from '../shared/errors';
 import type { CliIo } from './io';
 
 /** Longest source name kept in a job's plan (the bridge allows as much). */
@@ -50,4 +51,25 @@ export function parseColumn(value: string | undefined, option: string): string |
   }
   if (value.trim() === '' || value.length > 200) throw invalidInput(`${option} takes a header name (1 to 200 characters) or a 0-based column index.`);
   return value;
+}
+
+/** --separator: what the core is told about the input's format (nothing: it guesses). */
+export function parseSeparator(value: string | undefined): { kind?: 'list'; separator?: BatchSeparator } {
+  if (value === undefined) return {};
+  const named = SEPARATOR_WORDS[value.trim().toLowerCase()];
+  if (named === undefined) throw invalidInput(`--separator takes comma, semicolon, tab or none (one uid a line, each line whole), not "${value}".`);
+  return named === 'none' ? { kind: 'list' } : { separator: named };
+}
+
+const SEPARATOR_WORDS: Record<string, BatchSeparator | 'none'> = { comma: 'comma', ',': 'comma', semicolon: 'semicolon', ';': 'semicolon', tab: 'tab', '\t': 'tab', none: 'none', list: 'none' };
+
+/** The core's refusal of rows read as a list, with the options that choose (the message says "choose" for the console and the CLI alike). */
+export function withSeparatorHint(error: unknown): never {
+  if (!isPrivacyDeskError(error) || error.text?.id !== 'batch.listLooksDelimited') throw error;
+  throw new PrivacyDeskError({
+    code: error.code,
+    outcome: error.outcome,
+    text: error.text,
+    message: `${error.message} Here: --separator semicolon (or comma, tab) with --column NAME or a 0-based index; or --separator none to read each whole line as one uid.`,
+  });
 }

@@ -12,7 +12,12 @@ export const INVALID_LINES_SHOWN = 20;
 /** Missing uids listed after a --check. */
 export const MISSING_SHOWN = 20;
 
-const KIND_NAMES: Record<BatchPreview['kind'], string> = { list: 'a list, one uid a line', csv: 'CSV', tsv: 'TSV (tab-separated)' };
+/** How the input was read, in words: a list, CSV and its separator, TSV. */
+function formatWords(preview: Pick<BatchPreview, 'kind' | 'separator'>): string {
+  if (preview.kind === 'list') return 'a list, one uid a line';
+  if (preview.kind === 'tsv') return 'TSV (tab-separated)';
+  return preview.separator === 'semicolon' ? 'CSV, semicolon-separated' : 'CSV, comma-separated';
+}
 const EXPORT_NAMES: Record<NonNullable<BatchPreview['fromExport']>, string> = { audit: 'a Privacy Desk audit export', 'batch-results': 'a Privacy Desk batch results export' };
 
 /** A uid (or any value from the input or the service) quoted, every character a reader cannot see (controls, bidi marks, no-break and zero-width spaces…) shown as an escape. */
@@ -23,7 +28,7 @@ export function quoted(value: string): string {
 /** Step 1: what was read. Nothing has been sent. */
 export function sayPreview(say: Say, preview: BatchPreview): void {
   const columns = preview.columns?.length ? `, columns ${preview.columns.map(quoted).join(', ')}` : '';
-  say(`Read ${visibleText(preview.sourceName)} (${KIND_NAMES[preview.kind]}${columns}):`);
+  say(`Read ${visibleText(preview.sourceName)} (${formatWords(preview)}${columns}):`);
   say(`  valid uids:          ${preview.items}${preview.withReference > 0 ? ` (${preview.withReference} with their own reference)` : ''}`);
   if (preview.uidColumn && preview.kind !== 'list') say(`  uids read from:      ${uidColumnWords(preview.uidColumn)}`);
   if (preview.fromExport) say(`  read as:             ${EXPORT_NAMES[preview.fromExport]}: the apostrophe it puts before cells a spreadsheet would run (= + - @ ') is taken off`);

@@ -70,11 +70,12 @@ export function batchHandlers({ desk, jobs }: BatchHandlerContext): AreaHandlers
   }
 
   return {
-    'batch.preview': async ({ text, kind, uidColumn, referenceColumn, hasHeader, sourceName }) =>
+    'batch.preview': async ({ text, kind, separator, uidColumn, referenceColumn, hasHeader, sourceName }) =>
       desk.batch.preview({
         source: text,
         kind,
         sourceName,
+        ...(separator !== undefined ? { separator } : {}),
         ...(uidColumn !== undefined ? { uidColumn } : {}),
         ...(referenceColumn !== undefined ? { referenceColumn } : {}),
         ...(hasHeader !== undefined ? { hasHeader } : {}),

@@ -43,16 +43,36 @@ export function matchesBatchConfirmation(typed: string, action: ErasureAction, c
 
 const columnSchema = z.union([z.string().min(1).max(200), z.number().int().min(0).max(10_000)]);
 
-export const batchPreviewInputSchema = z.object({
-  text: z.string().max(MAX_BATCH_TEXT_LENGTH),
-  kind: z.enum(['auto', 'list', 'csv', 'tsv']).default('auto'),
-  /** A header name or a 0-based index; default: the column named like a uid, else the first. */
-  uidColumn: columnSchema.optional(),
-  referenceColumn: columnSchema.optional(),
-  hasHeader: z.boolean().optional(),
-  /** A file name, or "pasted list": kept in the job's plan. */
-  sourceName: z.string().min(1).max(300).default('pasted list'),
-});
+/**
+ * What separates the columns of a CSV or TSV input: a comma, a semicolon (the CSV of spreadsheets where the
+ * comma is the decimal mark: French, German…), or a tab (TSV).
+ */
+export const BATCH_SEPARATORS = ['comma', 'semicolon', 'tab'] as const;
+export type BatchSeparator = (typeof BATCH_SEPARATORS)[number];
+export const SEPARATOR_CHARACTERS: Record<BatchSeparator, ',' | ';' | '\t'> = { comma: ',', semicolon: ';', tab: '\t' };
+
+export const batchPreviewInputSchema = z
+  .object({
+    text: z.string().max(MAX_BATCH_TEXT_LENGTH),
+    /** auto: guessed (the separator too); list: one uid a line, each line whole; csv, tsv: columns. */
+    kind: z.enum(['auto', 'list', 'csv', 'tsv']).default('auto'),
+    /** The operator's choice of separator: comma or semicolon with kind auto or csv, tab with auto or tsv. */
+    separator: z.enum(BATCH_SEPARATORS).optional(),
+    /** A header name or a 0-based index; default: the column named like a uid, else the first. */
+    uidColumn: columnSchema.optional(),
+    referenceColumn: columnSchema.optional(),
+    hasHeader: z.boolean().optional(),
+    /** A file name, or "pasted list": kept in the job's plan. */
+    sourceName: z.string().min(1).max(300).default('pasted list'),
+  })
+  .refine(({ kind, separator }) => separatorFitsKind(kind, separator), { message: 'a separator goes with kind auto, or with csv (comma, semicolon) or tsv (tab)', path: ['separator'] });
+
+/** A list has no separator; a TSV file's is the tab, a CSV file's a comma or a semicolon. */
+export function separatorFitsKind(kind: 'auto' | 'list' | 'csv' | 'tsv', separator: BatchSeparator | undefined): boolean {
+  if (separator === undefined || kind === 'auto') return true;
+  if (kind === 'tsv') return separator === 'tab';
+  return kind === 'csv' && separator !== 'tab';
+}
 
 export interface BatchInvalidLine {
   line: number;
@@ -77,6 +97,8 @@ export interface BatchPreview {
   columns?: string[];
   /** The column the uids were read from (CSV and TSV): 0-based index, and its header name. */
   uidColumn?: { index: number; name?: string };
+  /** What separated the columns (CSV and TSV): guessed from the first line, or as the operator chose. */
+  separator?: BatchSeparator;
   /** Valid uids that begin or end with spaces: kept exactly, as everywhere, but worth a look (the first lines named). */
   edgeSpaces: { count: number; lines: number[] };
   /** A CSV export of Privacy Desk's own (an audit or batch results export, known by its header row): its cells were read as they were before export, without the apostrophe that kept spreadsheets from running them. */
@@ -160,6 +182,8 @@ export const batchProgressSchema = z.object({
   /** running; paused (by the operator); waiting (the service asked to slow down: waitSeconds); stopping (cancel: items in flight finish). */
   state: z.enum(BATCH_RUN_STATES),
   waitSeconds: z.number().min(0).optional(),
+  /** While paused: when the operator paused it (ISO 8601). A rate or a time left would say nothing then. */
+  pausedSince: z.iso.datetime({ offset: true }).optional(),
   /**
    * Set by desk.batch on every report of a run in this process, increasing: of two views of a job (this
    * event, a batch.list answer), the one with the higher revision is the newer (the window keeps that one).
@@ -250,6 +274,8 @@ export interface BatchJobLive {
   ratePerSecond: number;
   secondsLeft?: number;
   waitSeconds?: number;
+  /** While paused: since when (BatchProgress.pausedSince). */
+  pausedSince?: string;
   /** The bridge job ('batch.run') that runs it here: pause and cancel name it. */
   jobId?: string;
 }

@@ -4,7 +4,7 @@ import { batchConfirmationPhrase, DEFAULT_BATCH_CONCURRENCY, MAX_BATCH_CONCURREN
 import { invalidInput } from '../../shared/errors';
 import type { ErasureAction } from '../../shared/users';
 import { obtainConfirmation } from '../batch-confirm';
-import { openBatchInput, parseColumn } from '../batch-input';
+import { openBatchInput, parseColumn, parseSeparator, withSeparatorHint } from '../batch-input';
 import { INVALID_LINES_SHOWN, sayCheck, sayCheckHint, sayConfirmation, sayPreview, type Say } from '../batch-report';
 import { followRun } from '../batch-run';
 import { BATCH_EXIT_CODES_HELP, BATCH_INPUT_HELP, resumeCommand } from '../batch-help';
@@ -17,6 +17,7 @@ import { visibleText } from '../visible-text';
 import { withBatchJobCommands } from './batch-jobs';
 
 interface BatchFlags extends ConnectionOptions {
+  separator?: string;
   column?: string;
   referenceColumn?: string;
   reference?: string;
@@ -37,6 +38,7 @@ export function batchCommand(context: CliContext): Command {
       .command(`${action} <file>`)
       .aliases(action === 'anonymize' ? ['anonymise'] : [])
       .description(`${action === 'anonymize' ? 'anonymise every user of FILE: erase name, e-mail, uid and image; keep contributions' : 'delete every user of FILE and all their contributions'} (irreversible)`)
+      .option('--separator <comma|semicolon|tab|none>', 'what separates the columns (default: guessed from the first line); none: one uid a line, each line whole')
       .option('--column <name|n>', 'the uid column: a header name, or a 0-based index when all digits')
       .option('--reference-column <name|n>', 'a column with each item’s own reference: a header name, or a 0-based index when all digits')
       .option('--reference <ref>', 'ticket or request number for the items without their own, kept in the audit trail')
@@ -58,6 +60,7 @@ export function batchCommand(context: CliContext): Command {
 async function runBatch(context: CliContext, action: ErasureAction, file: string, opts: BatchFlags): Promise<void> {
   const { io, out } = context;
   const concurrency = parseWholeNumber(opts.concurrency, '--concurrency', { max: MAX_BATCH_CONCURRENCY });
+  const format = parseSeparator(opts.separator);
   const uidColumn = parseColumn(opts.column, '--column');
   const referenceColumn = parseColumn(opts.referenceColumn, '--reference-column');
   if (opts.reference !== undefined && (opts.reference.trim() === '' || opts.reference.length > 200)) throw invalidInput('--reference takes 1 to 200 characters (a ticket or request number).');
@@ -71,13 +74,16 @@ async function runBatch(context: CliContext, action: ErasureAction, file: string
 
   // 1. Read and check the input: nothing is sent.
   const input = await openBatchInput(file, io);
-  const preview = await batch.preview({
-    source: input.source,
-    sourceName: input.sourceName,
-    ...(uidColumn !== undefined ? { uidColumn } : {}),
-    ...(referenceColumn !== undefined ? { referenceColumn } : {}),
-    listInvalid: INVALID_LINES_SHOWN,
-  });
+  const preview = await batch
+    .preview({
+      source: input.source,
+      sourceName: input.sourceName,
+      ...format,
+      ...(uidColumn !== undefined ? { uidColumn } : {}),
+      ...(referenceColumn !== undefined ? { referenceColumn } : {}),
+      listInvalid: INVALID_LINES_SHOWN,
+    })
+    .catch(withSeparatorHint);
   sayPreview(say, preview);
   if (preview.items === 0) {
     throw invalidInput(`No valid uid in ${visibleText(input.sourceName)}: nothing to send.${uidColumn === undefined && preview.columns?.length ? ' Pick the uid column with --column NAME (or a 0-based index).' : ''}`);
@@ -150,6 +156,7 @@ function dryRunJson(preview: BatchPreview, phrase: string, check: Awaited<Return
     dryRun: true,
     source: preview.sourceName,
     format: preview.kind,
+    ...(preview.separator ? { separator: preview.separator } : {}),
     items: preview.items,
     duplicates: preview.duplicates,
     invalidCount: preview.invalidCount,

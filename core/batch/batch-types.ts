@@ -1,4 +1,4 @@
-import type { BatchCheckResult, BatchJobList, BatchJobSummary, BatchPreview, BatchProgress, BatchResultRow, BatchRunResult } from '../../shared/batch';
+import type { BatchCheckResult, BatchJobList, BatchSeparator, BatchJobSummary, BatchPreview, BatchProgress, BatchResultRow, BatchRunResult } from '../../shared/batch';
 import type { ErasureAction } from '../../shared/users';
 import type { ListAllProgress } from '../list-all-users';
 import type { BatchInputSource } from './text-chunks';
@@ -7,6 +7,8 @@ import type { BatchInputSource } from './text-chunks';
 export interface BatchPreviewRequest {
   source: BatchInputSource;
   kind?: 'auto' | 'list' | 'csv' | 'tsv';
+  /** The operator's choice of separator (comma or semicolon: CSV; tab: TSV); default guessed. */
+  separator?: BatchSeparator;
   uidColumn?: string | number;
   referenceColumn?: string | number;
   hasHeader?: boolean;

@@ -30,8 +30,8 @@ type State =
  * record-size limit, but reads CRLF files as "\r"-ended cells once the first line decided on "\n", and its
  * tolerant mode keeps a stray quote's whole cell raw. The tests read our own exports back with papaparse.
  */
-export async function* csvRows(chunks: AsyncIterable<string>, delimiter: ',' | '\t', maxLength = MAX_LINE_LENGTH): AsyncGenerator<CsvRow> {
-  const plainEnd = delimiter === ',' ? /[,\n]/g : /[\t\n]/g;
+export async function* csvRows(chunks: AsyncIterable<string>, delimiter: ',' | ';' | '\t', maxLength = MAX_LINE_LENGTH): AsyncGenerator<CsvRow> {
+  const plainEnd = new RegExp(PLAIN_ENDS[delimiter]);
   let state: State = 'cell-start';
   let cells: string[] = [];
   let cell: string[] = [];
@@ -138,6 +138,9 @@ export async function* csvRows(chunks: AsyncIterable<string>, delimiter: ',' | '
     yield { line: rowLine, cells };
   }
 }
+
+/** Where a plain (unquoted) cell ends: its delimiter or the line's end. */
+const PLAIN_ENDS = { ',': /[,\n]/g, ';': /[;\n]/g, '\t': /[\t\n]/g } as const;
 
 function countNewlines(text: string): number {
   let count = 0;

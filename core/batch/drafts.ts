@@ -46,6 +46,7 @@ export async function createDraft(dataDir: string, request: BatchPreviewRequest,
       request.source,
       {
         kind: request.kind ?? 'auto',
+        ...(request.separator !== undefined ? { separator: request.separator } : {}),
         ...(request.uidColumn !== undefined ? { uidColumn: request.uidColumn } : {}),
         ...(request.referenceColumn !== undefined ? { referenceColumn: request.referenceColumn } : {}),
         ...(request.hasHeader !== undefined ? { hasHeader: request.hasHeader } : {}),
@@ -81,6 +82,7 @@ export async function createDraft(dataDir: string, request: BatchPreviewRequest,
     };
     if (summary.columns) preview.columns = summary.columns;
     if (summary.uidColumn) preview.uidColumn = summary.uidColumn;
+    if (summary.separator) preview.separator = summary.separator;
     if (summary.fromExport) preview.fromExport = summary.fromExport;
     writeFileAtomic(paths.preview, paths.dir, JSON.stringify(preview));
     return preview;

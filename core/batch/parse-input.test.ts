@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isPrivacyDeskError } from '../../shared/errors';
 import { uidProblem } from '../../shared/uid';
@@ -181,6 +183,10 @@ describe('guessKind', () => {
     expect(guessKind('uid\nalice')).toBe('list');
     expect(guessKind('E-mail,Account\nann,user-1', 'Acount')).toBe('csv');
     expect(guessKind('E-mail,Account\nann,user-1')).toBe('list');
+    expect(guessKind('uid;référence\r\nuser-1;R-1')).toBe('csv');
+    expect(guessKind('"User ID";ref\nalice;1')).toBe('csv');
+    expect(guessKind('ref;account\nR-1;user-1', 'account')).toBe('csv');
+    expect(guessKind('ref;account\nR-1;user-1')).toBe('list');
   });
 });
 
@@ -300,5 +306,62 @@ describe('csv parsing rules (as papaparse read them)', () => {
       { line: 4, uid: 'e"f', reference: 'T-3' },
       { line: 5, uid: 'g"h', reference: 'T "4"' },
     ]);
+  });
+});
+
+describe('parseBatchInput: semicolon CSV and rows read as a list', () => {
+  // A CSV saved by a French Excel: semicolons (the comma is the decimal mark there), a BOM, CRLF line ends.
+  const EXCEL_FR = readFileSync(fileURLToPath(new URL('../../tests/integration/fixtures/excel-fr.csv', import.meta.url)));
+
+  it('reads the French Excel file as CSV with its columns: the header row is no uid', async () => {
+    expect(EXCEL_FR.toString('utf8')).toBe('\uFEFFuid;référence\r\nuser-000070;DSR-1\r\nuser-000071;DSR-2\r\n');
+    const { items, summary } = await parse(Readable.from([EXCEL_FR]));
+    expect(summary).toMatchObject({ kind: 'csv', separator: 'semicolon', columns: ['uid', 'référence'], uidColumn: { index: 0, name: 'uid' }, items: 2, invalidCount: 0 });
+    expect(items).toEqual([
+      { line: 2, uid: 'user-000070' },
+      { line: 3, uid: 'user-000071' },
+    ]);
+    const withReference = await parse(Readable.from([EXCEL_FR]), { kind: 'auto', referenceColumn: 'référence' });
+    expect(withReference.items).toEqual([
+      { line: 2, uid: 'user-000070', reference: 'DSR-1' },
+      { line: 3, uid: 'user-000071', reference: 'DSR-2' },
+    ]);
+  });
+
+  it('takes the separator the operator chose, and a semicolon file picked by column number', async () => {
+    const rows = 'DSR-1;user-000070\r\nDSR-2;user-000071\r\n';
+    const chosen = await parse(rows, { kind: 'auto', separator: 'semicolon', uidColumn: 1, referenceColumn: 0 });
+    expect(chosen.summary).toMatchObject({ kind: 'csv', separator: 'semicolon' });
+    expect(chosen.items).toEqual([
+      { line: 1, uid: 'user-000070', reference: 'DSR-1' },
+      { line: 2, uid: 'user-000071', reference: 'DSR-2' },
+    ]);
+    expect((await parse(rows, { kind: 'auto', uidColumn: 1 })).uids).toEqual(['user-000070', 'user-000071']);
+    // A comma chosen for a semicolon file: one column, read as the operator said, its header row still no uid.
+    expect((await parse('uid;x\nalice;1\n', { kind: 'auto', separator: 'comma' })).uids).toEqual(['alice;1']);
+    // A French header names the uid column too.
+    expect((await parse('Identifiant;Référence\nuser-000070;DSR-1\n')).uids).toEqual(['user-000070']);
+  });
+
+  it('refuses to read as a list lines that look like rows of columns, naming the separator and a line', async () => {
+    for (const [text, separator, line] of [
+      ['user-000070;DSR-1\r\nuser-000071;DSR-2\r\n', ';', 1],
+      ['référence;compte\nDSR-1;user-000070\nDSR-2;user-000071\nuser-000072\n', ';', 1],
+      ['user-000070,DSR-1\nuser-000071,DSR-2\n', ',', 1],
+    ] as const) {
+      const refused = await refusal(text, { kind: 'auto' });
+      expect(refused.code).toBe('INVALID_INPUT');
+      expect(refused.message).toContain(`hold a ${separator === ';' ? 'semicolon (;)' : 'comma (,)'}`);
+      expect(refused.message).toContain(`line ${line}`);
+      expect(refused.message).toContain('Nothing was sent');
+    }
+  });
+
+  it('reads lines whole when the operator says each is one uid, without counting a header row as a uid', async () => {
+    const { uids, summary } = await parse('uid;référence\r\nuser-000070;DSR-1\r\n', { kind: 'list' });
+    expect(summary).toMatchObject({ kind: 'list', columns: ['uid;référence'] });
+    expect(uids).toEqual(['user-000070;DSR-1']);
+    // A few commas among many plain uids are uids with commas.
+    expect((await parse('Dupont, Jean\nalice\nbob\n')).uids).toEqual(['Dupont, Jean', 'alice', 'bob']);
   });
 });

@@ -4,17 +4,20 @@ import { uidProblem, type UidProblem } from '../../shared/uid';
 import { AUDIT_CSV_COLUMNS, restoreCell } from '../audit-export';
 import { referenceProblemMessage, uidProblemMessage } from '../input-problems';
 import { csvRows, type CsvRow } from './csv-rows';
+import { delimitedLineCounter, guessFormat, inputFormat, listLooksDelimited, namesUidColumn, uidColumnIndex, type BatchInputKind } from './input-format';
 import { BATCH_RESULTS_CSV_COLUMNS } from './results';
 import { numberedLines, peekText, textChunks, type BatchInputSource } from './text-chunks';
 import type { MessageText } from '../../shared/message-text';
+import { SEPARATOR_CHARACTERS, type BatchSeparator } from '../../shared/batch';
 import { msg } from '../../shared/messages';
 
 export type { BatchInputSource } from './text-chunks';
-
-export type BatchInputKind = 'list' | 'csv' | 'tsv';
+export type { BatchInputKind } from './input-format';
 
 export interface BatchInputOptions {
   kind: 'auto' | BatchInputKind;
+  /** The operator's choice: comma or semicolon (CSV), tab (TSV). Default: guessed from the first line (input-format.ts). */
+  separator?: BatchSeparator;
   /** A header name, or a 0-based index. Default: the header cell named like a uid column, else the first column. */
   uidColumn?: string | number;
   referenceColumn?: string | number;
@@ -56,6 +59,8 @@ export interface BatchInputSummary {
   columns?: string[];
   /** The column the uids were read from (CSV and TSV): its 0-based index, and its name when there is a header. */
   uidColumn?: { index: number; name?: string };
+  /** What separated the columns (CSV and TSV). */
+  separator?: BatchSeparator;
   /** Valid uids that begin or end with white space (kept exactly, as everywhere: said so the operator can look). */
   edgeSpaces: { count: number; lines: number[] };
   /** A CSV export of Privacy Desk's own (by its header row): its cells were read back as they were before export. */
@@ -72,7 +77,6 @@ export const MAX_LISTED_INVALID = 1000;
 /** How much text 'auto' looks at to guess the format. */
 const SAMPLE_SIZE = 64 * 1024;
 const EXCERPT_LENGTH = 80;
-const UID_COLUMN_NAMES = new Set(['uid', 'user id', 'userid', 'user_id', 'user uid']);
 
 /**
  * Reads a batch's uids from pasted text or a file (streamed: the text is never held whole),
@@ -89,8 +93,10 @@ export async function parseBatchInput(
   onItem: (item: BatchInputItem) => void | Promise<void>,
 ): Promise<BatchInputSummary> {
   const { sample, all } = await peekText(textChunks(source)[Symbol.asyncIterator](), SAMPLE_SIZE);
-  const kind = options.kind === 'auto' ? guessKind(sample, options.uidColumn ?? options.referenceColumn) : options.kind;
+  const format = inputFormat(sample, { kind: options.kind, ...(options.separator ? { separator: options.separator } : {}), pickedColumn: options.uidColumn ?? options.referenceColumn });
+  const { kind } = format;
   const summary: BatchInputSummary = { kind, items: 0, invalid: [], invalidCount: 0, duplicates: 0, edgeSpaces: { count: 0, lines: [] } };
+  if (format.kind !== 'list') summary.separator = format.separator;
   const seen = new Set<string>();
 
   const invalid = (line: number, problem: BatchLineProblem, reason: string, value: string): void => {
@@ -118,33 +124,38 @@ export async function parseBatchInput(
     }
   };
 
-  if (kind === 'list') {
+  if (format.kind === 'list') {
     let first = true;
+    const delimited = delimitedLineCounter();
     for await (const { line, text } of numberedLines(all)) {
       if (text.length === 0) continue;
       if (first) {
         first = false;
-        // A one-column spreadsheet export: its header ("uid", "User ID"…) is not a uid to erase.
-        const isHeader = options.hasHeader ?? (UID_COLUMN_NAMES.has(text.trim().toLowerCase()) || text === options.uidColumn);
+        // A spreadsheet's header ("uid", "User ID", "uid;référence"…) is not a uid to erase.
+        const isHeader = options.hasHeader ?? (namesUidColumn(text) || text === options.uidColumn);
         checkListColumns(options, isHeader ? text : undefined);
         if (isHeader) {
           summary.columns = [text];
           continue;
         }
       }
+      delimited.add(line, text);
       await accept(line, text, undefined);
     }
     if (first) checkListColumns(options, undefined);
+    // Guessed a list, yet most lines look like rows of columns: each would be sent whole and end "not found".
+    const rows = options.kind === 'auto' ? delimited.mostLines() : undefined;
+    if (rows) throw listLooksDelimited(rows, excerptOf(rows.text));
     return summary;
   }
 
   let picked: { uid: number; reference?: number } | undefined;
   let restore = (cell: string | undefined) => cell;
-  for await (const row of csvRows(all, kind === 'csv' ? ',' : '\t')) {
+  for await (const row of csvRows(all, SEPARATOR_CHARACTERS[format.separator])) {
     if (isEmptyRow(row)) continue;
     if (!picked) {
-      const fromExport = kind === 'csv' && options.hasHeader !== false ? ownExportOf(row.cells) : undefined;
-      const hasHeader = fromExport !== undefined || (options.hasHeader ?? (typeof options.uidColumn === 'string' || typeof options.referenceColumn === 'string' || uidColumnIndex(row.cells) !== -1));
+      const fromExport = format.separator === 'comma' && options.hasHeader !== false ? ownExportOf(row.cells) : undefined;
+      const hasHeader = fromExport !== undefined || (options.hasHeader ?? (typeof options.uidColumn === 'string' || typeof options.referenceColumn === 'string' || namesUidColumnIn(row.cells)));
       if (hasHeader) summary.columns = row.cells;
       picked = pickColumns(row.cells, hasHeader, options);
       summary.uidColumn = hasHeader ? { index: picked.uid, name: row.cells[picked.uid] ?? '' } : { index: picked.uid };
@@ -172,20 +183,9 @@ function ownExportOf(header: readonly string[]): OwnExport | undefined {
   return OWN_EXPORTS.find(({ columns, minimum }) => header.length >= minimum && header.every((cell, index) => index >= columns.length || cell === columns[index]))?.kind;
 }
 
-/**
- * The documented, conservative rule for 'auto' (uids may hold commas, spaces, '#', '%'):
- * a tab in the sample → TSV (a uid can never hold a tab); a comma in the first line AND either
- * a column was picked (by name or number) or that line names a uid column (like "uid") → CSV;
- * anything else → a list.
- */
+/** The kind 'auto' would read (input-format.ts guessFormat says how). */
 export function guessKind(sample: string, pickedColumn?: string | number): BatchInputKind {
-  if (sample.includes('\t')) return 'tsv';
-  const newline = sample.indexOf('\n');
-  const firstLine = newline === -1 ? sample : sample.slice(0, newline);
-  if (!firstLine.includes(',')) return 'list';
-  if (pickedColumn !== undefined) return 'csv';
-  const names = firstLine.split(',').map((cell) => cell.trim().replace(/^"(.*)"$/, '$1'));
-  return uidColumnIndex(names) !== -1 ? 'csv' : 'list';
+  return guessFormat(sample, pickedColumn).kind;
 }
 
 /** A list has one column: a column picked by another name or number would be silently ignored, so it is refused. */
@@ -227,8 +227,9 @@ function columnList(columns: string[]): string {
   return columns.map((name) => `"${excerptOf(name)}"`).join(', ');
 }
 
-function uidColumnIndex(cells: string[]): number {
-  return cells.findIndex((cell) => UID_COLUMN_NAMES.has(cell.trim().toLowerCase()));
+/** A header row: a cell names the uid column, or its one cell does once split otherwise ("uid;x" read with the wrong separator). */
+function namesUidColumnIn(cells: string[]): boolean {
+  return uidColumnIndex(cells) !== -1 || (cells.length === 1 && namesUidColumn(cells[0] ?? ''));
 }
 
 function isEmptyRow(row: CsvRow): boolean {

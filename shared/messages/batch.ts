@@ -69,6 +69,16 @@ export const BATCH_MESSAGES = {
   'batch.noColumnNumberNamed': message('There is no column {{column}} for {{role}}: the first row has {{columns}} column(s), numbered from 0; columns found: {{names}}. Pick one of these.', { column: param.count, role: param.phrase, columns: param.count, names: param.text }),
   'batch.noColumnNamed': message('There is no column named “{{column}}” for {{role}}; columns found: {{names}}. Pick one of these (names are matched exactly).', { column: param.text, role: param.phrase, names: param.text }),
   'batch.noHeaderRow': message('Cannot pick the column “{{column}}” for {{role}} by name: the input has no header row. Pick the column by its number instead.', { column: param.text, role: param.phrase }),
+  'batch.listLooksDelimited': message(
+    {
+      one: 'Read as a list (one uid a line), {{count}} line of {{lines}} holds {{separator}} (line {{line}}: “{{excerpt}}”), so the input looks like rows of columns that were not split: each whole line would be sent as one uid and end “not found”, and those users would keep their data. Choose the separator (and the uid column); if each whole line really is one uid, choose to read the input as a list, one uid a line. Nothing was sent.',
+      other: 'Read as a list (one uid a line), {{count}} of {{lines}} lines hold {{separator}} (the first, line {{line}}: “{{excerpt}}”), so the input looks like rows of columns that were not split: each whole line would be sent as one uid and end “not found”, and those users would keep their data. Choose the separator (and the uid column); if each whole line really is one uid, choose to read the input as a list, one uid a line. Nothing was sent.',
+    },
+    { count: param.count, lines: param.count, separator: param.phrase, line: param.count, excerpt: param.text },
+  ),
+  'batch.separator.comma': message('a comma (,)'),
+  'batch.separator.semicolon': message('a semicolon (;)'),
+  'batch.separator.tab': message('a tab'),
   'batch.role.uid': message('the uid'),
   'batch.role.reference': message('the reference'),
   'batch.lineTooLong': message('Line {{line}} is longer than {{limit}} characters, the most a line of a batch list may have; reading stopped there. A list has one uid a line (at most 1,024 characters), so this is probably not the file you meant, or its lines are not separated by line breaks. Nothing was sent.', { line: param.count, limit: param.count }),

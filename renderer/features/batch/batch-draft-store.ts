@@ -11,6 +11,8 @@ export interface OpenedFile {
 interface BatchDraftState {
   pasted: string;
   file: OpenedFile | null;
+  /** What separates the columns, as the operator chose it; '' lets the core guess; 'none' reads each line whole as one uid. */
+  separator: InputSeparator;
   /** A header name; '' lets the core pick (the column named like a uid, else the first). */
   uidColumn: string;
   /** A header name; '' for none. */
@@ -49,7 +51,9 @@ export function confirmationTarget(target: ConfirmationTarget): string {
   return JSON.stringify([target.profileId, target.draftId, target.action, target.logoutFirst, target.useTrimmed]);
 }
 
-const EMPTY = { pasted: '', file: null, uidColumn: '', referenceColumn: '', hasHeader: false, reference: '', action: 'anonymize' as ErasureAction, logoutFirst: true, typed: '', typedFor: '', useTrimmedFor: '' };
+export type InputSeparator = '' | 'comma' | 'semicolon' | 'tab' | 'none';
+
+const EMPTY = { pasted: '', file: null, separator: '' as InputSeparator, uidColumn: '', referenceColumn: '', hasHeader: false, reference: '', action: 'anonymize' as ErasureAction, logoutFirst: true, typed: '', typedFor: '', useTrimmedFor: '' };
 
 /** What the operator is composing: kept while they look at another view. Nothing here is persisted. */
 export const useBatchDraft = create<BatchDraftState>()((set) => ({

@@ -5,9 +5,16 @@ import { ERASURE_ACTIONS } from '../../../shared/users';
 import { CardSection } from '../../components/card-section';
 import { Field } from '../../components/field';
 import { formatNumber } from '../../i18n/format';
-import { useBatchDraft } from './batch-draft-store';
+import { useBatchDraft, type InputSeparator } from './batch-draft-store';
 
 const ACCEPTED_FILES = '.csv,.tsv,.txt,.tab,text/csv,text/tab-separated-values,text/plain';
+const SEPARATOR_CHOICES = [
+  ['', 'separatorAuto'],
+  ['comma', 'separatorComma'],
+  ['semicolon', 'separatorSemicolon'],
+  ['tab', 'separatorTab'],
+  ['none', 'separatorNone'],
+] as const satisfies ReadonlyArray<readonly [InputSeparator, string]>;
 
 /** Step 1: the list (pasted, or a file read in this window), its columns, the reference and the operation. */
 export function BatchInput({ preview, immediate }: { preview: BatchPreview | null; immediate: RefObject<boolean> }) {
@@ -23,7 +30,7 @@ export function BatchInput({ preview, immediate }: { preview: BatchPreview | nul
     try {
       const text = await file.text();
       immediate.current = true;
-      draft.set({ file: { name: file.name, text, size: file.size }, uidColumn: '', referenceColumn: '', hasHeader: false, typed: '' });
+      draft.set({ file: { name: file.name, text, size: file.size }, separator: '', uidColumn: '', referenceColumn: '', hasHeader: false, typed: '' });
     } catch {
       // The browser's own message is in the browser's language, not the window's: say what to check instead.
       setFileError(t('batch.input.fileFailed'));
@@ -35,7 +42,7 @@ export function BatchInput({ preview, immediate }: { preview: BatchPreview | nul
       {draft.file ? (
         <div className="batch-file" role="status">
           <span className="batch-file__name">{t('batch.input.fileLoaded', { name: draft.file.name, size: formatSize(draft.file.size, i18n.language) })}</span>
-          <button type="button" className="button button--small" onClick={() => draft.set({ file: null, uidColumn: '', referenceColumn: '', hasHeader: false, typed: '' })}>
+          <button type="button" className="button button--small" onClick={() => draft.set({ file: null, separator: '', uidColumn: '', referenceColumn: '', hasHeader: false, typed: '' })}>
             {t('batch.input.clearFile')}
           </button>
         </div>
@@ -84,6 +91,27 @@ export function BatchInput({ preview, immediate }: { preview: BatchPreview | nul
           {fileError}
         </p>
       )}
+      <Field
+        label={t('batch.input.separator')}
+        render={({ id }) => (
+          <select
+            id={id}
+            className="select"
+            value={draft.separator}
+            onChange={(event) => {
+              immediate.current = true;
+              // Other columns once split otherwise: the picks go back to automatic.
+              draft.set({ separator: event.target.value as InputSeparator, uidColumn: '', referenceColumn: '', typed: '' });
+            }}
+          >
+            {SEPARATOR_CHOICES.map(([value, key]) => (
+              <option key={key} value={value}>
+                {t(`batch.input.${key}`)}
+              </option>
+            ))}
+          </select>
+        )}
+      />
       {preview && preview.kind !== 'list' && !columns && (
         <label className="checkbox">
           <input

@@ -50,7 +50,7 @@ export function BatchPreviewPanel({ preview, pending, error, action, profile, en
               <dd>
                 {/* The core names a paste "pasted list": said in the window's language. */}
                 {preview.sourceName === PASTED_LIST ? t('batch.preview.pasted') : preview.sourceName}
-                {preview.kind !== 'list' && <span className="muted"> ({t(`batch.preview.kinds.${preview.kind}`)})</span>}
+                {preview.kind !== 'list' && <span className="muted"> ({t(`batch.preview.kinds.${preview.separator === 'semicolon' ? 'csvSemicolon' : preview.kind}`)})</span>}
               </dd>
             </div>
             <div>
@@ -151,6 +151,7 @@ function uidColumnText(column: NonNullable<BatchPreview['uidColumn']>, t: Transl
 /** The single act's words for a uid rule; an empty uid cell (never typed in the single act) and a too long reference have their own. */
 function problemText(problem: UidProblem | ReferenceProblem, t: Translate): string {
   if (problem.code === 'reference-too-long') return t('batch.preview.problems.referenceTooLong', { length: problem.length, max: problem.max });
+  if (problem.code === 'reference-invisible') return t('batch.preview.problems.referenceInvisible', { label: problem.label, character: problem.character, position: problem.position });
   const key = UID_PROBLEM_KEYS[problem.code];
   return key ? t(`uid.problems.${key}`, { max: MAX_UID_LENGTH }) : t('batch.preview.problems.empty');
 }

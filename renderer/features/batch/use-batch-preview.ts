@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import type { BatchPreview } from '../../../shared/batch';
+import type { InputSeparator } from './batch-draft-store';
 import { useBridge } from '../../bridge/bridge-context';
 
 /** Typing waits this long for a pause; a paste, an opened file or a column pick previews at once. */
@@ -8,6 +9,8 @@ export const PREVIEW_DEBOUNCE_MS = 350;
 export interface PreviewRequest {
   text: string;
   sourceName: string;
+  /** The operator's choice ('' guesses; 'none' reads a list, each line whole). */
+  separator?: InputSeparator;
   uidColumn: string;
   referenceColumn: string;
   hasHeader: boolean;
@@ -27,7 +30,7 @@ export interface PreviewState {
  * nothing sent). Only the newest answer counts: an older request that answers late is dropped. A preview
  * no longer shown (replaced, dropped, or left with the screen) has its draft discarded at once.
  */
-export function useBatchPreview({ text, sourceName, uidColumn, referenceColumn, hasHeader, immediate }: PreviewRequest): PreviewState {
+export function useBatchPreview({ text, sourceName, separator = '', uidColumn, referenceColumn, hasHeader, immediate }: PreviewRequest): PreviewState {
   const bridge = useBridge();
   const [state, setState] = useState<PreviewState>({ preview: null, pending: false, error: null });
   const sequence = useRef(0);
@@ -60,7 +63,7 @@ export function useBatchPreview({ text, sourceName, uidColumn, referenceColumn, 
       try {
         const preview = await bridge['batch.preview']({
           text,
-          kind: 'auto',
+          ...(separator === 'none' ? { kind: 'list' as const } : { kind: 'auto' as const, ...(separator ? { separator } : {}) }),
           sourceName,
           // A picked column is a header name: the first row is the header.
           ...(uidColumn ? { uidColumn } : {}),
@@ -84,7 +87,7 @@ export function useBatchPreview({ text, sourceName, uidColumn, referenceColumn, 
       immediate.current ? 0 : PREVIEW_DEBOUNCE_MS,
     );
     return () => clearTimeout(timer);
-  }, [bridge, text, sourceName, uidColumn, referenceColumn, hasHeader, immediate, show, discard]);
+  }, [bridge, text, sourceName, separator, uidColumn, referenceColumn, hasHeader, immediate, show, discard]);
 
   return state;
 }
