@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createOutput } from './output';
 import { formatTable } from './table';
-import { escapeInvisible, visibleJson, visibleLines, visibleText, visibleUid } from './visible-text';
+import { escapeInvisible, visibleEmail, visibleJson, visibleLines, visibleName, visibleText, visibleUid } from './visible-text';
 
 const RETITLE = '\u001b]0;pwned\u0007';
 const ERASE_AND_GO_UP = '\u001b[2K\u001b[1A';
@@ -41,6 +41,22 @@ describe('visible text (service data printed to a terminal)', () => {
     const printed = visibleJson(JSON.stringify(value, null, 2));
     expect(JSON.parse(printed)).toEqual(value);
     expect(printed.replace(/\n/g, '')).not.toMatch(OBEYED);
+  });
+});
+
+describe('names and e-mails (service data in a table cell)', () => {
+  it('leave a readable name or e-mail as it is, spaces between words included', () => {
+    for (const name of ['Zoë Ångström', 'Jean-Pierre de la Tour', '王小明', 'dév 👩‍💻']) expect(visibleName(name)).toBe(name);
+    expect(visibleEmail('zoe.muller@example.org')).toBe('zoe.muller@example.org');
+  });
+
+  it('quote and escape whatever a reader could not see or the terminal would obey', () => {
+    expect(visibleEmail('a\u200bb@example.org')).toBe('"a\\u200bb@example.org"');
+    expect(visibleEmail('ann@example.org ')).toBe('"ann@example.org "');
+    expect(visibleName('Admin\u202egpj.exe')).toBe('"Admin\\u202egpj.exe"');
+    expect(visibleName(' Ann')).toBe('" Ann"');
+    expect(visibleName('Ann\u00a0Lee')).toBe('"Ann\\u00a0Lee"');
+    expect(visibleName('C:\\temp')).toBe('"C:\\\\temp"');
   });
 });
 

@@ -58,8 +58,29 @@ export function escapeInvisible(text: string): string {
  * --json output keeps the uid itself.
  */
 export function visibleUid(uid: string): string {
-  if (!hasInvisible(uid) && !/^"|\\/.test(uid)) return visibleText(uid);
-  return `"${escapeInvisible(uid.replace(/\\/g, '\\\\').replace(/"/g, '\\"'))}"`;
+  return !hasInvisible(uid) && !QUOTE_NEEDED.test(uid) ? visibleText(uid) : quotedExactly(uid);
+}
+
+const QUOTE_NEEDED = /^"|\\/;
+
+/** The quoted form: reads as a JSON string, every invisible character escaped. */
+function quotedExactly(text: string): string {
+  return `"${escapeInvisible(text.replace(/\\/g, '\\\\').replace(/"/g, '\\"'))}"`;
+}
+
+/**
+ * A name for a table cell: as it is when every character of it can be seen (spaces between words are plain
+ * spaces); otherwise quoted and escaped as a uid is, so "Admin\u202egpj.exe" neither reorders the line nor
+ * hides a zero-width character.
+ */
+export function visibleName(name: string): string {
+  const hidden = name !== name.trim() || uidParts(name).some((part) => part.kind === 'mark' && part.char !== ' ');
+  return hidden || QUOTE_NEEDED.test(name) ? quotedExactly(name) : visibleText(name);
+}
+
+/** An e-mail for a table cell: no character of it may go unseen, so "a\u200bb@example.org" never reads as ab@example.org. */
+export function visibleEmail(email: string): string {
+  return visibleUid(email);
 }
 
 function escapeCodePoint(char: string): string {

@@ -5,7 +5,7 @@ import { addConnectionOptions, resolveConnection, type ConnectionOptions } from 
 import type { CliContext } from '../context';
 import { parseWholeNumber } from '../parse';
 import { formatTable } from '../table';
-import { visibleUid } from '../visible-text';
+import { escapeInvisible, visibleEmail, visibleName, visibleUid } from '../visible-text';
 
 const FIELD_NAMES: Record<MatchRange['field'], string> = { uid: 'uid', fullName: 'name', email: 'e-mail' };
 
@@ -43,10 +43,10 @@ export function withUsersFind(users: Command, { io, out }: CliContext): Command 
       out.line(
         formatTable(answer.matches, [
           { title: 'UID', value: (m) => (m.user.uid === null ? '(erased)' : visibleUid(m.user.uid)), maxWidth: 48 },
-          { title: 'FULL NAME', value: (m) => m.user.fullName ?? '', maxWidth: 32 },
-          { title: 'EMAIL', value: (m) => m.user.email ?? '', maxWidth: 40 },
+          { title: 'FULL NAME', value: (m) => (m.user.fullName === null ? '' : visibleName(m.user.fullName)), maxWidth: 32 },
+          { title: 'EMAIL', value: (m) => (m.user.email === null ? '' : visibleEmail(m.user.email)), maxWidth: 40 },
           { title: 'CREATED', value: (m) => (m.user.createdAt ?? '').slice(0, 10) },
-          { title: 'MATCHED', value: (m) => matchedParts(m).map((part) => `${FIELD_NAMES[part.field]} “${part.text}”`).join(', '), maxWidth: 40 },
+          { title: 'MATCHED', value: (m) => matchedParts(m).map((part) => `${FIELD_NAMES[part.field]} “${escapeInvisible(part.text)}”`).join(', '), maxWidth: 40 },
         ]),
       );
     }

@@ -10,7 +10,7 @@ import { markIrreversible, type CliContext } from '../context';
 import type { CliOutput } from '../output';
 import { parseWholeNumber } from '../parse';
 import { formatTable } from '../table';
-import { visibleUid } from '../visible-text';
+import { visibleEmail, visibleName, visibleUid } from '../visible-text';
 
 export function usersCommand({ io, out }: CliContext): Command {
   const users = new Command('users').description('list, anonymise and delete users');
@@ -104,8 +104,8 @@ function printUsers(out: CliOutput, users: UserRecord[], footer: string): void {
     out.line(
       formatTable(users, [
         { title: 'UID', value: (u) => (u.uid === null ? '(erased)' : visibleUid(u.uid)), maxWidth: 48 },
-        { title: 'FULL NAME', value: (u) => u.fullName ?? '', maxWidth: 32 },
-        { title: 'EMAIL', value: (u) => u.email ?? '', maxWidth: 40 },
+        { title: 'FULL NAME', value: (u) => (u.fullName === null ? '' : visibleName(u.fullName)), maxWidth: 32 },
+        { title: 'EMAIL', value: (u) => (u.email === null ? '' : visibleEmail(u.email)), maxWidth: 40 },
         { title: 'CREATED', value: (u) => (u.createdAt ?? '').slice(0, 10) },
         { title: 'MESSAGES', value: (u) => String(u.messagesCount ?? ''), align: 'right' },
         { title: 'VOTES', value: (u) => String(u.votesCount ?? ''), align: 'right' },

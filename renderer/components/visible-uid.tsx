@@ -4,6 +4,8 @@ import { hasInvisible, uidParts, type InvisibleMark } from '../../shared/invisib
 
 const MARK_ATTRIBUTE = 'data-uid-char';
 const BOX_ATTRIBUTE = 'data-uid-box';
+/** On an element whose marks copy as the characters they stand for (copyRealUid). */
+export const UID_BOX_PROPS = { [BOX_ATTRIBUTE]: '' };
 
 /**
  * A uid exactly as it is, in monospace, with every invisible character drawn as a mark: a space as
@@ -16,13 +18,14 @@ export function VisibleUid({ uid, className = '', inline = false }: { uid: strin
   useUidCopy();
   const base = inline ? 'uid-inline' : 'uid-box';
   return (
-    <span className={`${base} ${className}`.trim()} {...{ [BOX_ATTRIBUTE]: '' }}>
-      {uidParts(uid).map((part, index) => (part.kind === 'text' ? <span key={index}>{part.text}</span> : <Mark key={index} mark={part} />))}
+    <span className={`${base} ${className}`.trim()} {...UID_BOX_PROPS}>
+      {uidParts(uid).map((part, index) => (part.kind === 'text' ? <span key={index}>{part.text}</span> : <UidMark key={index} mark={part} />))}
     </span>
   );
 }
 
-function Mark({ mark }: { mark: InvisibleMark }) {
+/** One invisible character drawn as its mark, with its accessible name; copied as the character itself. */
+export function UidMark({ mark }: { mark: InvisibleMark }) {
   const { t } = useTranslation();
   const name = mark.name === 'other' ? t('uid.marks.other', { code: mark.code }) : `${t(`uid.marks.${mark.name}`)} (${mark.code})`;
   return (
@@ -46,7 +49,7 @@ export function UidHints({ uid }: { uid: string }) {
 let copyListeners = 0;
 
 /** One document listener while any uid is on screen: a copy of a selection inside a uid gives its real characters. */
-function useUidCopy() {
+export function useUidCopy() {
   useEffect(() => {
     if (copyListeners++ === 0) document.addEventListener('copy', copyRealUid);
     return () => {

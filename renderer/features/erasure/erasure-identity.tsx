@@ -5,6 +5,7 @@ import type { RecordedErasure } from '../../../shared/user-search';
 import type { UserRecord } from '../../../shared/users';
 import { EmptyValue } from '../../components/empty-value';
 import { ErrorPanel } from '../../components/error-panel';
+import { VisibleText, type VisibleTextKind } from '../../components/visible-text';
 import { formatDate, formatDateTime, formatNumber } from '../../i18n/format';
 import { ListAge } from '../users/list-age';
 import type { UidIdentity } from './use-uid-identity';
@@ -12,7 +13,7 @@ import type { UidIdentity } from './use-uid-identity';
 /** Who the uid belongs to, so the operator can compare with the ticket before typing it; and how old that list is. */
 export function ErasureIdentity({ user, readAt }: { user: UserRecord; readAt: number }) {
   const { t, i18n } = useTranslation();
-  const value = (text: string | null) => (text ? text : <EmptyValue />);
+  const value = (text: string | null, kind: VisibleTextKind) => (text ? <VisibleText text={text} kind={kind} /> : <EmptyValue />);
   return (
     <section className="erasure-identity" aria-labelledby="erasure-identity-title">
       <h3 id="erasure-identity-title" className="erasure-identity__title">
@@ -24,11 +25,11 @@ export function ErasureIdentity({ user, readAt }: { user: UserRecord; readAt: nu
       <dl className="facts facts--inline erasure-identity__facts">
         <div>
           <dt>{t('identity.name')}</dt>
-          <dd>{value(user.fullName)}</dd>
+          <dd>{value(user.fullName, 'name')}</dd>
         </div>
         <div>
           <dt>{t('identity.email')}</dt>
-          <dd className="break">{value(user.email)}</dd>
+          <dd className="break">{value(user.email, 'exact')}</dd>
         </div>
         <div>
           <dt>{t('identity.created')}</dt>

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { VisibleUid } from '../../components/visible-uid';
+import { VisibleText } from '../../components/visible-text';
 import type { ErasedMark } from '../erasure/erased-users';
 
 /**
@@ -17,7 +18,11 @@ export function ErasedDetail({ mark, name, onClose }: { mark: ErasedMark; name?:
             <h3 id="user-detail-title" tabIndex={-1}>
               {t('detail.title')}
             </h3>
-            {name ? <p className="detail-panel__name">{name}</p> : null}
+            {name ? (
+              <p className="detail-panel__name">
+                <VisibleText text={name} />
+              </p>
+            ) : null}
             <p className="detail-panel__uid mono">
               <VisibleUid uid={mark.uid} inline />
             </p>

@@ -3,14 +3,18 @@ import { useTranslation } from 'react-i18next';
 import type { MatchRange, SearchedField, UserMatch } from '../../../shared/user-search';
 import type { UserRecord } from '../../../shared/users';
 import { ErrorPanel } from '../../components/error-panel';
-import { VisibleUid } from '../../components/visible-uid';
+import { UID_BOX_PROPS, VisibleUid } from '../../components/visible-uid';
+import { TextWithMarks, visibleTextLine, type VisibleTextKind } from '../../components/visible-text';
 import { hasInvisible } from '../../../shared/invisible-characters';
 import { erasedMarkOf, type ErasedMark } from '../erasure/erased-users';
 import { ListAge } from './list-age';
 import { useFindPerson } from './use-find-person';
 
-/** A field's text with its matched parts in <mark>: plain text spans, never HTML from the service. */
-export function Highlighted({ text, ranges }: { text: string; ranges: MatchRange[] }) {
+/**
+ * A field's text with its matched parts in <mark>: plain text spans, never HTML from the service; isolated (<bdi>)
+ * and with its invisible and bidi characters drawn as marks, like any text from the service.
+ */
+export function Highlighted({ text, ranges, kind = 'name' }: { text: string; ranges: MatchRange[]; kind?: VisibleTextKind }) {
   const parts: { text: string; marked: boolean }[] = [];
   let at = 0;
   for (const range of [...ranges].sort((a, b) => a.start - b.start)) {
@@ -20,7 +24,19 @@ export function Highlighted({ text, ranges }: { text: string; ranges: MatchRange
     at = range.end;
   }
   if (at < text.length) parts.push({ text: text.slice(at), marked: false });
-  return <>{parts.map((part, i) => (part.marked ? <mark key={i} className="find-person__mark">{part.text}</mark> : <span key={i}>{part.text}</span>))}</>;
+  return (
+    <bdi className="visible-text" {...UID_BOX_PROPS}>
+      {parts.map((part, i) =>
+        part.marked ? (
+          <mark key={i} className="find-person__mark">
+            <TextWithMarks text={part.text} kind={kind} />
+          </mark>
+        ) : (
+          <TextWithMarks key={i} text={part.text} kind={kind} />
+        ),
+      )}
+    </bdi>
+  );
 }
 
 function fieldRanges(match: UserMatch, field: SearchedField): MatchRange[] {
@@ -108,10 +124,10 @@ export function FindPerson({ profileId, onOpen, erasedMarks = [] }: { profileId:
             <ul className="find-person__list" aria-label={t('search.resultsLabel', { text })}>
               {matches.map((match, index) => (
                 <li key={`${match.user.uid ?? 'erased'}-${index}`}>
-                  <button type="button" className="find-person__result" onClick={() => onOpen(match.user)} aria-label={t('search.open', { name: match.user.fullName ?? match.user.uid ?? '' })}>
+                  <button type="button" className="find-person__result" onClick={() => onOpen(match.user)} aria-label={t('search.open', { name: visibleTextLine(match.user.fullName ?? match.user.uid ?? '') })}>
                     <span className="find-person__name">{match.user.fullName !== null ? <Highlighted text={match.user.fullName} ranges={fieldRanges(match, 'fullName')} /> : '—'}</span>
                     <span className="find-person__uid mono">{match.user.uid === null ? t('users.noUid') : hasInvisible(match.user.uid) ? <VisibleUid uid={match.user.uid} inline /> : <Highlighted text={match.user.uid} ranges={fieldRanges(match, 'uid')} />}</span>
-                    <span className="find-person__email">{match.user.email !== null ? <Highlighted text={match.user.email} ranges={fieldRanges(match, 'email')} /> : ''}</span>
+                    <span className="find-person__email">{match.user.email !== null ? <Highlighted text={match.user.email} ranges={fieldRanges(match, 'email')} kind="exact" /> : ''}</span>
                   </button>
                 </li>
               ))}

@@ -4,6 +4,7 @@ import type { UserRecord } from '../../../shared/users';
 import { EmptyValue } from '../../components/empty-value';
 import { InitialsAvatar } from '../../components/initials-avatar';
 import { VisibleUid } from '../../components/visible-uid';
+import { VisibleText, visibleTextLine, type VisibleTextKind } from '../../components/visible-text';
 import { formatDate, formatNumber } from '../../i18n/format';
 import { fieldName } from './field-names';
 import { formatFieldValue } from './format-value';
@@ -16,6 +17,15 @@ const column = createColumnHelper<UserRecord>();
 function markTruncated(event: { currentTarget: HTMLElement }) {
   const text = event.currentTarget.firstElementChild;
   event.currentTarget.toggleAttribute('data-truncated', text !== null && text.scrollWidth > text.clientWidth);
+}
+
+/** A name or e-mail cut by the cell's ellipsis, whole (with its marks) in the tooltip. */
+function TruncatedText({ text, kind, className = '' }: { text: string; kind: VisibleTextKind; className?: string }) {
+  return (
+    <span className={`truncate ${className}`.trim()} title={visibleTextLine(text, kind)}>
+      <VisibleText text={text} kind={kind} />
+    </span>
+  );
 }
 
 interface ColumnContext {
@@ -66,7 +76,7 @@ export function buildUserColumns({ t, language, extraFields, onShowDetails }: Co
       cell: (info) => (
         <span className="name-cell">
           <InitialsAvatar name={info.getValue()} uid={info.row.original.uid} />
-          {info.getValue() ? <span className="truncate" title={info.getValue() ?? undefined}>{info.getValue()}</span> : <EmptyValue />}
+          {info.getValue() ? <TruncatedText text={info.getValue()!} kind="name" /> : <EmptyValue />}
         </span>
       ),
       meta: { flexible: 'name' },
@@ -74,7 +84,7 @@ export function buildUserColumns({ t, language, extraFields, onShowDetails }: Co
     column.accessor('email', {
       id: 'email',
       header: () => t('users.email'),
-      cell: (info) => (info.getValue() ? <span className="truncate email-cell" title={info.getValue() ?? undefined}>{info.getValue()}</span> : <EmptyValue />),
+      cell: (info) => (info.getValue() ? <TruncatedText text={info.getValue()!} kind="exact" className="email-cell" /> : <EmptyValue />),
       meta: { flexible: 'email' },
     }),
     column.accessor('createdAt', {

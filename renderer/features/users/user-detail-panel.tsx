@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { UserRecord } from '../../../shared/users';
 import { InitialsAvatar } from '../../components/initials-avatar';
 import { VisibleUid } from '../../components/visible-uid';
+import { VisibleText } from '../../components/visible-text';
 import { flattenFields } from './flatten-fields';
 import { formatFieldValue } from './format-value';
 import { RowActions } from './row-actions';
@@ -54,7 +55,7 @@ export function UserDetailPanel({ user, onClose }: { user: UserRecord; onClose: 
             <h3 id="user-detail-title" ref={headingRef} tabIndex={-1}>
               {t('detail.title')}
             </h3>
-            <p className="detail-panel__name">{user.fullName ?? user.uid ?? t('users.noUid')}</p>
+            <p className="detail-panel__name">{user.fullName !== null ? <VisibleText text={user.fullName} /> : user.uid !== null ? <VisibleText text={user.uid} kind="exact" /> : t('users.noUid')}</p>
             {user.uid !== null && (
               <p className="detail-panel__uid mono truncate" title={user.uid}>
                 <VisibleUid uid={user.uid} inline />
@@ -80,7 +81,12 @@ export function UserDetailPanel({ user, onClose }: { user: UserRecord; onClose: 
                 <dt>{field.label}</dt>
                 <dd className={field.value === null || field.value === undefined || field.value === '' ? 'muted' : undefined}>
                   {/* The uid field is drawn like every uid: its marks, and never broken inside itself. */}
-                  {field.path === 'uid' && typeof field.value === 'string' ? <VisibleUid uid={field.value} inline /> : formatFieldValue(field.path, field.value, t, i18n.language)}
+                  {field.path === 'uid' && typeof field.value === 'string' ? (
+                    <VisibleUid uid={field.value} inline />
+                  ) : (
+                    // Every other value the service sent is drawn too: a name that reverses the text, an e-mail with a zero-width space.
+                    <VisibleText text={formatFieldValue(field.path, field.value, t, i18n.language)} kind={field.path === 'email' ? 'exact' : 'name'} />
+                  )}
                 </dd>
               </div>
             ))}
