@@ -141,7 +141,36 @@ describe('the user index', () => {
     advance(4 * 60_000);
     expect(indexes.lookup('p', 'jean dupont')).toMatchObject({ state: 'found', user: { uid: 'jean dupont' }, indexedAt: '2026-11-22T12:00:00.000Z', ageMs: 240_000 });
     // Exactly: case and spaces count.
-    expect(indexes.lookup('p', 'Jean Dupont')).toEqual({ state: 'absent', indexedUsers: 5, indexedAt: '2026-11-22T12:00:00.000Z', ageMs: 240_000 });
+    expect(indexes.lookup('p', 'Jean Dupont')).toMatchObject({ state: 'absent', indexedUsers: 5, indexedAt: '2026-11-22T12:00:00.000Z', ageMs: 240_000 });
     expect(indexes.lookup('p', 'jean dupont ')).toMatchObject({ state: 'absent' });
+    expect(indexes.lookup('p', 'nobody')).toEqual({ state: 'absent', indexedUsers: 5, indexedAt: '2026-11-22T12:00:00.000Z', ageMs: 240_000 });
+  });
+
+  it('names the users an absent uid was likely meant for: the trimmed uid, one that looks the same, a case twin', async () => {
+    const people = [
+      normalizeUser({ id: 1, uid: 'user-000031', full_name: 'Ioana Evans' }),
+      normalizeUser({ id: 2, uid: 'user-000302', full_name: 'Paul Kim' }),
+      normalizeUser({ id: 3, uid: 'Marie.Curie@example.org', full_name: 'Marie Curie' }),
+      normalizeUser({ id: 4, uid: 'zoë.müller', full_name: 'Zoë Müller' }),
+      normalizeUser({ id: 5, uid: ' bob', full_name: 'Bob' }),
+      normalizeUser({ id: 6, uid: 'jean dupont', full_name: 'Jean Dupont' }),
+      normalizeUser({ id: 7, uid: 'user-000031-b', full_name: 'Someone else' }),
+    ];
+    const { indexes } = setup(people);
+    await indexes.build('p');
+    const near = (uid: string) => {
+      const answer = indexes.lookup('p', uid);
+      if (answer.state !== 'absent') throw new Error(`${uid} should be absent`);
+      return (answer.nearMatches ?? []).map((match) => [match.user.uid, match.kind]);
+    };
+    expect(near(' user-000031 ')).toEqual([['user-000031', 'edge-spaces']]);
+    expect(near('user-000031\u00a0')).toEqual([['user-000031', 'edge-spaces']]);
+    expect(near('bob')).toEqual([[' bob', 'edge-spaces']]);
+    expect(near('user-000302\u200b')).toEqual([['user-000302', 'looks-same']]);
+    expect(near('jean\u00a0dupont')).toEqual([['jean dupont', 'looks-same']]);
+    expect(near('zoe\u0308.mu\u0308ller')).toEqual([['zoë.müller', 'looks-same']]);
+    expect(near('marie.curie@example.org')).toEqual([['Marie.Curie@example.org', 'case']]);
+    expect(near('ZOË.MÜLLER')).toEqual([['zoë.müller', 'case']]);
+    expect(near('user-000031-c')).toEqual([]);
   });
 });

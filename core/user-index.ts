@@ -1,4 +1,5 @@
-import { SEARCHED_FIELDS, SEARCH_DEFAULT_LIMIT, type UserLookupAnswer, type UserMatch, type UserSearchAnswer } from '../shared/user-search';
+import { uidParts } from '../shared/invisible-characters';
+import { SEARCHED_FIELDS, SEARCH_DEFAULT_LIMIT, type NearMatch, type NearMatchKind, type UserLookupAnswer, type UserMatch, type UserSearchAnswer } from '../shared/user-search';
 import type { UserRecord } from '../shared/users';
 import { serviceKey } from './erasure-feed';
 import type { ListAllProgress } from './list-all-users';
@@ -6,6 +7,9 @@ import { matchRanges, searchKey } from './search-text';
 
 /** How long a walk's result is trusted: past this, search says "missing" and the console walks again. */
 export const USER_INDEX_TTL_MS = 15 * 60_000;
+
+/** The most users named as what an absent uid was likely meant for. */
+const MAX_NEAR_MATCHES = 5;
 
 /** The most one page of a walk for the index may take, its retries included: someone is waiting to be told. */
 export const INDEX_PAGE_BUDGET_MS = 15_000;
@@ -127,7 +131,9 @@ export function createUserIndexes(options: UserIndexesOptions) {
       const index = current(profileId);
       if (!index) return { state: 'missing' };
       const entry = index.users.find((candidate) => candidate.user.uid === uid);
-      return entry ? { state: 'found', user: entry.user, ...ageOf(index) } : { state: 'absent', indexedUsers: index.users.length, ...ageOf(index) };
+      if (entry) return { state: 'found', user: entry.user, ...ageOf(index) };
+      const nearMatches = nearMatchesOf(index.users, uid);
+      return { state: 'absent', indexedUsers: index.users.length, ...ageOf(index), ...(nearMatches.length > 0 ? { nearMatches } : {}) };
     },
 
     /**
@@ -157,6 +163,41 @@ export function createUserIndexes(options: UserIndexesOptions) {
       return current(profileId) !== undefined;
     },
   };
+}
+
+/**
+ * The users an absent uid was likely meant for: a uid equal to it but for spaces at either end, for what a reader
+ * cannot see (invisible characters, a kind of space, Unicode composition), or for case. Best kind first.
+ */
+function nearMatchesOf(users: readonly IndexedUser[], asked: string): NearMatch[] {
+  const askedTrimmed = asked.trim();
+  const askedSeen = seenForm(asked);
+  const askedFolded = askedSeen.toLowerCase();
+  const found: NearMatch[] = [];
+  for (const { user } of users) {
+    const uid = user.uid;
+    if (uid === null || uid === asked) continue;
+    let kind: NearMatchKind | undefined;
+    if (uid.trim() === askedTrimmed) kind = 'edge-spaces';
+    else {
+      const seen = seenForm(uid);
+      if (seen === askedSeen) kind = 'looks-same';
+      else if (seen.toLowerCase() === askedFolded) kind = 'case';
+    }
+    if (kind) found.push({ user, kind });
+  }
+  const order: NearMatchKind[] = ['edge-spaces', 'looks-same', 'case'];
+  return found.sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind)).slice(0, MAX_NEAR_MATCHES);
+}
+
+/** A uid as a reader sees it: composed (NFC), every kind of space one plain space, invisible characters gone, trimmed. */
+function seenForm(uid: string): string {
+  // Most uids are plain ASCII with nothing to take out.
+  if (/^[\x21-\x7e]*$/.test(uid)) return uid;
+  return uidParts(uid.normalize('NFC'))
+    .map((part) => (part.kind === 'text' ? part.text : /\s/u.test(part.char) ? ' ' : ''))
+    .join('')
+    .trim();
 }
 
 function indexed(user: UserRecord): IndexedUser {

@@ -76,11 +76,23 @@ export interface RecordedErasure {
 }
 
 /**
+ * How a user on the list differs from a uid that is not on it, when only in what a person does not mean:
+ * spaces at either end (" user-000031 "), characters a reader cannot see (a zero-width space, a no-break space
+ * for a space, another Unicode composition of the same letters), or upper and lower case ("ZOË.MÜLLER").
+ */
+export type NearMatchKind = 'edge-spaces' | 'looks-same' | 'case';
+
+export interface NearMatch {
+  user: UserRecord;
+  kind: NearMatchKind;
+}
+
+/**
  * found: on the list read `ageMs` ago (erasures recorded since have been taken out).
  * absent: not on that list — which proves nothing unless the list was read for this question (the window reads
- * it again first, with users.index). missing: no list is kept; `erasure` says this uid was erased since start.
+ * it again first, with users.index); `nearMatches`: the users on it the uid was likely meant for (at most 5). missing: no list is kept; `erasure` says this uid was erased since start.
  */
 export type UserLookupAnswer =
   | ({ state: 'found'; user: UserRecord } & ListAge)
-  | ({ state: 'absent'; indexedUsers: number; erasure?: RecordedErasure } & ListAge)
+  | ({ state: 'absent'; indexedUsers: number; erasure?: RecordedErasure; nearMatches?: NearMatch[] } & ListAge)
   | { state: 'missing'; erasure?: RecordedErasure };

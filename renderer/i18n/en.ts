@@ -360,6 +360,15 @@ export const en = {
     uncheckedHint: 'Try again, or go on only if you are sure of the uid: if no user has it, the service will answer “not found” after the countdown.',
     uncheckedReminder: 'Not checked against the service’s list: make sure of the uid.',
     continueAnyway: 'Continue anyway',
+    /** A user on the list the absent uid was likely meant for (shared/user-search.ts NearMatchKind). */
+    nearMatch: {
+      'edge-spaces': 'A user whose uid differs only by spaces at either end is on the list:',
+      'looks-same': 'A user whose uid looks the same, but differs in characters you cannot see (an invisible character, another kind of space), is on the list:',
+      case: 'A user whose uid differs only in upper and lower case is on the list:',
+    },
+    nearMatchHint: 'Only if the ticket means this user: their own dialog opens, and you confirm their uid anew.',
+    openInsteadAnonymize: 'Anonymise {{uid}} instead',
+    openInsteadDelete: 'Delete {{uid}} instead',
   },
   liveConfirm: {
     logoutTitle: 'Send a logout to live data?',

@@ -354,6 +354,14 @@ export const fr: Messages = {
     uncheckedHint: 'Réessayez, ou continuez seulement si vous êtes sûr de l’uid : si aucun utilisateur ne l’a, le service répondra « introuvable » après le compte à rebours.',
     uncheckedReminder: 'Non vérifié dans la liste du service : assurez-vous de l’uid.',
     continueAnyway: 'Continuer quand même',
+    nearMatch: {
+      'edge-spaces': 'Un utilisateur dont l’uid ne diffère que par des espaces au début ou à la fin figure dans la liste :',
+      'looks-same': 'Un utilisateur dont l’uid paraît identique, mais diffère par des caractères invisibles (un caractère invisible, une autre sorte d’espace), figure dans la liste :',
+      case: 'Un utilisateur dont l’uid ne diffère que par les majuscules et minuscules figure dans la liste :',
+    },
+    nearMatchHint: 'Seulement si le ticket désigne cet utilisateur : sa propre fenêtre s’ouvre, et vous confirmez son uid à nouveau.',
+    openInsteadAnonymize: 'Anonymiser plutôt {{uid}}',
+    openInsteadDelete: 'Supprimer plutôt {{uid}}',
   },
   liveConfirm: {
     logoutTitle: 'Envoyer une déconnexion sur des données réelles ?',

@@ -298,7 +298,18 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       if (!indexed) return { state: 'missing', ...(erasure ? { erasure } : {}) };
       const user = indexed.find((candidate) => candidate.uid === input.uid);
       const age = listAge();
-      return user ? { state: 'found', user, ...age } : { state: 'absent', indexedUsers: indexed.length, ...age, ...(erasure ? { erasure } : {}) };
+      if (user) return { state: 'found', user, ...age };
+      // The core's likely mistakes in miniature (core/user-index.ts): the trimmed uid, a case twin.
+      const nearMatches = indexed.flatMap((candidate) =>
+        candidate.uid === null || candidate.uid === input.uid
+          ? []
+          : candidate.uid.trim() === input.uid.trim()
+            ? [{ user: candidate, kind: 'edge-spaces' as const }]
+            : candidate.uid.toLowerCase() === input.uid.toLowerCase()
+              ? [{ user: candidate, kind: 'case' as const }]
+              : [],
+      );
+      return { state: 'absent', indexedUsers: indexed.length, ...age, ...(erasure ? { erasure } : {}), ...(nearMatches.length > 0 ? { nearMatches } : {}) };
     },
     'users.forgetIndex': async (input) => {
       guard('users.forgetIndex', input);

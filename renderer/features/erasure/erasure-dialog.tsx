@@ -72,6 +72,7 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
   const sentRef = useRef(false);
   const { action, uid } = request;
   const markErased = useErasedUsers((s) => s.mark);
+  const openErasure = useUiStore((s) => s.openErasure);
   // Who the uid belongs to, from a list whose age is said; absence only from a list read now (use-uid-identity.ts).
   const { identity, cancel: cancelRead, retry: checkAgain } = useUidIdentity(profile.id, uid);
   const [uncheckedAcknowledged, setUncheckedAcknowledged] = useState(false);
@@ -165,7 +166,16 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
     return (
       <div className="erasure">
         {uidBox}
-        <AbsentUidNotice indexedUsers={identity.indexedUsers} erasure={identity.erasure} onClose={onClose} onLookUp={lookUp} />
+        <AbsentUidNotice
+          indexedUsers={identity.indexedUsers}
+          erasure={identity.erasure}
+          nearMatches={identity.nearMatches}
+          action={action}
+          // Another user's own dialog: it checks who they are and asks for their uid to be typed.
+          onOpenInstead={(meant) => openErasure({ action, uid: meant })}
+          onClose={onClose}
+          onLookUp={lookUp}
+        />
       </div>
     );
   }

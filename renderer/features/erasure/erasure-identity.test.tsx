@@ -132,6 +132,27 @@ describe('erasure dialog: who the uid belongs to', () => {
     expect(fake.callsOf('users.erase')).toEqual([]);
   });
 
+  it.each([
+    [' user-12 ', 'user-12', 'A user whose uid differs only by spaces at either end is on the list:'],
+    ['USER-12', 'user-12', 'A user whose uid differs only in upper and lower case is on the list:'],
+  ])('“%s” is not on the list, but %s is: says so, and opens that user’s own dialog only when asked, with a new confirmation', async (asked, meant, words) => {
+    const { user, dialog, fake } = await actOnUid('Delete', asked);
+    await waitFor(() => expect(fake.callsOf('users.index')).toHaveLength(1));
+    finishRead(fake);
+    expect(await within(dialog).findByText(/Not seen on the service’s list — check the uid\./)).toBeTruthy();
+    const near = within(dialog).getByRole('group', { name: words });
+    expect(near.textContent).toContain(meant);
+    expect(near.textContent).toContain('User 12');
+    expect(within(dialog).queryByLabelText('Type the uid to confirm')).toBeNull();
+    await user.click(within(near).getByRole('button', { name: `Delete ${meant} instead` }));
+    const other = await screen.findByRole('dialog', { name: `Delete user ${meant}` });
+    const typed = (await within(other).findByLabelText('Type the uid to confirm')) as HTMLInputElement;
+    expect(typed.value).toBe('');
+    expect((within(other).getByRole('button', { name: 'Confirm' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((await within(other).findByRole('region', { name: /^Who this uid belongs to/ })).textContent).toContain('User 12');
+    expect(fake.callsOf('users.erase')).toEqual([]);
+  });
+
   it('when the service cannot be reached, says so with the error’s words and a retry — never “no user”', async () => {
     const { user, dialog, fake } = await actOnUid('Delete', 'jean dupont');
     await waitFor(() => expect(fake.callsOf('users.index')).toHaveLength(1));

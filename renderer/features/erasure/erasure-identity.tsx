@@ -1,12 +1,14 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toErrorInfo } from '../../../shared/errors';
-import type { RecordedErasure } from '../../../shared/user-search';
-import type { UserRecord } from '../../../shared/users';
+import type { NearMatch, RecordedErasure } from '../../../shared/user-search';
+import type { ErasureAction, UserRecord } from '../../../shared/users';
 import { EmptyValue } from '../../components/empty-value';
 import { ErrorPanel } from '../../components/error-panel';
 import { VisibleText, type VisibleTextKind } from '../../components/visible-text';
+import { VisibleUid } from '../../components/visible-uid';
 import { formatDate, formatDateTime, formatNumber } from '../../i18n/format';
+import { visibleUidText } from '../../../shared/invisible-characters';
 import { ListAge } from '../users/list-age';
 import type { UidIdentity } from './use-uid-identity';
 
@@ -116,7 +118,15 @@ function Actions({ onClose, onLookUp, extra }: NoticeActions & { extra?: ReactNo
  * Said before the ceremony when the list of every user, read just now for this question, has no such uid:
  * a typo here would meet a 404 after a countdown, so there is nothing to continue to.
  */
-export function AbsentUidNotice({ indexedUsers, erasure, onLookUp, onClose }: NoticeActions & { indexedUsers: number; erasure?: RecordedErasure }) {
+export function AbsentUidNotice({
+  indexedUsers,
+  erasure,
+  nearMatches = [],
+  action,
+  onOpenInstead,
+  onLookUp,
+  onClose,
+}: NoticeActions & { indexedUsers: number; erasure?: RecordedErasure; nearMatches?: NearMatch[]; action: ErasureAction; onOpenInstead: (uid: string) => void }) {
   const { t, i18n } = useTranslation();
   return (
     <div className="erasure-unknown">
@@ -125,8 +135,44 @@ export function AbsentUidNotice({ indexedUsers, erasure, onLookUp, onClose }: No
         <strong>{t('identity.unknownTitle')}</strong> {t('identity.absentFromFreshList', { count: indexedUsers, n: formatNumber(indexedUsers, i18n.language) })}
       </p>
       {erasure && <RecordedErasureNote erasure={erasure} />}
+      {nearMatches.map((match) => (match.user.uid === null ? null : <NearMatchOffer key={match.user.uid} match={match} uid={match.user.uid} action={action} onOpen={onOpenInstead} />))}
       <p className="muted">{onLookUp ? t('identity.lookUpHint') : t('identity.lookUpPointer')}</p>
       <Actions onClose={onClose} onLookUp={onLookUp} />
+    </div>
+  );
+}
+
+/**
+ * A user on the list the uid was likely meant for (" user-000031 " for user-000031, a case twin…), and, only if
+ * the operator says so, that user's own dialog: its own identity check and a new typed confirmation.
+ */
+function NearMatchOffer({ match, uid, action, onOpen }: { match: NearMatch; uid: string; action: ErasureAction; onOpen: (uid: string) => void }) {
+  const { t } = useTranslation();
+  const labelId = `near-match-${match.kind}-${encodeURIComponent(uid)}`;
+  return (
+    <div className="erasure-near-match" role="group" aria-labelledby={labelId}>
+      <p id={labelId} className="erasure-near-match__why">
+        {t(`identity.nearMatch.${match.kind}`)}
+      </p>
+      <p className="erasure-near-match__who">
+        <VisibleUid uid={uid} />
+        {match.user.fullName !== null && (
+          <>
+            {' '}
+            <VisibleText text={match.user.fullName} />
+          </>
+        )}
+        {match.user.email !== null && (
+          <>
+            {' · '}
+            <VisibleText text={match.user.email} kind="exact" />
+          </>
+        )}
+      </p>
+      <p className="muted">{t('identity.nearMatchHint')}</p>
+      <button type="button" className="button" onClick={() => onOpen(uid)}>
+        {t(action === 'anonymize' ? 'identity.openInsteadAnonymize' : 'identity.openInsteadDelete', { uid: visibleUidText(uid) })}
+      </button>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
-import type { RecordedErasure, UserLookupAnswer } from '../../../shared/user-search';
+import type { NearMatch, RecordedErasure, UserLookupAnswer } from '../../../shared/user-search';
 import type { UserRecord } from '../../../shared/users';
 import { useBridge } from '../../bridge/bridge-context';
 import { useReadEveryPage, type ReadingState } from '../users/use-read-every-page';
@@ -9,7 +9,8 @@ import { findKnownUser } from './known-user';
 /**
  * Who a uid belongs to, as far as can be said truthfully:
  * - found: on a list read at `readAt` (this window's clock), with the user's identity;
- * - absent: not on the list read just now, for this question: the service will answer "not found";
+ * - absent: not on the list read just now, for this question: the service will answer "not found"; `nearMatches`
+ *   are the users on it this uid was likely meant for (trimmed, invisible characters, case);
  * - reading: that read is under way (progress, Cancel);
  * - not-read: the read was cancelled, so nothing is known; failed: the list could not be read (the error says why).
  * `erasure`: the audit trail of this computer recorded an erasure of this uid since the console started.
@@ -18,7 +19,7 @@ export type UidIdentity =
   | { phase: 'checking' }
   | { phase: 'reading'; reading: Extract<ReadingState, { phase: 'reading' }> | undefined }
   | { phase: 'found'; user: UserRecord; readAt: number }
-  | { phase: 'absent'; indexedUsers: number; erasure?: RecordedErasure }
+  | { phase: 'absent'; indexedUsers: number; erasure?: RecordedErasure; nearMatches?: NearMatch[] }
   | { phase: 'not-read'; erasure?: RecordedErasure }
   | { phase: 'failed'; error: unknown; erasure?: RecordedErasure };
 
@@ -80,7 +81,7 @@ export function useUidIdentity(profileId: string, uid: string) {
       }
       const answer = second.answer;
       if (answer.state === 'found') settle({ phase: 'found', user: answer.user, readAt: second.receivedAt - answer.ageMs });
-      else if (answer.state === 'absent') settle({ phase: 'absent', indexedUsers: answer.indexedUsers, ...withErasure(answer.erasure ?? erasure) });
+      else if (answer.state === 'absent') settle({ phase: 'absent', indexedUsers: answer.indexedUsers, ...withErasure(answer.erasure ?? erasure), ...(answer.nearMatches ? { nearMatches: answer.nearMatches } : {}) });
       // The list read for this question was dropped at once (the profile changed): nothing is known.
       else settle({ phase: 'not-read', ...withErasure(answer.erasure ?? erasure) });
     })();
