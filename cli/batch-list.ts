@@ -32,6 +32,7 @@ export function sayJobList(say: Say, { jobs, damaged }: BatchJobList): void {
   );
   for (const damage of damaged) say(`Damaged job ${damage.batchId}: ${englishMessage(damage.text, damage.quote)}`);
   if (jobs.some((job) => job.state === 'paused')) say('A paused job is paused by the process that runs it (the app): it is resumed there.');
+  if (jobs.some((job) => job.state === 'stopping')) say('A stopping job was cancelled by the process that runs it: its items in flight are finishing, then it is unfinished and can be resumed.');
   if (jobs.some((job) => job.state === 'unfinished')) say('Finish an unfinished job with: privacy-desk batch resume JOB');
 }
 

@@ -146,7 +146,7 @@ test('the progress panel and the jobs table say the same state and counts: runni
   await expect(panel.locator('.batch-state')).toContainText('Running');
 
   await panel.getByRole('button', { name: 'Pause' }).click();
-  await expect(panel.getByText('Paused: nothing new is sent until you resume.')).toBeVisible();
+  await expect(panel.getByText(/^Paused since .+: nothing new is sent until you resume\.$/)).toBeVisible();
   await expect(jobRow.locator('.tag')).toHaveText('Paused');
   // Paused, the figures stop once the items in flight have ended: then both say the same number done.
   await expect(panel.getByText('In flight', { exact: true }).locator('xpath=following-sibling::dd[1]')).toHaveText('0', { timeout: 15_000 });
@@ -168,7 +168,7 @@ test('the progress panel and the jobs table say the same state and counts: runni
   await expect(reloadedRow.locator('.tag')).toHaveText('Paused');
   await expect(jobCounts(reloadedRow)).toHaveText(new RegExp(`^${pausedDone} done · `));
   await app.getByRole('list', { name: 'Batches to resume' }).getByRole('button', { name: 'Follow' }).click();
-  await expect(panel.getByText('Paused: nothing new is sent until you resume.')).toBeVisible();
+  await expect(panel.getByText(/^Paused since .+: nothing new is sent until you resume\.$/)).toBeVisible();
   await expect(panelDone).toHaveText(String(pausedDone));
 
   await setLatency(sandbox.url, 0);

@@ -201,12 +201,17 @@ export const batchRunResultSchema = z.object({
 });
 export type BatchRunResult = z.output<typeof batchRunResultSchema>;
 
-export const BATCH_JOB_STATES = ['running', 'paused', 'unfinished', 'finished'] as const;
+export const BATCH_JOB_STATES = ['running', 'paused', 'stopping', 'unfinished', 'finished'] as const;
 export type BatchJobState = (typeof BATCH_JOB_STATES)[number];
 
-/** A process runs the job now (the app, another window, the CLI), going or paused: it cannot be resumed elsewhere. */
+/** A process runs the job now (the app, another window, the CLI), going, paused or stopping: it cannot be resumed elsewhere. */
 export function isBeingRun(state: BatchJobState): boolean {
-  return state === 'running' || state === 'paused';
+  return state === 'running' || state === 'paused' || state === 'stopping';
+}
+
+/** A job's state while its run reports: paused and stopping as the run says; waiting is a running job's. */
+export function jobStateOfRun(state: (typeof BATCH_RUN_STATES)[number]): BatchJobState {
+  return state === 'paused' || state === 'stopping' ? state : 'running';
 }
 
 export interface BatchJobSummary {
@@ -222,7 +227,8 @@ export interface BatchJobSummary {
   total: number;
   /**
    * running: a process runs it now; paused: a process runs it and its operator paused it (nothing is sent until
-   * resumed there) — as every process reads it (core/batch/job-runner.ts); unfinished: nobody runs it (a run
+   * resumed there); stopping: it was cancelled there and its items in flight finish — as every process reads it
+   * (core/batch/job-runner.ts); unfinished: nobody runs it (a run
    * killed or crashed too), it can be resumed; finished: every item has its outcome.
    */
   state: BatchJobState;

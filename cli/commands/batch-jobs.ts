@@ -56,6 +56,7 @@ ${BATCH_EXIT_CODES_HELP}`),
     }
     if (job.state === 'running') throw invalidInput(`Batch ${job.batchId} is being run by another process right now: let it finish, or stop it first. Nothing was sent.`);
     if (job.state === 'paused') throw invalidInput(`Batch ${job.batchId} is paused in another process (the app, or another window of it): resume it there, or cancel it there and then resume it here. Nothing was sent.`);
+    if (job.state === 'stopping') throw invalidInput(`Batch ${job.batchId} is stopping in another process (it was cancelled there; its items in flight are finishing): resume it here once "privacy-desk batch list" says it is unfinished. Nothing was sent.`);
     if (job.state === 'finished' || job.counts.unfinished === 0) {
       say(`Batch ${job.batchId} is finished: every item has its outcome, nothing to resume ("privacy-desk batch results ${job.batchId}" shows them).`);
       if (opts.json) out.json({ batchId: job.batchId, state: 'finished', total: job.total, counts: job.counts, resultsFile: null });

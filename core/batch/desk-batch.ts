@@ -1,5 +1,5 @@
 import { PrivacyDeskError, invalidInput } from '../../shared/errors';
-import { batchConfirmationPhrase, matchesBatchConfirmation, MAX_BATCH_CONCURRENCY, type BatchCounts, type BatchJobDamage, type BatchJobLive, type BatchJobSummary, type BatchProgress } from '../../shared/batch';
+import { batchConfirmationPhrase, jobStateOfRun, matchesBatchConfirmation, MAX_BATCH_CONCURRENCY, type BatchCounts, type BatchJobDamage, type BatchJobLive, type BatchJobSummary, type BatchProgress } from '../../shared/batch';
 import type { Profile } from '../../shared/profile';
 import { referenceProblem } from '../../shared/reference';
 import type { UserRecord } from '../../shared/users';
@@ -292,7 +292,7 @@ function summaryOf(job: JobSummary, progress: BatchProgress | undefined, at: num
     source: plan.source,
     createdAt: plan.createdAt,
     total: plan.total,
-    state: progress ? (progress.state === 'paused' ? 'paused' : 'running') : job.state,
+    state: progress ? jobStateOfRun(progress.state) : job.state,
     counts: progress ? { ...progress.counts } : countsOf(job.counts),
     revision: Math.max(at, progress?.revision ?? 0),
   };
@@ -315,5 +315,6 @@ function liveOf(progress: BatchProgress): BatchJobLive {
   const live: BatchJobLive = { state: progress.state, inFlight: progress.inFlight, ratePerSecond: progress.ratePerSecond };
   if (progress.secondsLeft !== undefined) live.secondsLeft = progress.secondsLeft;
   if (progress.waitSeconds !== undefined) live.waitSeconds = progress.waitSeconds;
+  if (progress.pausedSince !== undefined) live.pausedSince = progress.pausedSince;
   return live;
 }

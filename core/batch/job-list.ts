@@ -15,8 +15,8 @@ import { batchesDir, JOB_ID_PATTERN, jobPaths, type StoredPlan } from './job-fil
 import { journalDamage, readItems, readJobState, type ItemState } from './job-state';
 import { jobRunner } from './run-lock';
 
-/** running or paused: a process runs it now (paused by its operator: nothing is sent until resumed there); unfinished: nobody runs it, it can be resumed. */
-export type JobRunState = 'running' | 'paused' | 'unfinished' | 'finished';
+/** running, paused or stopping: a process runs it now (paused by its operator: nothing is sent until resumed there; stopping: its items in flight finish); unfinished: nobody runs it, it can be resumed. */
+export type JobRunState = 'running' | 'paused' | 'stopping' | 'unfinished' | 'finished';
 
 export interface JobSummary {
   jobId: string;
@@ -68,7 +68,7 @@ export async function listJobs(dataDir: string): Promise<JobList> {
     }
     // A runner that ended without letting go (killed, crashed) runs nothing: the job is unfinished, to be resumed.
     const runner = await jobRunner(dataDir, jobId);
-    const held = runner.state === 'running' || runner.state === 'paused';
+    const held = runner.state === 'running' || runner.state === 'paused' || runner.state === 'stopping';
     jobs.push({ ...summary, state: held ? runner.state : summary.unfinished > 0 ? 'unfinished' : 'finished' });
   }
   jobs.sort((a, b) => b.plan.createdAt.localeCompare(a.plan.createdAt) || b.jobId.localeCompare(a.jobId));

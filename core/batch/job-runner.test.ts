@@ -23,7 +23,9 @@ const RUNNER = `
   await journal.finishItems();
   console.log(journal.jobId);
   for await (const line of createInterface({ input: process.stdin })) {
-    journal.setPaused(line === 'pause');
+    if (line === 'stop') journal.setStopping();
+    else if (line === 'close') await journal.close();
+    else journal.setPaused(line === 'pause');
     console.log(line);
   }
 `;
@@ -81,6 +83,24 @@ describe('a job run by another process, as this one reads it', () => {
     const resumed = await resumeJob(dir, jobId);
     expect(await stateOf(jobId)).toBe('running');
     await resumed.close();
+    expect(await stateOf(jobId)).toBe('unfinished');
+  }, 30_000);
+
+  it('says stopping once its operator cancelled it (the items in flight finishing), paused or not, and not running once it let go', async () => {
+    child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', RUNNER, dir]);
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const jobId = (await printed('\n')).split('\n')[0]!;
+    child.stdin.write('pause\n');
+    await printed('pause\n');
+    child.stdin.write('stop\n');
+    await printed('stop\n');
+    expect(await stateOf(jobId)).toBe('stopping');
+    // A pause or resume asked while it stops changes nothing: it is stopping.
+    child.stdin.write('resume\n');
+    await printed('resume\n');
+    expect(await stateOf(jobId)).toBe('stopping');
+    child.stdin.write('close\n');
+    await printed('close\n');
     expect(await stateOf(jobId)).toBe('unfinished');
   }, 30_000);
 });

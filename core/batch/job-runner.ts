@@ -1,7 +1,7 @@
 /**
  * `runner.json`, beside a job's run lock: which process runs the job (its pid, on which computer) and whether
- * its operator paused it. Only the lock's holder writes it — right after taking the lock, at every pause and
- * resume — and it is removed before the lock is let go. So every process reads the state the run itself has:
+ * its operator paused it or it is stopping. Only the lock's holder writes it — right after taking the lock, at every
+ * pause and resume, and when it starts stopping — and it is removed before the lock is let go. So every process reads the state the run itself has:
  * `batch list` in a terminal says "paused" while the console has the job paused.
  *
  * A holder that was killed leaves both behind, and its lock looks held until it goes stale (DATA_LOCK_TIMINGS.
@@ -20,7 +20,9 @@ export interface RunnerRecord {
   host: string;
   startedAt: string;
   paused: boolean;
-  /** When it was last paused or resumed (or started). */
+  /** Its operator cancelled it (or it met an error that stops it): the items in flight finish, nothing more is sent. Absent in records written before it was kept. */
+  stopping?: boolean;
+  /** When it was last paused, resumed or stopped (or started). */
   since: string;
 }
 
@@ -29,6 +31,7 @@ const runnerSchema = z.looseObject({
   host: z.string(),
   startedAt: z.iso.datetime({ offset: true }),
   paused: z.boolean(),
+  stopping: z.boolean().optional(),
   since: z.iso.datetime({ offset: true }),
 });
 

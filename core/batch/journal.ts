@@ -61,6 +61,8 @@ export interface Journal {
   flush(): Promise<void>;
   /** The operator paused or resumed the run: recorded where every other process reads it (not in the journal). */
   setPaused(paused: boolean): void;
+  /** The run is stopping (its items in flight finish): recorded where every other process reads it. */
+  setStopping(): void;
   /** Flushes and lets go of the run lock. */
   close(): Promise<void>;
 }
@@ -182,6 +184,7 @@ async function openJournal(dataDir: string, plan: StoredPlan, lock: RunLock, sta
     },
     flush: () => serial(async () => flushBuffer()),
     setPaused: (paused) => lock.setPaused(paused),
+    setStopping: () => lock.setStopping(),
     close: async () => {
       try {
         await serial(async () => {

@@ -271,8 +271,11 @@ describe('runBatch', () => {
     });
     let sentWhenPaused = -1;
     let sentBeforeResume = -1;
+    const sinces = new Set<string | undefined>();
     const onProgress = (p: BatchProgress) => {
       states.push(p.state);
+      if (p.state === 'paused') sinces.add(p.pausedSince);
+      else expect(p.pausedSince).toBeUndefined();
       if (p.state !== 'paused' || sentWhenPaused >= 0) return;
       sentWhenPaused = scripted.sent.length;
       // The operator looks away for a while (several turns of the event loop), then presses Resume.
@@ -285,6 +288,8 @@ describe('runBatch', () => {
     expect(states).toContain('paused');
     expect(sentWhenPaused).toBe(3);
     expect(sentBeforeResume).toBe(3);
+    // Paused, each report says since when (the moment of the pause), not a rate or a time left to trust.
+    expect([...sinces]).toEqual([new Date(clock).toISOString()]);
   });
 
   it('pause while items are being recorded before their request: they count as in flight, and once nothing is, nothing more is sent while paused', async () => {

@@ -97,7 +97,14 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
   const onLockLost = () => halt(journal.signal.reason);
   if (journal.signal.aborted) onLockLost();
   journal.signal.addEventListener('abort', onLockLost, { once: true });
+  // Cancelled, or stopped by an error: every other process reads it stopping while the items in flight finish.
+  const onStopping = () => journal.setStopping();
+  if (signal.aborted) onStopping();
+  else signal.addEventListener('abort', onStopping, { once: true });
+  /** When the operator paused the run: said while it stays paused. */
+  let pausedAt: number | null = null;
   const offPause = control.pause?.onChange(() => {
+    pausedAt = control.pause?.paused ? now() : null;
     // Every other process (the CLI's batch list, another window) reads the same state as this run's own report.
     journal.setPaused(control.pause?.paused === true);
     report(true);
@@ -116,6 +123,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
     const progress: BatchProgress = { batchId: journal.jobId, total, counts: { ...counts }, inFlight, ratePerSecond, state };
     if (ratePerSecond > 0) progress.secondsLeft = Math.ceil(counts.unfinished / ratePerSecond);
     if (state === 'waiting') progress.waitSeconds = waitSeconds;
+    if (state === 'paused' && pausedAt !== null) progress.pausedSince = new Date(pausedAt).toISOString();
     control.onProgress(progress);
   }
 
@@ -279,6 +287,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
     halt(error);
   }
   offPause?.();
+  signal.removeEventListener('abort', onStopping);
   journal.signal.removeEventListener('abort', onLockLost);
   try {
     await journal.close();

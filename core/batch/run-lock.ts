@@ -11,6 +11,8 @@ export interface RunLock {
   readonly signal: AbortSignal;
   /** The operator paused or resumed the run: recorded where every other process reads it (job-runner.ts). */
   setPaused(paused: boolean): void;
+  /** The run is stopping (cancelled, or an error stops it): recorded the same way; a pause asked after it changes nothing. */
+  setStopping(): void;
   release(): Promise<void>;
 }
 
@@ -56,12 +58,21 @@ export async function takeRunLock(dataDir: string, jobId: string, now: () => Dat
   return {
     signal: lost.signal,
     setPaused(paused) {
-      if (released || lost.signal.aborted || runner.paused === paused) return;
+      if (released || lost.signal.aborted || runner.stopping || runner.paused === paused) return;
       runner = { ...runner, paused, since: now().toISOString() };
       try {
         writeRunner(dataDir, jobId, runner);
       } catch {
         // Not recorded (a full disk): this run still pauses; other processes go on reading it as running.
+      }
+    },
+    setStopping() {
+      if (released || lost.signal.aborted || runner.stopping) return;
+      runner = { ...runner, stopping: true, since: now().toISOString() };
+      try {
+        writeRunner(dataDir, jobId, runner);
+      } catch {
+        // Not recorded (a full disk): this run still stops; other processes read it as running until it lets go.
       }
     },
     release: async () => {
@@ -76,10 +87,10 @@ export async function takeRunLock(dataDir: string, jobId: string, now: () => Dat
 }
 
 /**
- * Who runs a job now, as every process reads it: nobody (no live lock); a process, running or paused
- * by its operator; or a holder that has ended without letting go (killed, crashed) — nobody runs the job.
+ * Who runs a job now, as every process reads it: nobody (no live lock); a process, running, paused
+ * by its operator or stopping; or a holder that has ended without letting go (killed, crashed) — nobody runs the job.
  */
-export type JobRunner = { state: 'none' } | { state: 'running' | 'paused' } | { state: 'ended'; pid: number };
+export type JobRunner = { state: 'none' } | { state: 'running' | 'paused' | 'stopping' } | { state: 'ended'; pid: number };
 
 export async function jobRunner(dataDir: string, jobId: string): Promise<JobRunner> {
   const paths = jobPaths(dataDir, jobId);
@@ -90,7 +101,7 @@ export async function jobRunner(dataDir: string, jobId: string): Promise<JobRunn
   // No record yet: the lock was just taken (the record follows at once).
   if (!runner) return { state: 'running' };
   if (runnerEnded(runner)) return { state: 'ended', pid: runner.pid };
-  return { state: runner.paused ? 'paused' : 'running' };
+  return { state: runner.stopping ? 'stopping' : runner.paused ? 'paused' : 'running' };
 }
 
 function runLockNotTaken(jobId: string, runLock: string, error: unknown): PrivacyDeskError {

@@ -825,6 +825,7 @@ export const en = {
       states: {
         running: 'Running',
         paused: 'Paused: nothing new is sent until you resume.',
+        pausedSince: 'Paused since {{time}}: nothing new is sent until you resume.',
         waiting: 'Waiting {{seconds}} s: the service asked to slow down.',
         stopping: 'Stopping: the items in flight finish, nothing more is sent.',
       },
@@ -902,7 +903,7 @@ export const en = {
         unfinished_one: '{{formatted}} unfinished',
         unfinished_other: '{{formatted}} unfinished',
       },
-      states: { running: 'Running', paused: 'Paused', unfinished: 'Unfinished', finished: 'Finished' },
+      states: { running: 'Running', paused: 'Paused', stopping: 'Stopping', unfinished: 'Unfinished', finished: 'Finished' },
       runStates: { running: 'Running', paused: 'Paused', waiting: 'Waiting', stopping: 'Stopping' },
       elsewhere: 'In another process (the CLI or another window of the app): counts as its journal records them',
       damaged: {

@@ -810,6 +810,7 @@ export const fr: Messages = {
       states: {
         running: 'En cours',
         paused: 'En pause : rien de nouveau n’est envoyé avant la reprise.',
+        pausedSince: 'En pause depuis {{time}} : rien de nouveau n’est envoyé avant la reprise.',
         waiting: 'Attente de {{seconds}} s : le service a demandé de ralentir.',
         stopping: 'Arrêt : les éléments en cours se terminent, plus rien n’est envoyé.',
       },
@@ -887,7 +888,7 @@ export const fr: Messages = {
         unfinished_one: '{{formatted}} non terminé',
         unfinished_other: '{{formatted}} non terminés',
       },
-      states: { running: 'En cours', paused: 'En pause', unfinished: 'Non terminé', finished: 'Terminé' },
+      states: { running: 'En cours', paused: 'En pause', stopping: 'Arrêt en cours', unfinished: 'Non terminé', finished: 'Terminé' },
       runStates: { running: 'En cours', paused: 'En pause', waiting: 'En attente', stopping: 'Arrêt en cours' },
       elsewhere: 'Dans un autre processus (la CLI ou une autre fenêtre de l’application) : comptes tels que son journal les enregistre',
       damaged: {

@@ -1,4 +1,4 @@
-import { batchConfirmationPhrase, matchesBatchConfirmation, PREVIEW_ENDS, type BatchCounts, type BatchInvalidLine, type BatchJobLive, type BatchJobSummary, type BatchPreview, type BatchProgress, type BatchResultRow, type BatchRunResult } from '../../shared/batch';
+import { batchConfirmationPhrase, jobStateOfRun, matchesBatchConfirmation, PREVIEW_ENDS, type BatchCounts, type BatchInvalidLine, type BatchJobLive, type BatchJobSummary, type BatchPreview, type BatchProgress, type BatchResultRow, type BatchRunResult } from '../../shared/batch';
 import type { BridgeClient, ProfileView } from '../../shared/contract';
 import { PrivacyDeskError } from '../../shared/errors';
 import { uidProblem } from '../../shared/uid';
@@ -108,7 +108,8 @@ export function createFakeBatch(guard: (method: keyof BridgeClient, input: unkno
       guard('batch.setPaused', input);
       paused.set(input.jobId, input.paused);
       const job = jobs.get(runs.get(input.jobId) ?? '');
-      if (job?.summary.live) job.summary = { ...job.summary, live: { ...job.summary.live, state: input.paused ? 'paused' : 'running' } };
+      // As desk.batch: the job's state is its run's, paused or running, in every answer from now on.
+      if (job?.summary.live) job.summary = { ...job.summary, state: input.paused ? 'paused' : 'running', live: { ...job.summary.live, state: input.paused ? 'paused' : 'running' } };
       return { paused: input.paused };
     },
     'batch.list': async (input) => {
@@ -151,7 +152,9 @@ export function createFakeBatch(guard: (method: keyof BridgeClient, input: unkno
     const live: BatchJobLive = { state: progress.state, inFlight: progress.inFlight, ratePerSecond: progress.ratePerSecond, jobId: progress.jobId };
     if (progress.secondsLeft !== undefined) live.secondsLeft = progress.secondsLeft;
     if (progress.waitSeconds !== undefined) live.waitSeconds = progress.waitSeconds;
-    job.summary = { ...job.summary, state: 'running', counts: progress.counts, live, revision: progress.revision ?? job.summary.revision };
+    if (progress.pausedSince !== undefined) live.pausedSince = progress.pausedSince;
+    // A paused run's job is paused, a stopping one's stopping (waiting is a running job's), as desk.batch lists it.
+    job.summary = { ...job.summary, state: jobStateOfRun(progress.state), counts: progress.counts, live, revision: progress.revision ?? job.summary.revision };
   };
 
   return {

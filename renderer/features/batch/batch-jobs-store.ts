@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { isBeingRun, type BatchJobDamage, type BatchJobLive, type BatchJobSummary, type BatchProgress } from '../../../shared/batch';
+import { isBeingRun, jobStateOfRun, type BatchJobDamage, type BatchJobLive, type BatchJobSummary, type BatchProgress } from '../../../shared/batch';
 import type { BridgeClient } from '../../../shared/contract';
 import type { JobFinished } from '../../../shared/jobs';
 import { useBridge, useOptionalBridgeEvents } from '../../bridge/bridge-context';
@@ -40,16 +40,14 @@ export function applyProgress(jobs: readonly BatchJobSummary[], progress: BatchR
   const live: BatchJobLive = { state: progress.state, inFlight: progress.inFlight, ratePerSecond: progress.ratePerSecond };
   if (progress.secondsLeft !== undefined) live.secondsLeft = progress.secondsLeft;
   if (progress.waitSeconds !== undefined) live.waitSeconds = progress.waitSeconds;
+  // Still paused: since the moment already known, when this report does not say it.
+  const pausedSince = progress.pausedSince ?? (progress.state === 'paused' && job.live?.state === 'paused' ? job.live.pausedSince : undefined);
+  if (pausedSince !== undefined) live.pausedSince = pausedSince;
   const jobId = progress.jobId ?? job.live?.jobId;
   if (jobId) live.jobId = jobId;
   const next = [...jobs];
-  next[index] = { ...job, state: stateOfRun(progress.state), counts: { ...progress.counts }, live, revision };
+  next[index] = { ...job, state: jobStateOfRun(progress.state), counts: { ...progress.counts }, live, revision };
   return next;
-}
-
-/** The job's state while a run reports: paused as its run says, else running (waiting and stopping are a running job's). */
-function stateOfRun(state: BatchJobLive['state']): BatchJobSummary['state'] {
-  return state === 'paused' ? 'paused' : 'running';
 }
 
 /** A run's end: its final counts and state at once (the list read next confirms them). */
@@ -64,9 +62,19 @@ export function applyFinished(jobs: readonly BatchJobSummary[], finished: BatchR
   });
 }
 
-/** The operator's Pause / Resume, answered: the job says so at once (the run's own report follows). */
+/**
+ * The operator's Pause / Resume answered, or Cancel asked: the job says so at once on every screen (the run's
+ * own report follows). Paused here, since now; running or stopping, a pause's time no longer applies.
+ */
 export function setLiveState(queryClient: QueryClient, batchId: string, state: BatchJobLive['state']): void {
-  queryClient.setQueryData<BatchJobSummary[]>(batchKeys.jobs, (jobs) => jobs?.map((job) => (job.batchId === batchId && job.live ? { ...job, state: stateOfRun(state), live: { ...job.live, state } } : job)));
+  queryClient.setQueryData<BatchJobSummary[]>(batchKeys.jobs, (jobs) =>
+    jobs?.map((job) => {
+      if (job.batchId !== batchId || !job.live) return job;
+      const { pausedSince, ...live } = job.live;
+      const since = state === 'paused' ? { pausedSince: pausedSince ?? new Date().toISOString() } : {};
+      return { ...job, state: jobStateOfRun(state), live: { ...live, ...since, state } };
+    }),
+  );
 }
 
 function jobsQuery(bridge: BridgeClient, queryClient: QueryClient) {

@@ -24,7 +24,7 @@ export function ResumeOffers({ jobs, onResume, onFollow, busy }: OffersProps) {
     <ul className="batch-offers" aria-label={t('batch.jobs.offersLabel')}>
       {offered.map((job) => (
         <li key={job.batchId} className={`batch-offer batch-offer--${job.state}`}>
-          <span aria-hidden="true" className="batch-offer__mark">{isBeingRun(job.state) ? (job.state === 'paused' ? '⏸' : '▶') : '⚠'}</span>
+          <span aria-hidden="true" className="batch-offer__mark">{job.state === 'paused' ? '⏸' : job.state === 'stopping' ? '■' : isBeingRun(job.state) ? '▶' : '⚠'}</span>
           <span className="batch-offer__text">
             <strong>{t('batch.jobs.offer', { time: formatDateTime(job.createdAt, i18n.language), unfinished: n(job.counts.unfinished), total: n(job.total) })}</strong>
             <span className="muted small block">

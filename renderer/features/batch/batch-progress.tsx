@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isBeingRun, type BatchJobLive, type BatchJobSummary } from '../../../shared/batch';
+import { PrivacyDeskError } from '../../../shared/errors';
 import { useBridge } from '../../bridge/bridge-context';
 import { CardSection } from '../../components/card-section';
 import { ErrorPanel } from '../../components/error-panel';
@@ -9,6 +10,7 @@ import { formatNumber } from '../../i18n/format';
 import { setLiveState, useBatchJob } from './batch-jobs-store';
 import { useBatchRun } from './batch-run-store';
 import { formatDuration } from './format-duration';
+import { formatSince } from './format-when';
 
 /**
  * Step 4: the run as it goes — counts, rate, time left, its state — with Pause / Resume and Cancel.
@@ -53,13 +55,30 @@ export function BatchProgressPanel() {
       const answer = await setPaused(bridge, jobId, paused);
       setLiveState(queryClient, run.batchId, answer ? 'paused' : 'running');
     });
+  const cancelRun = () =>
+    control(async () => {
+      if (!jobId) return;
+      const before = live?.state ?? 'running';
+      // Every screen says Stopping from the click on, as the panel does (the run's own report follows).
+      setLiveState(queryClient, run.batchId, 'stopping');
+      try {
+        await cancel(bridge, jobId);
+      } catch (error) {
+        // Refused or never sent: the run goes on as it was. Otherwise the cancel may have reached it.
+        if (error instanceof PrivacyDeskError && (error.outcome === 'not-sent' || error.outcome === 'refused')) {
+          setLiveState(queryClient, run.batchId, before);
+          useBatchRun.getState().cancelRefused(run.batchId);
+        }
+        throw error;
+      }
+    });
 
   const stopping = run.cancelling || live?.state === 'stopping';
-  const paused = live?.state === 'paused';
+  const paused = !stopping && live?.state === 'paused';
   return (
     <CardSection title={t('batch.progress.heading')} hint={t('batch.progress.batchId', { id: run.batchId })} className="batch-card batch-progress">
       {job && live ? (
-        <ProgressFigures job={job} live={live} />
+        <ProgressFigures job={job} live={live} stopping={stopping} />
       ) : run.jobId ? (
         <p className="muted" role="status">{t('batch.progress.starting')}</p>
       ) : (
@@ -78,7 +97,9 @@ export function BatchProgressPanel() {
           : live?.state === 'waiting'
             ? t('batch.progress.states.waiting', { seconds: n(Math.ceil(live.waitSeconds ?? 0)) })
             : paused
-              ? t('batch.progress.states.paused')
+              ? live?.pausedSince
+                ? t('batch.progress.states.pausedSince', { time: formatSince(live.pausedSince, i18n.language) })
+                : t('batch.progress.states.paused')
               : t('batch.progress.states.running')}
       </p>
       {controlError ? <ErrorPanel title={t('batch.progress.controlFailed')} error={controlError} /> : null}
@@ -92,7 +113,7 @@ export function BatchProgressPanel() {
             {t('batch.progress.pause')}
           </button>
         )}
-        <button type="button" className="button button--danger-ghost" disabled={busy || stopping || !jobId} onClick={() => void control(() => (jobId ? cancel(bridge, jobId) : Promise.resolve()))} aria-describedby="batch-cancel-hint">
+        <button type="button" className="button button--danger-ghost" disabled={busy || stopping || !jobId} onClick={() => void cancelRun()} aria-describedby="batch-cancel-hint">
           {stopping ? t('batch.progress.stopping') : t('batch.progress.cancel')}
         </button>
         <span id="batch-cancel-hint" className="muted small">
@@ -103,12 +124,14 @@ export function BatchProgressPanel() {
   );
 }
 
-function ProgressFigures({ job, live }: { job: BatchJobSummary; live: BatchJobLive }) {
+/** The figures of a run; paused or stopping, no rate and no time left (nothing more is being sent, so they would say nothing true). */
+function ProgressFigures({ job, live, stopping }: { job: BatchJobSummary; live: BatchJobLive; stopping: boolean }) {
   const { t, i18n } = useTranslation();
   const n = (value: number) => formatNumber(value, i18n.language);
   const { counts, total } = job;
   const finished = total - counts.unfinished;
   const rate = formatNumber(Math.round(live.ratePerSecond * 10) / 10, i18n.language);
+  const sending = !stopping && live.state !== 'paused' && live.state !== 'stopping';
   return (
     <>
       <div className="batch-bar">
@@ -121,8 +144,8 @@ function ProgressFigures({ job, live }: { job: BatchJobSummary; live: BatchJobLi
         <Figure label={t('batch.progress.failed')} value={n(counts.failed)} tone={counts.failed > 0 ? 'failed' : undefined} />
         <Figure label={t('batch.progress.remaining')} value={n(counts.unfinished)} />
         <Figure label={t('batch.progress.inFlight')} value={n(live.inFlight)} />
-        <Figure label={t('batch.progress.rate')} value={t('batch.progress.rateValue', { rate })} />
-        <Figure label={t('batch.progress.timeLeft')} value={live.secondsLeft === undefined ? t('batch.progress.estimating') : formatDuration(live.secondsLeft, t)} />
+        {sending && <Figure label={t('batch.progress.rate')} value={t('batch.progress.rateValue', { rate })} />}
+        {sending && <Figure label={t('batch.progress.timeLeft')} value={live.secondsLeft === undefined ? t('batch.progress.estimating') : formatDuration(live.secondsLeft, t)} />}
       </dl>
     </>
   );

@@ -32,6 +32,8 @@ interface BatchRunStore {
   /** Pauses or resumes the run (its bridge job: this window's, or the one the job record names); answers whether it is paused. */
   setPaused(bridge: BridgeClient, jobId: string, paused: boolean): Promise<boolean>;
   cancel(bridge: BridgeClient, jobId: string): Promise<void>;
+  /** The cancel was refused or never sent: the run goes on, Pause and Cancel can be used again. */
+  cancelRefused(batchId: string): void;
   /** Back to a new batch. */
   dismiss(): void;
 }
@@ -139,6 +141,11 @@ export const useBatchRun = create<BatchRunStore>()((set, get) => {
       const run = get().run;
       if (run.phase === 'running') set({ run: { ...run, cancelling: true } });
       await bridge['jobs.cancel']({ jobId });
+    },
+
+    cancelRefused(batchId) {
+      const run = get().run;
+      if (run.phase === 'running' && run.batchId === batchId) set({ run: { ...run, cancelling: false } });
     },
 
     dismiss() {

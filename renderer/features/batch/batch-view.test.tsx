@@ -282,7 +282,7 @@ describe('the Batch screen', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Pause' }));
     await waitFor(() => expect(fake.callsOf('batch.setPaused')).toEqual([{ jobId, paused: true }]));
     act(() => fake.emitEvent('job.progress', { jobId, kind: 'batch.run', ...progress(batchId, { state: 'paused' }) }));
-    expect(await screen.findByText('Paused: nothing new is sent until you resume.')).toBeTruthy();
+    expect(await screen.findByText(/^Paused since .+: nothing new is sent until you resume\.$/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Resume' }));
     await waitFor(() => expect(fake.callsOf('batch.setPaused')).toEqual([{ jobId, paused: true }, { jobId, paused: false }]));
     expect(await screen.findByRole('button', { name: 'Pause' })).toBeTruthy();
@@ -304,7 +304,7 @@ describe('the Batch screen', () => {
     const panel = await screen.findByRole('region', { name: 'Progress' });
     const row = async () => within(await screen.findByRole('table', { name: 'Batches on this computer' })).getAllByRole('row').find((candidate) => candidate.textContent?.includes(batchId))!;
     const figure = (label: string) => within(panel).getByText(label, { selector: 'dt' }).nextSibling!.textContent;
-    const agree = async (state: string, panelState: string, counts: string, done: string) => {
+    const agree = async (state: string, panelState: string | RegExp, counts: string, done: string) => {
       await waitFor(async () => expect((await row()).querySelector('.tag')!.textContent).toBe(state));
       expect(within(panel).getByText(panelState)).toBeTruthy();
       expect((await row()).textContent).toContain(counts);
@@ -316,9 +316,11 @@ describe('the Batch screen', () => {
 
     // Paused: the answer to Pause says so on both at once; the items in flight that end are counted on both.
     fireEvent.click(within(panel).getByRole('button', { name: 'Pause' }));
-    await agree('Paused', 'Paused: nothing new is sent until you resume.', '7 done · 2 not found · 1 failed · 10 unfinished', '7');
+    // Paused since the answer came (the run's report says since when, later).
+    const pausedSince = /^Paused since \d{1,2}:\d\d\s?[AP]M: nothing new is sent until you resume\.$/;
+    await agree('Paused', pausedSince, '7 done · 2 not found · 1 failed · 10 unfinished', '7');
     act(() => fake.emitEvent('job.progress', { jobId, kind: 'batch.run', ...progress(batchId, { revision: 2, state: 'paused', inFlight: 0, counts: { done: 9, doneBeforeInterruption: 1, notFound: 2, failed: 1, unfinished: 7 } }) }));
-    await agree('Paused', 'Paused: nothing new is sent until you resume.', '10 done · 2 not found · 1 failed · 7 unfinished', '10');
+    await agree('Paused', pausedSince, '10 done · 2 not found · 1 failed · 7 unfinished', '10');
 
     fireEvent.click(within(panel).getByRole('button', { name: 'Resume' }));
     await agree('Running', 'Running', '10 done · 2 not found · 1 failed · 7 unfinished', '10');

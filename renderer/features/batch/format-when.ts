@@ -18,3 +18,11 @@ export function formatShortDateTime(value: string, language: string): string {
   if (Number.isNaN(date.getTime())) return value;
   return new Intl.DateTimeFormat(language, { dateStyle: 'short', timeStyle: 'short' }).format(date);
 }
+
+/** Since when something holds: the time alone when it began today, else the day and the time. */
+export function formatSince(value: string, language: string, now: Date = new Date()): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  if (date.toDateString() === now.toDateString()) return new Intl.DateTimeFormat(language, { timeStyle: 'short' }).format(date);
+  return formatShortDateTime(value, language);
+}
