@@ -2,7 +2,7 @@ import { invalidInput } from '../shared/errors';
 import type { MessageText } from '../shared/message-text';
 import { msg, wordInEnglish } from '../shared/messages';
 import { checkBaseUrl, type BaseUrlProblem } from '../shared/profile';
-import type { ReferenceProblem } from '../shared/reference';
+import { referenceProblemText, type ReferenceProblem } from '../shared/reference';
 import { uidProblem, type UidProblem } from '../shared/uid';
 
 /**
@@ -24,9 +24,7 @@ export function uidProblemText(problem: UidProblem): MessageText {
   }
 }
 
-export function referenceProblemText(problem: ReferenceProblem): MessageText {
-  return msg('reference.tooLong', { length: problem.length, max: problem.max });
-}
+export { referenceProblemText } from '../shared/reference';
 
 export function baseUrlProblemText(problem: BaseUrlProblem): MessageText {
   switch (problem.code) {

@@ -762,7 +762,7 @@ export const en = {
       edgeSpaces_other: '{{formatted}} uids begin or end with spaces and are kept exactly: lines {{lines}} — check they match the request.',
       linesAndMore_one: '{{lines}} and {{count}} more',
       linesAndMore_other: '{{lines}} and {{count}} more',
-      problems: { empty: 'No uid on this line (its uid cell is empty).', referenceTooLong: 'Its reference has {{length}} characters; a reference has at most {{max}}. Keep only the ticket or request number.' },
+      problems: { empty: 'No uid on this line (its uid cell is empty).', referenceTooLong: 'Its reference has {{length}} characters; a reference has at most {{max}}. Keep only the ticket or request number.', referenceInvisible: 'Its reference holds a character nobody would see ({{label}}, {{character}}, character {{position}}): a control or invisible format character (some reorder or hide what is shown around them). Keep only its visible characters.' },
     },
     check: {
       button: 'Check against the service',

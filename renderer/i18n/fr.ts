@@ -747,7 +747,7 @@ export const fr: Messages = {
       edgeSpaces_other: '{{formatted}} uid commencent ou finissent par des espaces et sont gardés tels quels : lignes {{lines}} — vérifiez qu’ils correspondent à la demande.',
       linesAndMore_one: '{{lines}} et {{count}} autre',
       linesAndMore_other: '{{lines}} et {{count}} autres',
-      problems: { empty: 'Pas d’uid sur cette ligne (sa cellule uid est vide).', referenceTooLong: 'Sa référence a {{length}} caractères ; une référence en a au plus {{max}}. Ne gardez que le numéro de ticket ou de demande.' },
+      problems: { empty: 'Pas d’uid sur cette ligne (sa cellule uid est vide).', referenceTooLong: 'Sa référence a {{length}} caractères ; une référence en a au plus {{max}}. Ne gardez que le numéro de ticket ou de demande.', referenceInvisible: 'Sa référence contient un caractère que personne ne verrait ({{label}}, {{character}}, caractère {{position}}) : un caractère de contrôle ou de mise en forme invisible (certains réordonnent ou masquent ce qui les entoure). Ne gardez que ses caractères visibles.' },
     },
     check: {
       button: 'Vérifier auprès du service',

@@ -8,6 +8,14 @@ export const LOCAL_MESSAGES = {
   'uid.control': message('The uid contains a control character (such as a line break or tab), probably from a paste. Remove it and try again.'),
   'uid.invalidUnicode': message('The uid contains a broken character (half of a UTF-16 surrogate pair), probably from a paste that was cut short. Paste the whole uid again.'),
   'uid.dotSegment': message('The uid “{{uid}}” cannot be sent in a request path. Check the uid; if it is really this, contact the service.', { uid: param.text }),
+  'reference.invisible': message(
+    'The reference holds an invisible or control character ({{character}}, character {{position}}): nobody reading it would see it, and some reorder or hide what is shown around them. Type the reference again with its visible characters only.',
+    { character: param.text, position: param.count },
+  ),
+  'reference.invisibleNamed': message(
+    'The reference holds an invisible or control character ({{label}}, {{character}}, character {{position}}): nobody reading it would see it, and some reorder or hide what is shown around them. Type the reference again with its visible characters only.',
+    { label: param.text, character: param.text, position: param.count },
+  ),
   'reference.tooLong': message('The reference is {{length}} characters long; references are at most {{max}}. Enter only the ticket or request number.', { length: param.count, max: param.count }),
   'baseUrl.required': message('Enter the service’s address, for example https://debate.example.com'),
   'baseUrl.notAUrl': message('“{{input}}” is not a web address. Enter the service’s address, for example https://debate.example.com', { input: param.text }),

@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { msg } from '../../../shared/messages';
-import { referenceProblem } from '../../../shared/reference';
+import { referenceProblem, referenceProblemText } from '../../../shared/reference';
 import { Field } from '../../components/field';
 import { wordMessage } from '../../i18n/word-message';
 import { ConfirmHint } from './confirm-hint';
@@ -28,7 +27,7 @@ export function ErasureConfirmForm({ uid, typed, onTyped, reference, onReference
   const { t, i18n } = useTranslation();
   const matches = typed === uid;
   const problem = referenceProblem(reference);
-  const referenceError = problem ? wordMessage(i18n, msg('reference.tooLong', { length: problem.length, max: problem.max })) : undefined;
+  const referenceError = problem ? wordMessage(i18n, referenceProblemText(problem)) : undefined;
   return (
     <form
       className="form"
