@@ -5,6 +5,8 @@ import { ERASURE_ACTIONS } from '../../../shared/users';
 import { CardSection } from '../../components/card-section';
 import { Field } from '../../components/field';
 import { formatNumber } from '../../i18n/format';
+import { wordMessage } from '../../i18n/word-message';
+import { referenceProblem, referenceProblemText } from '../../../shared/reference';
 import { useBatchDraft, type InputSeparator } from './batch-draft-store';
 
 const ACCEPTED_FILES = '.csv,.tsv,.txt,.tab,text/csv,text/tab-separated-values,text/plain';
@@ -20,6 +22,9 @@ const SEPARATOR_CHOICES = [
 export function BatchInput({ preview, immediate }: { preview: BatchPreview | null; immediate: RefObject<boolean> }) {
   const { t, i18n } = useTranslation();
   const draft = useBatchDraft();
+  // The reference rule the gate applies, said as it is typed (shared/reference.ts).
+  const referenceIssue = referenceProblem(draft.reference);
+  const referenceError = referenceIssue ? wordMessage(i18n, referenceProblemText(referenceIssue)) : undefined;
   const fileInputId = useId();
   const [fileError, setFileError] = useState<string | null>(null);
   const columns = preview?.columns;
@@ -171,7 +176,7 @@ export function BatchInput({ preview, immediate }: { preview: BatchPreview | nul
           />
         </div>
       )}
-      <Field label={t('batch.input.reference')} hint={t('batch.input.referenceHint')} value={draft.reference} onChange={(event) => draft.set({ reference: event.target.value })} maxLength={200} autoComplete="off" />
+      <Field label={t('batch.input.reference')} hint={t('batch.input.referenceHint')} error={referenceError} value={draft.reference} onChange={(event) => draft.set({ reference: event.target.value })} maxLength={200} autoComplete="off" />
       <fieldset className="batch-operation">
         <legend className="field__label">{t('batch.input.operation')}</legend>
         <div className="batch-operation__choices">
