@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { matchesAuditFilter, type AuditEntry } from '../shared/audit';
+import { actVouching, lineVouching, matchesAuditFilter, type AuditEntry } from '../shared/audit';
 import { canonicalJson, chainAnchor, entryHash } from './audit-chain';
 import { buildAuditExport } from './audit-export';
 import { openAuditLog, type FileAuditLog } from './audit-log';
@@ -75,6 +75,28 @@ describe('the audit hash chain', () => {
     const reading = await openAuditLog(dir).read();
     expect(reading.setAside).toMatchObject({ bytes: 31 });
     expect(reading.verdict).toMatchObject({ ok: true, entries: 6 });
+  });
+
+  it('names the lines it no longer vouches for: the break and after it, lines outside the chain, never the intact ones', async () => {
+    const copy = (lines[2] ?? '').replace('"uid":"c"', '"uid":"intruder"');
+    rewrite([...lines.slice(0, 3), copy, ...lines.slice(3)]);
+    const inserted = await log.verify();
+    expect(inserted).toMatchObject({ ok: false, kind: 'inserted', line: 4, unvouched: { from: 4 } });
+    expect([3, 4, 5].map((line) => lineVouching(inserted, line))).toEqual(['vouched', 'at-break', 'after-break']);
+
+    // Two forged lines put before the chain: outside it; the chain after them is intact and vouched for.
+    const forged = [JSON.stringify({ ...entry('forged-user', 'done'), actId: 'forged' }), JSON.stringify({ ...entry('forged-user', 'attempted'), actId: 'forged' })];
+    rewrite([...forged, ...lines]);
+    const prefixed = await log.verify();
+    expect(prefixed).toMatchObject({ ok: false, kind: 'inserted', line: 1, unvouched: { outsideBefore: 3 } });
+    expect([1, 2, 3, 8].map((line) => lineVouching(prefixed, line))).toEqual(['outside-chain', 'outside-chain', 'vouched', 'vouched']);
+    expect(actVouching(prefixed, [2, 3])).toBe('outside-chain');
+
+    // And an edit further on: both.
+    rewrite([...forged, ...lines.map((line, k) => (k === 4 ? line.replace('"uid":"e"', '"uid":"x"') : line))]);
+    const both = await log.verify();
+    expect(both).toMatchObject({ ok: false, line: 1, unvouched: { outsideBefore: 3, from: 7 } });
+    expect([2, 6, 7, 8].map((line) => lineVouching(both, line))).toEqual(['outside-chain', 'vouched', 'at-break', 'after-break']);
   });
 
   it('reads legacy lines before the chain, then chains after them', async () => {

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { ChainVerdict } from '../shared/audit';
+import type { ChainVerdict, UnvouchedLines } from '../shared/audit';
 import type { MessageText } from '../shared/message-text';
 import { msg, wordInEnglish } from '../shared/messages';
 
@@ -128,9 +128,12 @@ export function verifyChain(lines: ChainLine[], torn: TornTail | null, { anchor,
   let legacy = 0;
   let entries = 0;
   // A prefix the first entry does not vouch for is reported once the chain after it has been walked (it comes first by line).
-  let prefixBreak: { kind: BreakKind; text: MessageText } | null = null;
+  let prefixBreak: { kind: BreakKind; text: MessageText; chainStarts: number } | null = null;
+  // The prefix's break is the verdict, but the later break still says which lines the chain no longer vouches for.
   const broken = (kind: BreakKind, line: number, text: MessageText): ChainVerdict =>
-    prefixBreak ? breakOf(prefixBreak.kind, 1, prefixBreak.text, entries, prev?.hash ?? null) : breakOf(kind, line, text, entries, prev?.hash ?? null);
+    prefixBreak
+      ? breakOf(prefixBreak.kind, 1, prefixBreak.text, entries, prev?.hash ?? null, { outsideBefore: prefixBreak.chainStarts, from: line })
+      : breakOf(kind, line, text, entries, prev?.hash ?? null);
   const chainedAt = (index: number): (ChainedShape & { line: number; stored: Record<string, unknown> }) | null => {
     const next = lines[index];
     return next?.kind === 'entry' && isChained(next.stored) ? { ...next.stored, line: next.line, stored: next.stored } : null;
@@ -154,7 +157,8 @@ export function verifyChain(lines: ChainLine[], torn: TornTail | null, { anchor,
         return broken('edited', line, msg('chain.firstEdited', { line }));
       }
       chainId = stored.chainId;
-      prefixBreak = prefixProblem(stored.before, prefix ?? { lines: line - 1, sha256: '' }, line);
+      const problem = prefixProblem(stored.before, prefix ?? { lines: line - 1, sha256: '' }, line);
+      prefixBreak = problem && { ...problem, chainStarts: line };
       if (prefixBreak) legacy = 0;
     } else if (stored.chainId !== undefined) {
       return broken('inserted', line, msg('chain.secondChain', { line, after: prev.line }));
@@ -194,9 +198,10 @@ export function verifyChain(lines: ChainLine[], torn: TornTail | null, { anchor,
   }
   if (!prev && legacy > 0) {
     const first = lines.find((l) => l.kind === 'entry')?.line ?? 1;
-    return broken('unchained', first, msg('chain.noChain', { count: legacy }));
+    const end = (lines[lines.length - 1]?.line ?? 0) + 1;
+    return breakOf('unchained', first, msg('chain.noChain', { count: legacy }), entries, null, { outsideBefore: end });
   }
-  if (prefixBreak) return breakOf(prefixBreak.kind, 1, msg('chain.intactAfter', { problem: prefixBreak.text, count: entries }), entries, prev?.hash ?? null);
+  if (prefixBreak) return breakOf(prefixBreak.kind, 1, msg('chain.intactAfter', { problem: prefixBreak.text, count: entries }), entries, prev?.hash ?? null, { outsideBefore: prefixBreak.chainStarts });
   return { ok: true, entries, headHash: prev?.hash ?? null, chainId, ...(legacy > 0 ? { legacy } : {}) };
 }
 
@@ -217,9 +222,9 @@ function prefixProblem(recorded: unknown, found: ChainPrefix, line: number): { k
 
 type BreakKind = Extract<ChainVerdict, { ok: false }>['kind'];
 
-/** A break, worded in English from its message (the window words the same message in its language). */
-export function breakOf(kind: BreakKind, line: number, text: MessageText, entries: number, headHash: string | null): ChainVerdict {
-  return { ok: false, entries, kind, line, message: wordInEnglish(text), text, headHash };
+/** A break, worded in English from its message (the window words the same message in its language); nothing vouches for the lines from it on, unless told otherwise. */
+export function breakOf(kind: BreakKind, line: number, text: MessageText, entries: number, headHash: string | null, unvouched: UnvouchedLines = { from: line }): ChainVerdict {
+  return { ok: false, entries, kind, line, message: wordInEnglish(text), text, headHash, unvouched };
 }
 
 /** The verdict in plain words, for the CLI and logs. */

@@ -217,7 +217,37 @@ export type ChainVerdict =
       text?: MessageText;
       headHash: string | null;
       anchor?: AnchorReport;
+      /** The lines nothing vouches for (lineVouching); absent: every line from `line` on. */
+      unvouched?: UnvouchedLines;
     };
+
+/**
+ * Which lines of audit.jsonl a broken verdict leaves without anything to vouch for them: the lines before line
+ * `outsideBefore` (outside the chain: before its first entry, and not the genuine prefix it records — or every line,
+ * when nothing is chained), and every line from `from` on (where the chain, or its anchor, breaks, and after).
+ * A chain whose only problem is its prefix has no `from`: the chain after it is intact.
+ */
+export interface UnvouchedLines {
+  outsideBefore?: number;
+  from?: number;
+}
+
+/** What the verdict says of one line: vouched for, outside the chain, the very line where it breaks, or after that break. */
+export type LineVouching = 'vouched' | 'outside-chain' | 'at-break' | 'after-break';
+
+export function lineVouching(verdict: ChainVerdict, line: number): LineVouching {
+  if (verdict.ok) return 'vouched';
+  const { outsideBefore, from } = verdict.unvouched ?? { from: verdict.line };
+  if (outsideBefore !== undefined && line < outsideBefore) return 'outside-chain';
+  if (from === undefined || line < from) return 'vouched';
+  return line === from ? 'at-break' : 'after-break';
+}
+
+/** The strongest of several lines' (an act's entries): the break itself first, then outside the chain, then after a break. */
+export function actVouching(verdict: ChainVerdict, lines: readonly number[]): LineVouching {
+  const found = new Set(lines.map((line) => lineVouching(verdict, line)));
+  return (['at-break', 'outside-chain', 'after-break'] as const).find((state) => found.has(state)) ?? 'vouched';
+}
 
 /**
  * The one filter rule the console, the CLI and exports share (matchesAuditFilter).

@@ -677,6 +677,17 @@ export const en = {
       unrecorded: 'Outcome not recorded — check the user',
       summary: 'Summary',
       acknowledged: 'Finding acknowledged',
+      /** The batch results' words for the same 404 (batch.outcomes['not-found']): one wording for one fact. */
+      'not-found': 'Not found (already erased or never existed)',
+    },
+    /** A row the chain's verdict does not vouch for (shared/audit.ts lineVouching): why, under its outcome. */
+    unvouched: {
+      label: 'Not vouched',
+      'outside-chain': 'outside the chain ({{lines}})',
+      'at-break': 'the chain breaks at line {{line}}, an entry of this act',
+      'after-break': 'after the chain’s break at line {{line}}',
+      lineOne: 'line {{line}}',
+      lineRange: 'lines {{from}} to {{to}}',
     },
     acknowledgedDetail: 'Finding {{finding}}: {{reason}}',
     batchSummary: '{{operation}} {{total}}: {{done}} done, {{notFound}} not found, {{failed}} failed, {{unfinished}} unfinished ({{ended}})',

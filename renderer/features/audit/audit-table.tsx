@@ -5,6 +5,8 @@ import { EmptyValue } from '../../components/empty-value';
 import { MiddleClippedText } from '../../components/middle-clipped-text';
 import { VisibleUid } from '../../components/visible-uid';
 import { visibleUidText } from '../../../shared/invisible-characters';
+import { actVouching, lineVouching, type ChainVerdict, type LineVouching } from '../../../shared/audit';
+import { visibleReferenceText } from '../../../shared/reference';
 import { formatDate, formatDateTime } from '../../i18n/format';
 
 const formatTimeOfDay = (at: string, language: string) => (Number.isNaN(Date.parse(at)) ? '' : new Intl.DateTimeFormat(language, { timeStyle: 'medium' }).format(new Date(at)));
@@ -15,7 +17,9 @@ import { wordMessage } from '../../i18n/word-message';
 export const AUDIT_ROW_HEIGHT = 60;
 
 // A mark beside each word so the outcome never rests on colour alone.
-const OUTCOME_MARK: Record<ActOutcome, string> = { attempted: '…', done: '✓', refused: '✗', 'not-sent': '○', unknown: '⚠', unrecorded: '⚠', summary: '∑', acknowledged: '✎' };
+const OUTCOME_MARK: Record<ActOutcome, string> = { attempted: '…', done: '✓', refused: '✗', 'not-sent': '○', unknown: '⚠', unrecorded: '⚠', summary: '∑', acknowledged: '✎', 'not-found': '○' };
+// A row the chain does not vouch for never wears a ✓: what it says may not be what happened.
+const UNVOUCHED_MARK = '⚠';
 const ROW_TONE: Partial<Record<ActOutcome, string>> = { attempted: 'is-attempted', unknown: 'is-unknown', unrecorded: 'is-unknown' };
 
 const COLUMNS = ['time', 'operation', 'uid', 'reference', 'outcome', 'status', 'requestId', 'profile', 'via', 'actions'] as const;
@@ -25,7 +29,7 @@ const COLUMNS = ['time', 'operation', 'uid', 'reference', 'outcome', 'status', '
  * view (and a few either side) are in the page, the header row stays on top,
  * and aria-rowcount / aria-rowindex tell assistive technology where each row sits.
  */
-export function AuditTable({ rows, renderActions }: { rows: readonly AuditRow[]; renderActions?: (row: AuditActRow) => ReactNode }) {
+export function AuditTable({ rows, verdict, renderActions }: { rows: readonly AuditRow[]; verdict?: ChainVerdict | undefined; renderActions?: (row: AuditActRow) => ReactNode }) {
   const { t } = useTranslation();
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -52,16 +56,18 @@ export function AuditTable({ rows, renderActions }: { rows: readonly AuditRow[];
         <div role="rowgroup" className="audit-grid__body" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index]!;
+            const vouching = row.kind === 'act' && verdict ? actVouching(verdict, row.lines) : 'vouched';
             return (
               <div
                 key={item.key}
                 role="row"
                 aria-rowindex={item.index + 2}
                 data-line={row.line}
-                className={`audit-grid__row ${row.kind === 'corrupt' ? 'is-corrupt' : `${ROW_TONE[row.outcome] ?? ''} ${row.test ? 'is-test' : ''}`}`}
+                data-vouching={vouching}
+                className={`audit-grid__row ${row.kind === 'corrupt' ? 'is-corrupt' : `${ROW_TONE[row.outcome] ?? ''} ${row.test ? 'is-test' : ''} ${vouching === 'vouched' ? '' : 'is-unvouched'}`}`}
                 style={{ height: AUDIT_ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
               >
-                {row.kind === 'corrupt' ? <CorruptCells row={row} /> : <ActCells row={row} actions={renderActions?.(row)} />}
+                {row.kind === 'corrupt' ? <CorruptCells row={row} /> : <ActCells row={row} actions={renderActions?.(row)} unvouched={verdict && vouching !== 'vouched' ? { vouching, verdict } : undefined} />}
               </div>
             );
           })}
@@ -84,9 +90,11 @@ function CorruptCells({ row }: { row: CorruptRow }) {
   );
 }
 
-function ActCells({ row, actions }: { row: AuditActRow; actions: ReactNode }) {
+function ActCells({ row, actions, unvouched }: { row: AuditActRow; actions: ReactNode; unvouched: { vouching: Exclude<LineVouching, 'vouched'>; verdict: ChainVerdict } | undefined }) {
   const { t, i18n } = useTranslation();
   const { entry } = row;
+  // A reference recorded before the reference rule may hold controls or bidi overrides: drawn as marks, never obeyed.
+  const reference = entry.reference ? visibleReferenceText(entry.reference) : undefined;
   return (
     <>
       <div role="cell" className="audit-grid__cell audit-grid__cell--time">
@@ -114,14 +122,15 @@ function ActCells({ row, actions }: { row: AuditActRow; actions: ReactNode }) {
           </span>
         )}
       </div>
-      <div role="cell" className="audit-grid__cell audit-grid__cell--reference" title={entry.reference}>
-        {entry.reference ? <MiddleClippedText text={entry.reference} /> : <EmptyValue />}
+      <div role="cell" className="audit-grid__cell audit-grid__cell--reference" title={reference}>
+        {reference ? <MiddleClippedText text={reference} /> : <EmptyValue />}
       </div>
       <div role="cell" className="audit-grid__cell audit-grid__cell--outcome">
         <span className={`outcome-tag outcome-tag--${row.outcome === 'unrecorded' ? 'unknown' : row.outcome}`}>
-          <span aria-hidden="true">{OUTCOME_MARK[row.outcome]} </span>
+          <span aria-hidden="true">{unvouched ? UNVOUCHED_MARK : OUTCOME_MARK[row.outcome]} </span>
           {t(`audit.outcomes.${row.outcome}`)}
         </span>
+        {unvouched && <UnvouchedNote row={row} {...unvouched} />}
         <ActDetail row={row} />
       </div>
       <div role="cell" className="audit-grid__cell audit-grid__cell--status numeric">
@@ -149,6 +158,24 @@ function ActCells({ row, actions }: { row: AuditActRow; actions: ReactNode }) {
         {actions}
       </div>
     </>
+  );
+}
+
+/** Why nothing vouches for this row: its lines outside the chain, the break among its entries, or a break before it. */
+function UnvouchedNote({ row, vouching, verdict }: { row: AuditActRow; vouching: Exclude<LineVouching, 'vouched'>; verdict: ChainVerdict }) {
+  const { t } = useTranslation();
+  const breakLine = verdict.ok ? 0 : (verdict.unvouched?.from ?? verdict.line);
+  const outside = row.lines.filter((line) => lineVouching(verdict, line) === 'outside-chain');
+  const first = Math.min(...outside);
+  const last = Math.max(...outside);
+  const why =
+    vouching === 'outside-chain'
+      ? t('audit.unvouched.outside-chain', { lines: first === last ? t('audit.unvouched.lineOne', { line: first }) : t('audit.unvouched.lineRange', { from: first, to: last }) })
+      : t(`audit.unvouched.${vouching}`, { line: breakLine });
+  return (
+    <span className="audit-grid__unvouched small block" title={why}>
+      <strong>{t('common.labelled', { label: t('audit.unvouched.label') })}</strong> {why}
+    </span>
   );
 }
 

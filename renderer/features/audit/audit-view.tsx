@@ -92,7 +92,7 @@ export function AuditView() {
           ) : rows.length === 0 ? (
             <p className="empty-inline">{t('audit.noMatch')}</p>
           ) : (
-            <AuditTable rows={rows} renderActions={(row) => row.entry.actId && <ReceiptButton subject={{ actId: row.entry.actId }} small />} />
+            <AuditTable rows={rows} verdict={verdict} renderActions={(row) => row.entry.actId && <ReceiptButton subject={{ actId: row.entry.actId }} small />} />
           )}
         </div>
       )}

@@ -11,9 +11,10 @@ export type LinedAuditEntry = AuditEntry & { line: number };
  * 'unrecorded' when an attempt has no outcome line (crash, lost connection,
  * full disk: the operator must check the user); 'attempted' only for old
  * entries without an actId, shown as they are; 'acknowledged': an operator's
- * acknowledgement of an anchor finding.
+ * acknowledgement of an anchor finding; 'not-found': an erasure the service refused with a 404 (NOT_FOUND),
+ * worded as the batch results word it.
  */
-export type ActOutcome = Outcome | 'unrecorded' | 'attempted' | 'summary' | 'acknowledged';
+export type ActOutcome = Outcome | 'unrecorded' | 'attempted' | 'summary' | 'acknowledged' | 'not-found';
 
 /** One request of an act (an act may log out first, then erase). */
 export interface ActStep {
@@ -37,6 +38,8 @@ export interface AuditActRow {
   at: string;
   /** The act's first line in the file: rows are ordered by it, newest last line first. */
   line: number;
+  /** Every line of the act's entries: the chain's verdict may leave any of them without a voucher (lineVouching). */
+  lines: number[];
 }
 
 export interface CorruptRow {
@@ -60,6 +63,7 @@ interface Step {
 interface ActEntries {
   steps: Step[];
   first: LinedAuditEntry;
+  lines: number[];
   /** The check after a done erasure: its own attempt (the repeated request), then a 'verification' entry. */
   probe?: LinedAuditEntry;
   verification?: LinedAuditEntry;
@@ -81,7 +85,7 @@ export function groupAuditRows(entries: readonly LinedAuditEntry[], corrupt: rea
     }
     let act = acts.get(entry.actId);
     if (!act) {
-      act = { steps: [], first: entry };
+      act = { steps: [], first: entry, lines: [] };
       acts.set(entry.actId, act);
     }
     addToAct(act, entry);
@@ -92,6 +96,7 @@ export function groupAuditRows(entries: readonly LinedAuditEntry[], corrupt: rea
 }
 
 function addToAct(act: ActEntries, entry: LinedAuditEntry): void {
+  act.lines.push(entry.line);
   if (entry.outcome === 'verification') {
     act.verification = entry;
     return;
@@ -108,8 +113,15 @@ function addToAct(act: ActEntries, entry: LinedAuditEntry): void {
   else act.steps.push({ operation: entry.action, outcome: entry });
 }
 
+/** An entry's outcome as a row says it: a 404 to an erasure is "not found", as in batch results. */
+function outcomeOf(entry: LinedAuditEntry): ActOutcome {
+  if (entry.outcome === 'verification') return 'done';
+  if (entry.outcome === 'refused' && entry.errorCode === 'NOT_FOUND' && (entry.action === 'anonymize' || entry.action === 'delete')) return 'not-found';
+  return entry.outcome;
+}
+
 function loneRow(entry: LinedAuditEntry): AuditActRow {
-  const outcome: ActOutcome = entry.outcome === 'verification' ? 'done' : entry.outcome;
+  const outcome = outcomeOf(entry);
   return {
     kind: 'act',
     key: `line-${entry.line}`,
@@ -120,11 +132,12 @@ function loneRow(entry: LinedAuditEntry): AuditActRow {
     ...(entry.test ? { test: entry.test } : {}),
     at: entry.at,
     line: entry.line,
+    lines: [entry.line],
   };
 }
 
-function actRow(actId: string, { steps, first, probe, verification }: ActEntries): AuditActRow {
-  const actSteps: ActStep[] = steps.map((step) => ({ operation: step.operation, outcome: step.outcome ? (step.outcome.outcome as Outcome) : 'unrecorded' }));
+function actRow(actId: string, { steps, first, probe, verification, lines }: ActEntries): AuditActRow {
+  const actSteps: ActStep[] = steps.map((step) => ({ operation: step.operation, outcome: step.outcome ? outcomeOf(step.outcome) : 'unrecorded' }));
   const last = steps.at(-1);
   const attempt = steps.find((step) => step.attempt)?.attempt;
   // The erasure step decides the act's facts when there is one; the logout step otherwise.
@@ -143,6 +156,7 @@ function actRow(actId: string, { steps, first, probe, verification }: ActEntries
     ...(test ? { test } : {}),
     at: attempt?.at ?? first.at,
     line: first.line,
+    lines,
   };
 }
 
