@@ -1,5 +1,5 @@
 import { isLocalBaseUrl } from '../shared/profile';
-import type { BatchCheckResult, BatchCounts, BatchInvalidLine, BatchPreview } from '../shared/batch';
+import type { BatchCheckResult, BatchCounts, BatchInvalidLine, BatchLookalike, BatchPreview } from '../shared/batch';
 import type { ErasureAction } from '../shared/users';
 import { BATCH_OPERATION_WORDS, doneCount, plural } from './batch-words';
 import { escapeInvisible, visibleText } from './visible-text';
@@ -61,29 +61,58 @@ function sayInvalidLines(say: Say, invalid: BatchInvalidLine[], invalidCount: nu
   if (invalidCount > shown.length) say(`    and ${invalidCount - shown.length} more`);
 }
 
-/** Step 2 (--check): which uids the service knows. */
+/** Step 2 (--check): which uids the service knows — as they will be sent, once --use-trimmed chose the trimmed uids. */
 export function sayCheck(say: Say, check: BatchCheckResult, items: number, useTrimmed = false): void {
-  say(`Checked against the service (${plural(check.users, 'user')} read): ${check.existing} of ${items} uids exist, ${check.missing} do not.`);
+  const whenTrimmed = useTrimmed && check.trimmable.count > 0 ? check.trimmable.whenTrimmed : undefined;
+  const read = `Checked against the service (${plural(check.users, 'user')} read)`;
+  if (whenTrimmed) {
+    const trimmed = `${check.trimmable.count === 1 ? '1 is' : `${check.trimmable.count} are`} sent trimmed by --use-trimmed; as pasted, ${check.existing} existed`;
+    say(`${read}: as they will be sent, ${whenTrimmed.existing} of ${items} uids exist, ${whenTrimmed.missing === 1 ? '1 does' : `${whenTrimmed.missing} do`} not (${trimmed}).`);
+  } else {
+    say(`${read}: ${check.existing} of ${items} uids exist, ${check.missing} do not.`);
+  }
   if (check.missing === 0) return;
-  say(`  Not found (each will end as "not found": already erased, or never existed):`);
-  const shown = check.missingSample.slice(0, MISSING_SHOWN);
-  for (const uid of shown) say(`    ${quoted(uid)}`);
-  if (check.missing > shown.length) say(`    and ${check.missing - shown.length} more`);
+  const missing = whenTrimmed ? { count: whenTrimmed.missing, sample: whenTrimmed.missingSample } : { count: check.missing, sample: check.missingSample };
+  if (missing.count > 0) {
+    say(`  Not found (each will end as "not found": already erased, or never existed):`);
+    const shown = missing.sample.slice(0, MISSING_SHOWN);
+    for (const uid of shown) say(`    ${quoted(uid)}`);
+    if (missing.count > shown.length) say(`    and ${missing.count - shown.length} more`);
+  }
   sayTrimmable(say, check.trimmable, useTrimmed);
+  if (check.lookalikes) sayLookalikes(say, check.lookalikes);
 }
 
-/** Pasted with spaces at an end, not on the service, while the trimmed uid is: a likely mistake, and the choice that undoes it. */
+/** Pasted with spaces or invisible characters at an end, not on the service, while the trimmed uid is: a likely mistake, and the choice that undoes it. */
 function sayTrimmable(say: Say, trimmable: BatchCheckResult['trimmable'], useTrimmed: boolean): void {
   if (trimmable.count === 0) {
-    if (useTrimmed) say('  --use-trimmed: no uid with spaces at an end has its trimmed form on the service; every uid is sent as it is.');
+    if (useTrimmed) say('  --use-trimmed: no uid with spaces or invisible characters at an end has its trimmed form on the service; every uid is sent as it is.');
     return;
   }
-  const subject = trimmable.count === 1 ? '1 uid begins or ends with spaces and is' : `${trimmable.count} uids begin or end with spaces and are`;
-  say(`  Likely mistake: ${subject} not on the service, but the same uid without the spaces is:`);
+  const subject =
+    trimmable.count === 1
+      ? '1 uid begins or ends with spaces or invisible characters and is not on the service, but the same uid without them is'
+      : `${trimmable.count} uids begin or end with spaces or invisible characters and are not on the service, but the same uids without them are`;
+  say(`  Likely mistake: ${subject}:`);
   for (const item of trimmable.sample) say(`    line ${item.line}: ${quoted(item.uid)} → ${quoted(item.trimmed)}`);
   if (trimmable.count > trimmable.sample.length) say(`    and ${trimmable.count - trimmable.sample.length} more`);
   if (useTrimmed) say('  --use-trimmed: the trimmed uids are sent; the job and the audit trail record each uid as pasted and that you chose its trimmed form.');
   else say('  Sent as pasted, they end "not found" and those users keep their data. To send the trimmed uids instead, add --use-trimmed (recorded in the job and the audit trail).');
+}
+
+const LOOKALIKE_WHY: Record<BatchLookalike['why'], string> = { case: 'capitals or accents differ', invisible: 'invisible characters differ' };
+
+/**
+ * Not on the service, while a uid that differs only in capitals, accents or invisible characters inside is: said
+ * with that uid, never sent in its place (two such uids may be two people): the operator corrects the list.
+ */
+function sayLookalikes(say: Say, lookalikes: NonNullable<BatchCheckResult['lookalikes']>): void {
+  if (lookalikes.count === 0) return;
+  const subject = lookalikes.count === 1 ? '1 uid is not on the service, but a uid that differs from it' : `${lookalikes.count} uids are not on the service, but a uid that differs from each`;
+  say(`  Likely mistake: ${subject} only in capitals, accents or invisible characters is:`);
+  for (const item of lookalikes.sample) say(`    line ${item.line}: ${quoted(item.uid)} — on the service: ${item.onService.map(quoted).join(', ')} (${LOOKALIKE_WHY[item.why]})`);
+  if (lookalikes.count > lookalikes.sample.length) say(`    and ${lookalikes.count - lookalikes.sample.length} more`);
+  say('  They are sent as pasted and end "not found": uids are exact, and one that differs in capitals may be another person. If the uid on the service is the one the request names, correct those lines in the list and preview it again.');
 }
 
 export interface ConfirmationFacts {
@@ -95,8 +124,11 @@ export interface ConfirmationFacts {
   /** Items that carry their own reference (from a reference column). */
   withReference: number;
   count: number;
+  /** As they will be sent. */
   firstUids: string[];
   lastUids: string[];
+  /** The same uids as pasted, when some are sent trimmed (--use-trimmed): each that differs is said beside it. */
+  pasted?: { firstUids: string[]; lastUids: string[] };
   /** For a resume: where the job stands before it goes on. */
   resumeOf?: { batchId: string; total: number; counts: BatchCounts };
 }
@@ -120,9 +152,11 @@ export function sayConfirmation(say: Say, facts: ConfirmationFacts): void {
     say(`  users:        ${facts.count}`);
   }
   // A short list's first and last uids overlap: each uid is shown once.
-  const lastUids = facts.lastUids.slice(Math.max(0, facts.firstUids.length + facts.lastUids.length - facts.count));
-  if (facts.firstUids.length > 0) say(`  first:        ${facts.firstUids.map(quoted).join(', ')}`);
-  if (lastUids.length > 0) say(`  last:         ${lastUids.map(quoted).join(', ')}`);
+  const skip = Math.max(0, facts.firstUids.length + facts.lastUids.length - facts.count);
+  const lastUids = facts.lastUids.slice(skip);
+  const withPasted = (uids: string[], pasted: string[] | undefined) => uids.map((uid, index) => (pasted?.[index] !== undefined && pasted[index] !== uid ? `${quoted(uid)} (pasted ${quoted(pasted[index])})` : quoted(uid)));
+  if (facts.firstUids.length > 0) say(`  first:        ${withPasted(facts.firstUids, facts.pasted?.firstUids).join(', ')}`);
+  if (lastUids.length > 0) say(`  last:         ${withPasted(lastUids, facts.pasted?.lastUids.slice(skip)).join(', ')}`);
 }
 
 function referenceWords(facts: ConfirmationFacts): string {

@@ -113,6 +113,16 @@ export const batchCheckInputSchema = z.object({ draftId: draftIdSchema, profileI
 /** A preview the window no longer shows (replaced by a newer one, or left): its draft is removed at once. */
 export const batchDiscardInputSchema = z.object({ draftId: draftIdSchema });
 
+export const batchLookalikeSchema = z.object({
+  line: z.number().int().min(1),
+  /** As pasted. */
+  uid: z.string(),
+  why: z.enum(['invisible', 'case']),
+  /** The uids on the service it looks like (at most 3). */
+  onService: z.array(z.string()).min(1).max(3),
+});
+export type BatchLookalike = z.output<typeof batchLookalikeSchema>;
+
 export const batchCheckResultSchema = z.object({
   /** Users the walk met. */
   users: z.number().int().min(0),
@@ -121,15 +131,41 @@ export const batchCheckResultSchema = z.object({
   /** The first missing uids, to show. */
   missingSample: z.array(z.string()).max(20),
   /**
-   * uids with spaces at an end that are not on the service while their trimmed form is: most likely a
-   * paste mistake. The operator may choose to send the trimmed form instead (batch.start `useTrimmed`).
+   * uids with spaces or invisible characters at an end (an NBSP, a trailing ZWSP…) that are not on the service
+   * while their trimmed form is: most likely a paste mistake. The operator may choose to send the trimmed form instead (batch.start `useTrimmed`).
    * Those whose trimmed form is also in the list are not counted (it would be erased twice).
    */
   trimmable: z.object({
     count: z.number().int().min(0),
     /** The first ones: their input line, the uid as pasted, and its trimmed form. */
     sample: z.array(z.object({ line: z.number().int().min(1), uid: z.string(), trimmed: z.string() })).max(20),
+    /**
+     * The list as it is sent when the operator chooses the trimmed uids: how many of its uids exist then, the
+     * first missing ones, and its first and last uids (the preview's, trimmed where chosen). Absent from checks
+     * made before it was added.
+     */
+    whenTrimmed: z
+      .object({
+        existing: z.number().int().min(0),
+        missing: z.number().int().min(0),
+        missingSample: z.array(z.string()).max(20),
+        firstUids: z.array(z.string()),
+        lastUids: z.array(z.string()),
+      })
+      .optional(),
   }),
+  /**
+   * uids not on the service while one that differs only by invisible characters inside ('invisible': "jean␣dupont"
+   * pasted with a no-break space) or by capitals or accent encoding ('case': "Marie.Curie@…" for "marie.curie@…") is:
+   * a likely mistake, said with the uid(s) on the service. Never sent in their place: two uids that differ so may be
+   * two people, so the operator corrects the list. Those whose counterpart is in the list too are left out.
+   */
+  lookalikes: z
+    .object({
+      count: z.number().int().min(0),
+      sample: z.array(batchLookalikeSchema).max(20),
+    })
+    .optional(),
 });
 export type BatchCheckResult = z.output<typeof batchCheckResultSchema>;
 

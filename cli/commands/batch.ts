@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { Desk } from '../../core/desk';
-import { batchConfirmationPhrase, DEFAULT_BATCH_CONCURRENCY, MAX_BATCH_CONCURRENCY, type BatchPreview } from '../../shared/batch';
+import { batchConfirmationPhrase, DEFAULT_BATCH_CONCURRENCY, MAX_BATCH_CONCURRENCY, type BatchCheckResult, type BatchPreview } from '../../shared/batch';
 import { invalidInput } from '../../shared/errors';
 import { msg } from '../../shared/messages';
 import { referenceProblem, referenceProblemText } from '../../shared/reference';
@@ -108,8 +108,7 @@ async function runBatch(context: CliContext, action: ErasureAction, file: string
     ...(opts.reference !== undefined ? { reference: opts.reference } : {}),
     withReference: preview.withReference,
     count: preview.items,
-    firstUids: preview.firstUids,
-    lastUids: preview.lastUids,
+    ...sentEnds(preview, opts.useTrimmed === true ? check?.trimmable : undefined),
   });
   const phrase = batchConfirmationPhrase(action, preview.items);
   if (opts.dryRun) {
@@ -153,6 +152,13 @@ async function checkOnService(desk: Desk, io: CliIo, preview: BatchPreview, prof
   // The progress line is cleared (the counts follow in words), so "page 8 of 8" does not stay on screen.
   if (progress) io.stderr.write('\r\u001b[2K');
   return result;
+}
+
+/** The first and last uids as they will be sent: trimmed where --use-trimmed chose it, with their pasted form beside. */
+function sentEnds(preview: BatchPreview, trimmable: BatchCheckResult['trimmable'] | undefined) {
+  const sent = trimmable && trimmable.count > 0 ? trimmable.whenTrimmed : undefined;
+  if (!sent) return { firstUids: preview.firstUids, lastUids: preview.lastUids };
+  return { firstUids: sent.firstUids, lastUids: sent.lastUids, pasted: { firstUids: preview.firstUids, lastUids: preview.lastUids } };
 }
 
 function dryRunJson(preview: BatchPreview, phrase: string, check: Awaited<ReturnType<typeof checkOnService>> | undefined) {

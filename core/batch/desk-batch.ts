@@ -6,7 +6,9 @@ import type { UserRecord } from '../../shared/users';
 import type { GatedConnection } from '../service/erasure-gate';
 import { referenceProblemText } from '../input-problems';
 import type { BatchRun, BatchRunControl, BatchStartRequest, DeskBatch, WalkControl } from './batch-types';
-import { createDraft, readDraft, readDraftItems, readMissing, readTrimmable, recordMissing, recordTrimmable, removeDraft } from './drafts';
+import { checkDraft } from './check-draft';
+import { createDraft, readDraft, readDraftItems, readMissing, readTrimmable, removeDraft } from './drafts';
+import { trimmedUid } from './likely-mistakes';
 import type { BatchItem, StoredPlan } from './job-files';
 import { createJob, resumeJob, type Journal } from './journal';
 import { listJobs, type JobDamage, type JobSummary } from './job-list';
@@ -30,7 +32,6 @@ export interface DeskBatchDeps {
 const APPEND_EVERY = 1000;
 /** Previews of one process kept at once (their drafts are on disk until run, discarded, or a day old). */
 export const MAX_OPEN_DRAFTS = 8;
-const MISSING_SAMPLE = 20;
 
 /** desk.batch (core/batch/batch-types.ts): drafts, checks, jobs and their runs. */
 export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
@@ -126,7 +127,7 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
       let chunk: BatchItem[] = [];
       for await (const item of readDraftItems(dataDir, request.draftId)) {
         // The operator's choice: the trimmed form is sent, and the pasted uid stays on record with the item.
-        if (trimmable?.has(item.uid)) chunk.push({ ...item, uid: item.uid.trim(), pastedUid: item.uid });
+        if (trimmable?.has(item.uid)) chunk.push({ ...item, uid: trimmedUid(item.uid), pastedUid: item.uid });
         else chunk.push(missingAtCheck.has(item.uid) ? { ...item, missingAtCheck: true } : item);
         if (chunk.length >= APPEND_EVERY) {
           await journal.appendItems(chunk);
@@ -189,33 +190,10 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
     },
 
     async check({ draftId, profileId }, walk = {}) {
-      readDraft(dataDir, draftId);
+      const draft = readDraft(dataDir, draftId);
       const { users } = await deps.walkUsers(profileId, walk);
-      const known = new Set<string>();
-      for (const user of users) if (user.uid) known.add(user.uid);
-      let existing = 0;
-      const missing: string[] = [];
-      const listed = new Set<string>();
-      // Spaces at an end, not on the service, while the trimmed form is: most likely a paste mistake.
-      const edgeSpaced: { line: number; uid: string; trimmed: string }[] = [];
-      for await (const item of readDraftItems(dataDir, draftId)) {
-        listed.add(item.uid);
-        if (known.has(item.uid)) existing += 1;
-        else missing.push(item.uid);
-        const trimmed = item.uid.trim();
-        if (trimmed !== item.uid && trimmed && !known.has(item.uid) && known.has(trimmed)) edgeSpaced.push({ line: item.line, uid: item.uid, trimmed });
-      }
-      // A trimmed form already in the list would be erased twice: only the others are offered.
-      const trimmable = edgeSpaced.filter((item) => !listed.has(item.trimmed));
-      recordMissing(dataDir, draftId, missing);
-      recordTrimmable(dataDir, draftId, trimmable.map((item) => item.uid));
-      return {
-        users: users.length,
-        existing,
-        missing: missing.length,
-        missingSample: missing.slice(0, MISSING_SAMPLE),
-        trimmable: { count: trimmable.length, sample: trimmable.slice(0, MISSING_SAMPLE) },
-      };
+      // Which uids exist, and the likely mistakes among the others (core/batch/likely-mistakes.ts).
+      return checkDraft(dataDir, draft, users);
     },
 
     start: (request, control = {}) => whileStarting(request.draftId, () => startDraft(request, control)),

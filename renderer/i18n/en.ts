@@ -802,6 +802,12 @@ export const en = {
       trimmedChosen_one: 'Your choice: the trimmed uid is sent instead of the one pasted. The job and the audit trail record the uid as pasted and that you chose its trimmed form.',
       trimmedChosen_other: 'Your choice: the {{formatted}} trimmed uids are sent instead of the ones pasted. The job and the audit trail record each uid as pasted and that you chose its trimmed form.',
       sendAsPasted: 'Send them as pasted',
+      lookalikesHeading: 'Likely mistake: a uid on the service looks the same',
+      lookalikes_one: '{{formatted}} uid is not on the service, but a uid that differs from it only in capitals, accents or invisible characters is. Sent as pasted, it ends “not found” and that user keeps their data. It is not replaced for you: uids are exact, and one that differs in capitals may be another person. If the uid on the service is the one the request names, correct the list.',
+      lookalikes_other: '{{formatted}} uids are not on the service, but for each a uid that differs only in capitals, accents or invisible characters is. Sent as pasted, they end “not found” and those users keep their data. They are not replaced for you: uids are exact, and one that differs in capitals may be another person. If the uids on the service are the ones the request names, correct the list.',
+      lookalikeOnService: 'on the service:',
+      lookalikeCase: 'capitals or accents differ',
+      lookalikeInvisible: 'invisible characters differ',
     },
     confirm: {
       heading: '3. Confirm and start',

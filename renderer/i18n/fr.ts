@@ -785,6 +785,12 @@ export const fr: Messages = {
       trimmedChosen_one: 'Votre choix : l’uid sans les espaces est envoyé à la place de celui collé. Le lot et le journal d’audit enregistrent l’uid tel que collé et le fait que vous avez choisi sa forme sans espaces.',
       trimmedChosen_other: 'Votre choix : les {{formatted}} uid sans les espaces sont envoyés à la place de ceux collés. Le lot et le journal d’audit enregistrent chaque uid tel que collé et le fait que vous avez choisi sa forme sans espaces.',
       sendAsPasted: 'Les envoyer tels que collés',
+      lookalikesHeading: 'Erreur probable : un uid du service lui ressemble',
+      lookalikes_one: '{{formatted}} uid n’est pas sur le service, mais un uid qui n’en diffère que par des majuscules, des accents ou des caractères invisibles y est. Envoyé tel que collé, il finira « introuvable » et cet utilisateur gardera ses données. Il n’est pas remplacé pour vous : les uid sont exacts, et un uid qui diffère par les majuscules peut être une autre personne. Si l’uid du service est celui que nomme la demande, corrigez la liste.',
+      lookalikes_other: '{{formatted}} uid ne sont pas sur le service, mais pour chacun un uid qui n’en diffère que par des majuscules, des accents ou des caractères invisibles y est. Envoyés tels que collés, ils finiront « introuvables » et ces utilisateurs garderont leurs données. Ils ne sont pas remplacés pour vous : les uid sont exacts, et un uid qui diffère par les majuscules peut être une autre personne. Si les uid du service sont ceux que nomme la demande, corrigez la liste.',
+      lookalikeOnService: 'sur le service :',
+      lookalikeCase: 'majuscules ou accents différents',
+      lookalikeInvisible: 'caractères invisibles différents',
     },
     confirm: {
       heading: '3. Confirmer et lancer',

@@ -22,7 +22,7 @@ describe('privacy-desk batch and tables: uids drawn visibly', () => {
     const { code, stdout } = await f.cli(['batch', 'delete', uidFile([a!, ` ${b} `]), '--check', '--dry-run']);
     expect(code).toBe(0);
     expect(stdout).toContain(`  Not found (each will end as "not found": already erased, or never existed):\n    “ ${b} ”\n`);
-    expect(stdout).toContain('  Likely mistake: 1 uid begins or ends with spaces and is not on the service, but the same uid without the spaces is:\n');
+    expect(stdout).toContain('  Likely mistake: 1 uid begins or ends with spaces or invisible characters and is not on the service, but the same uid without them is:\n');
     expect(stdout).toContain(`    line 2: “ ${b} ” → “${b}”\n`);
     expect(stdout).toContain('To send the trimmed uids instead, add --use-trimmed');
     // Only the users list was read.

@@ -4,6 +4,7 @@ import { VisibleUid } from '../../components/visible-uid';
 import { formatNumber } from '../../i18n/format';
 import type { BatchCheckResult } from '../../../shared/batch';
 import { useBatchDraft } from './batch-draft-store';
+import { BatchLookalikes } from './batch-lookalikes';
 import { useBatchCheck } from './use-batch-check';
 
 /** Optional: which uids of the list exist on the service (a read-only walk of the users list, with progress and Cancel). */
@@ -67,6 +68,7 @@ export function BatchCheck({ draftId, profileId, items }: { draftId: string; pro
             </div>
           )}
           {state.result.trimmable.count > 0 && <TrimmableUids draftId={draftId} trimmable={state.result.trimmable} />}
+          {state.result.lookalikes && state.result.lookalikes.count > 0 && <BatchLookalikes draftId={draftId} lookalikes={state.result.lookalikes} />}
         </div>
       )}
     </div>
