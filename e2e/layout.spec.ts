@@ -3,6 +3,7 @@ import type { Locator, Page } from '@playwright/test';
 import { createSessionCredentialStore } from '../core/credential-store';
 import { startWebHost } from '../web-host/web-host';
 import { test, expect, createSandboxUser, uniqueName, waitForConsole, type BridgeCaller } from './fixtures';
+import { brokenUids, coveredByNotices, cutTexts, scrollViewTo, sidewaysScroll } from './layout-measure';
 import { holdPageClock, runCountdown } from './support';
 
 /**
@@ -268,6 +269,32 @@ test.describe('the users table', () => {
   });
 });
 
+test.describe('the users table fits', () => {
+  test('at both sizes and in both languages: no sideways scroll, headers whole, uids, names and e-mails never cut, each uid on one line', async ({ app }) => {
+    await app.getByLabel('Users per page').selectOption('100');
+    const table = app.getByRole('table', { name: 'Users on page 1' });
+    // Sixty users: e-mail-like uids, long names and e-mails, and one uid of 1,024 characters (which scrolls in its own box).
+    await expect(table.locator('tbody tr')).toHaveCount(60);
+    const problems: string[] = [];
+    for (const language of ['en', 'fr'] as const) {
+      if (language === 'fr') {
+        await app.getByLabel('Language').selectOption('fr');
+        await expect(app.locator('html')).toHaveAttribute('lang', 'fr');
+      }
+      const shown = app.getByRole('table', { name: language === 'fr' ? 'Utilisateurs de la page 1' : 'Users on page 1' });
+      for (const size of SIZES) {
+        await app.setViewportSize(size);
+        const where = `${language} at ${size.width}×${size.height}`;
+        const scroll = await sidewaysScroll(shown.locator('xpath=..'));
+        if (scroll > 0) problems.push(`${where}: the table scrolls ${scroll}px sideways`);
+        for (const text of await cutTexts(shown)) problems.push(`${where}: cut “${text}”`);
+        for (const uid of await brokenUids(shown)) problems.push(`${where}: the uid “${uid}” breaks across lines`);
+      }
+    }
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+});
+
 test.describe('the audit table', () => {
   test('two references that differ only at their end never look the same', async ({ app, bridge, profile }) => {
     const references = ['DPO-2026/ACCESS-AND-ERASURE-REQUESTS/CASE-000118-A', 'DPO-2026/ACCESS-AND-ERASURE-REQUESTS/CASE-000118-B'];
@@ -311,6 +338,50 @@ test.describe('the audit table', () => {
       }
     }
   });
+
+  test('at both sizes and in both languages: no sideways scroll, headers, outcomes, operations and Receipt whole, uids never cut', async ({ app, bridge, profile, sandbox }) => {
+    // Acts of every kind the table draws: an erasure, a deliberate test, an unknown outcome (a 200 that says it
+    // failed), a batch with its summary, and a long e-mail-like uid.
+    const listed = await bridge('users.list', { profileId: profile.id, page: 1, perPage: 60 });
+    if (!listed.ok) throw new Error(listed.error.message);
+    const longUid = listed.value.users.map((user) => user.uid ?? '').filter((uid) => /^[a-z.]+\.\d+@[a-z.]+$/.test(uid)).sort((a, b) => b.length - a.length)[0]!;
+    const erased = await bridge('users.erase', { profileId: profile.id, action: 'anonymize', uid: longUid, confirmUid: longUid, reference: 'REQ-FIT-1' });
+    if (!erased.ok) throw new Error(erased.error.message);
+    await bridge('logout.send', { profileId: profile.id, uid: 'alice@example.org', options: { negativeCase: 'wrong-aud' } });
+    sandbox.setVariants({ logoutSuccessBody: 'success-false' });
+    await bridge('logout.send', { profileId: profile.id, uid: 'alice@example.org', options: {} });
+    sandbox.setVariants({ logoutSuccessBody: 'json' });
+    await finishedBatch(bridge, profile.id, 'REQ-FIT-2');
+
+    await app.getByRole('tab', { name: 'Audit trail' }).click();
+    const problems: string[] = [];
+    for (const language of ['en', 'fr'] as const) {
+      if (language === 'fr') {
+        await app.getByLabel('Language').selectOption('fr');
+        await expect(app.locator('html')).toHaveAttribute('lang', 'fr');
+      }
+      const grid = app.getByRole('table', { name: language === 'fr' ? 'Entrées du journal d’audit' : 'Audit trail entries' });
+      await expect(grid.getByRole('row').nth(1)).toBeVisible();
+      for (const size of SIZES) {
+        await app.setViewportSize(size);
+        const where = `${language} at ${size.width}×${size.height}`;
+        const scroll = await sidewaysScroll(grid);
+        if (scroll > 0) problems.push(`${where}: the table scrolls ${scroll}px sideways`);
+        // A reference keeps both ends when it is cut (its own test); a request id and a profile are whole in their title, the export and the receipt.
+        for (const text of await cutTexts(grid, ['.middle-clip', '[role="cell"].audit-grid__cell--requestId', '[role="cell"].audit-grid__cell--profile'])) problems.push(`${where}: cut “${text}”`);
+        for (const uid of await brokenUids(grid)) problems.push(`${where}: the uid “${uid}” breaks across lines`);
+        const clipped = await grid.evaluate((box) => {
+          const frame = box.getBoundingClientRect();
+          return [...box.querySelectorAll('button')].filter((button) => {
+            const rect = button.getBoundingClientRect();
+            return rect.bottom > frame.top && rect.top < frame.bottom && (rect.left < frame.left || rect.right > frame.left + box.clientWidth);
+          }).length;
+        });
+        if (clipped > 0) problems.push(`${where}: ${clipped} row buttons are clipped`);
+      }
+    }
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
 });
 
 /** How many lines each drawing of the uid takes inside the element (an element of its own, or inside a text). */
@@ -346,13 +417,6 @@ async function expectUidWhole(element: Locator, uid: string, where: string): Pro
   expect(lines, `${where}: the uid breaks across lines`).toEqual(lines.map(() => 1));
 }
 
-/** True when the two boxes share some area. */
-async function overlaps(a: Locator, b: Locator): Promise<boolean> {
-  const [first, second] = [await a.boundingBox(), await b.boundingBox()];
-  if (!first || !second) return false;
-  return first.x < second.x + second.width && second.x < first.x + first.width && first.y < second.y + second.height && second.y < first.y + first.height;
-}
-
 /** Anonymises the uid through its row's button and the dialog, as an operator would; the outcome's notice stays. */
 async function anonymiseThroughTheDialog(app: Page, uid: string, reference: string, inDialog?: (dialog: Locator) => Promise<void>): Promise<void> {
   await app.getByRole('button', { name: `Anonymise ${uid}`, exact: true }).first().click();
@@ -367,28 +431,110 @@ async function anonymiseThroughTheDialog(app: Page, uid: string, reference: stri
   await expect(dialog).toBeHidden({ timeout: 15_000 });
 }
 
+/** Anonymises five plain seeded uids as a batch through the bridge and waits until the job is finished. */
+async function finishedBatch(bridge: BridgeCaller, profileId: string, reference: string): Promise<void> {
+  const listed = await bridge('users.list', { profileId, page: 1, perPage: 60 });
+  if (!listed.ok) throw new Error(listed.error.message);
+  const uids = listed.value.users.map((user) => user.uid).filter((uid): uid is string => uid !== null && /^user-\d+$/.test(uid)).slice(-5);
+  const preview = await bridge('batch.preview', { text: uids.join('\n'), sourceName: 'requests.txt' });
+  if (!preview.ok) throw new Error(preview.error.message);
+  const started = await bridge('batch.start', { draftId: preview.value.draftId, profileId, action: 'anonymize', reference, confirmation: `ANONYMISE ${uids.length}` });
+  if (!started.ok) throw new Error(started.error.message);
+  await expect
+    .poll(async () => {
+      const job = await bridge('batch.get', { batchId: started.value.batchId });
+      return job.ok ? job.value.job?.state : undefined;
+    })
+    .toBe('finished');
+}
+
+const SCROLLS = [
+  { at: 0, name: 'top' },
+  { at: 0.5, name: 'middle' },
+  { at: 1, name: 'bottom' },
+] as const;
+
+/**
+ * The notices lie over nothing in the view: no visible interactive element and no table row shares any area
+ * with them, at both sizes, with the kept notices expanded and collapsed, at the top, middle and bottom of the
+ * view's scroll.
+ */
+async function expectNothingUnderNotices(app: Page, view: string): Promise<void> {
+  const notices = app.getByRole('region', { name: 'Notifications' });
+  const problems: string[] = [];
+  for (const size of SIZES) {
+    await app.setViewportSize(size);
+    for (const state of ['expanded', 'collapsed'] as const) {
+      const toggle = notices.getByRole('button', { name: state === 'expanded' ? 'Expand' : 'Collapse', exact: true });
+      if (await toggle.isVisible()) await toggle.click();
+      await expect(notices.getByRole('button', { name: state === 'expanded' ? 'Collapse' : 'Expand', exact: true })).toBeVisible();
+      for (const scroll of SCROLLS) {
+        await scrollViewTo(app, scroll.at);
+        const covered = await coveredByNotices(notices);
+        if (covered.length > 0) problems.push(`${view} at ${size.width}×${size.height}, notices ${state}, scrolled to the ${scroll.name}: over ${covered.join(', ')}`);
+      }
+    }
+    await notices.getByRole('button', { name: 'Expand', exact: true }).click();
+  }
+  await scrollViewTo(app, 0);
+  expect(problems, problems.join('\n')).toEqual([]);
+}
+
 test.describe('kept notices', () => {
-  test('the kept notice covers neither the last users nor the last acts of the audit trail', async ({ app }) => {
-    await app.setViewportSize(SMALL);
-    await app.getByLabel('Users per page').selectOption('100');
-    const table = app.getByRole('table', { name: 'Users on page 1' });
-    await expect(table.locator('tbody tr')).toHaveCount(60);
-    await anonymiseThroughTheDialog(app, 'alice@example.org', 'REQ-NOTICE-1');
+  test('notices never lie over the view: users, batch results, the batch form and the audit trail, at both sizes, expanded and collapsed, wherever the view is scrolled', async ({ app, bridge, profile }) => {
+    test.slow(true, 'four views, each measured at two sizes, two states and three scroll positions');
     const notices = app.getByRole('region', { name: 'Notifications' });
+    await app.getByLabel('Users per page').selectOption('100');
+    await expect(app.getByRole('table', { name: 'Users on page 1' }).locator('tbody tr')).toHaveCount(60);
+    // An erasure with a reference: its kept notice offers the receipt.
+    await anonymiseThroughTheDialog(app, 'alice@example.org', 'REQ-NOTICE-1');
     await expect(notices.getByText(/anonymised \(request id/)).toBeVisible();
+    await expectNothingUnderNotices(app, 'the users table');
 
-    // Scrolled to the end, the last users and the pagination are clear of the notices.
-    await app.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    expect(await overlaps(notices, table.locator('tbody tr').last()), 'the kept notice covers the last user').toBe(false);
-    expect(await overlaps(notices, app.getByRole('button', { name: /First page/ })), 'the kept notice covers the pagination').toBe(false);
+    // A finished batch, its results exported: a second kept notice.
+    await finishedBatch(bridge, profile.id, 'REQ-NOTICE-2');
+    await app.getByRole('tab', { name: 'Batch' }).click();
+    await app.getByRole('button', { name: /^Results of the batch from / }).first().click();
+    await expect(app.getByRole('table', { name: /^Results of batch / }).locator('tbody tr')).toHaveCount(5);
+    await Promise.all([app.waitForEvent('download'), app.getByRole('button', { name: 'Export results (CSV)' }).click()]);
+    await expect(notices.getByText(/^Results saved as /)).toBeVisible();
+    await expectNothingUnderNotices(app, 'the batch results');
 
-    // The audit trail: its table scrolled to its last row, the page to its end.
+    // The batch form with its preview: the confirmation heading and the reference field.
+    await app.getByRole('button', { name: 'Close', exact: true }).click();
+    await app.getByLabel('uids to erase').fill(Array.from({ length: 12 }, (_, index) => `request-${index + 1}@client.example`).join('\n'));
+    await expect(app.getByRole('heading', { name: '3. Confirm and start' })).toBeVisible();
+    await expectNothingUnderNotices(app, 'the batch form');
+
+    // An act's receipt from the audit trail: its notice carries the chain head hash, drawn whole and wrapped.
     await app.getByRole('tab', { name: 'Audit trail' }).click();
     const grid = app.getByRole('table', { name: 'Audit trail entries' });
-    await expect(grid.getByRole('row').nth(1)).toBeVisible();
-    await grid.evaluate((element) => element.scrollTo(0, element.scrollHeight));
-    await app.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    expect(await overlaps(notices, grid.getByRole('row').last()), 'the kept notice covers the last act of the audit trail').toBe(false);
+    await Promise.all([app.waitForEvent('download'), grid.getByRole('button', { name: /^Receipt — / }).first().click()]);
+    const receipt = notices.getByText(/^Receipt saved as /);
+    await expect(receipt).toBeVisible();
+    await expectNothingUnderNotices(app, 'the audit trail');
+    for (const size of SIZES) {
+      await app.setViewportSize(size);
+      const where = `at ${size.width}×${size.height}`;
+      expect(await notices.evaluate((dock) => [dock, ...dock.querySelectorAll('*')].filter((box) => box.scrollWidth > box.clientWidth + 1 && getComputedStyle(box).overflowX !== 'visible').length), `${where}: the notices scroll sideways`).toBe(0);
+      // Several kept notices may scroll up and down inside the bar: the receipt's is brought into view, as an operator would.
+      await receipt.scrollIntoViewIfNeeded();
+      const hash = (await receipt.textContent())!.match(/[0-9a-f]{64}/)![0];
+      const drawnWhole = await notices.evaluate((dock, head) => {
+        const walker = document.createTreeWalker(dock, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const at = node.textContent!.indexOf(head);
+          if (at < 0) continue;
+          const range = document.createRange();
+          range.setStart(node, at);
+          range.setEnd(node, at + head.length);
+          const frame = dock.getBoundingClientRect();
+          return [...range.getClientRects()].every((rect) => rect.left >= frame.left && rect.right <= frame.right && rect.top >= frame.top && rect.bottom <= Math.min(frame.bottom, innerHeight));
+        }
+        return false;
+      }, hash);
+      expect(drawnWhole, `${where}: the chain head hash is cut`).toBe(true);
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Locator, Page, TestInfo } from '@playwright/test';
 import { createSessionCredentialStore } from '../core/credential-store';
 import { createI18n } from '../renderer/i18n';
 import { visibleUidText } from '../shared/invisible-characters';
@@ -42,6 +42,23 @@ function wordsOf(language: Language): Say {
 function startOf(say: Say, key: string): RegExp {
   const [start] = say(key, { time: '\u0000', id: '\u0000' }).split('\u0000');
   return new RegExp(`^${start!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+}
+
+/** The view scrolls in its own box (main), between the pinned chrome and the docked notices: to its end, or back to its top. */
+async function scrollView(page: Page, to: 'top' | 'end'): Promise<void> {
+  await page.locator('main').evaluate((view, where) => view.scrollTo(0, where === 'top' ? 0 : view.scrollHeight), to);
+}
+
+/**
+ * A whole-view shot: the window is made as tall as the view's content for the photo (the view, not the page,
+ * scrolls, so a full-page shot would show only what the window shows), then given back its size.
+ */
+async function photographWholeView(page: Page, testInfo: TestInfo, name: string, theme: (typeof THEMES)[number]): Promise<void> {
+  const size = page.viewportSize()!;
+  const hidden = await page.locator('main').evaluate((view) => view.scrollHeight - view.clientHeight);
+  if (hidden > 0) await page.setViewportSize({ width: size.width, height: size.height + hidden });
+  await saveScreenshot(page, testInfo, name, theme, { fullPage: false });
+  if (hidden > 0) await page.setViewportSize(size);
 }
 
 async function putFaults(sandboxUrl: string, faults: Record<string, unknown>): Promise<void> {
@@ -137,17 +154,17 @@ function screens(say: Say, sandboxUrl: string): Screen[] {
       close: closeDialog(say),
     },
     {
-      // An erasure done: its notice stays (bottom left), and the page keeps room for it below the table.
+      // An erasure done: its notice stays, docked under the view, which scrolls above it.
       name: 'kept-notice',
       viewport: true,
       open: async (page) => {
         await anonymiseThroughTheDialog(page, say, 'alice@example.org', 'DPO-2026/ACCESS-AND-ERASURE-REQUESTS/CASE-000118-A');
         await expect(page.getByRole('region', { name: say('common.notices') }).getByText(say('erasure.successAnonymize', { uid: 'alice@example.org', requestId: '\u0000' }).split('\u0000')[0]!)).toBeVisible();
-        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        await scrollView(page, 'end');
       },
       close: async (page) => {
         await page.getByRole('region', { name: say('common.notices') }).getByRole('button', { name: say('common.dismiss') }).first().click();
-        await page.evaluate(() => window.scrollTo(0, 0));
+        await scrollView(page, 'top');
       },
     },
     {
@@ -248,7 +265,7 @@ function liveScreens(say: Say, sandboxProfileName: string, liveProfileName: stri
       name: 'live-users-scrolled',
       viewport: true,
       open: async (page) => {
-        await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+        await scrollView(page, 'end');
         await expect(page.getByRole('note').first()).toBeInViewport();
       },
     },
@@ -257,7 +274,7 @@ function liveScreens(say: Say, sandboxProfileName: string, liveProfileName: stri
       viewport: true,
       open: async (page) => {
         await page.getByRole('tab', { name: say('nav.logout') }).click();
-        await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+        await scrollView(page, 'end');
         await expect(page.getByRole('note').first()).toBeInViewport();
       },
     },
@@ -368,9 +385,12 @@ for (const size of SIZES) {
         await screen.open(app);
         for (const theme of THEMES) {
           await useTheme(app, theme);
-          // The header is sticky: a full-page shot taken while scrolled would draw it mid-page.
-          if (!screen.viewport) await app.evaluate(() => window.scrollTo(0, 0));
-          await saveScreenshot(app, testInfo, `${screen.name}${suffix}`, theme, { fullPage: !screen.viewport });
+          if (screen.viewport) {
+            await saveScreenshot(app, testInfo, `${screen.name}${suffix}`, theme, { fullPage: false });
+          } else {
+            await scrollView(app, 'top');
+            await photographWholeView(app, testInfo, `${screen.name}${suffix}`, theme);
+          }
           try {
             await expectNoSeriousAxeViolations(app, testInfo, `${screen.name}${suffix} (${theme})`);
           } catch (error) {

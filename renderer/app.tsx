@@ -7,6 +7,7 @@ import { ErrorBoundary } from './components/error-boundary';
 import { ErrorPanel } from './components/error-panel';
 import { Notices } from './components/notices';
 import { useUnrecordedOutcomeNotices } from './components/unrecorded-outcome';
+import { useScrollKeysReachTheView } from './components/view-scroll';
 import { AuditView } from './features/audit/audit-view';
 import { BatchView } from './features/batch/batch-view';
 import { ErasureDialog } from './features/erasure/erasure-dialog';
@@ -37,6 +38,7 @@ export function App() {
   }, [i18n, language]);
   useAppliedTheme(theme);
   useUnrecordedOutcomeNotices();
+  useScrollKeysReachTheView();
 
   if (appInfo.isError || profiles.isError) {
     const error = appInfo.error ?? profiles.error;
@@ -80,7 +82,8 @@ export function App() {
           </Tabs.List>
         </nav>
       </div>
-      <main className="app-main">
+      {/* The view scrolls in its own box, focusable so the keys that scroll reach it (components/view-scroll.ts). */}
+      <main className="app-main" tabIndex={-1}>
         <Tabs.Content value="users" className="tab-panel">
           <ErrorBoundary what={t('viewError.views.users')}>
             <NeedsProfile profile={profile} noProfiles={noProfiles}>

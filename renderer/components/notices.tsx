@@ -4,11 +4,11 @@ import { useNotices, type Notice } from '../state/notices-store';
 import { ReceiptButton } from '../features/audit/receipt-button';
 
 /**
- * A polite live region, docked bottom-left so it never covers the row actions on the right.
- * Routine confirmations fade by themselves; outcomes that must stay (a request id for the ticket)
- * are grouped under one heading with a single "Clear all", and fold to that heading on request.
- * The dock's height is published as --notices-height: the page keeps that much room below its
- * content (and the audit table shortens by it), so the notices never cover what they talk about.
+ * A polite live region, docked under the view as a bar of its own (styles/layout.css): the view ends above it,
+ * so a notice never lies over what it talks about, wherever the view is scrolled. Routine confirmations fade
+ * by themselves; outcomes that must stay (a request id for the ticket) are grouped under one heading with a
+ * single "Clear all", and fold to that heading on request. The bar holds a quarter of the window at most:
+ * beyond that its list scrolls, and a new outcome is scrolled into view.
  */
 export function Notices() {
   const { t } = useTranslation();
@@ -18,12 +18,19 @@ export function Notices() {
   const fading = notices.filter((notice) => notice.fades);
   const [folded, setFolded] = useState(false);
   const newestKept = kept.at(-1)?.id;
+  const list = useRef<HTMLDivElement>(null);
   // A new outcome is always shown, even when the operator had folded the older ones.
   useEffect(() => setFolded(false), [newestKept]);
-  const dock = useDockHeight();
+  useEffect(() => {
+    const box = list.current;
+    const newest = box?.querySelector('.notices__kept > .notice:last-child');
+    if (!box || !newest) return;
+    const below = newest.getBoundingClientRect().bottom - box.getBoundingClientRect().bottom;
+    if (below > 0) box.scrollTop += below;
+  }, [newestKept, folded]);
   return (
-    <section ref={dock} className="notices" aria-label={t('common.notices')}>
-      <div role="status" aria-live="polite" className="notices__list">
+    <section className="notices" aria-label={t('common.notices')}>
+      <div ref={list} role="status" aria-live="polite" className="notices__list">
         {kept.length > 0 && (
           <div className={`notices__kept ${folded ? 'notices__kept--folded' : ''}`}>
             <div className="notices__kept-head">
@@ -48,25 +55,6 @@ export function Notices() {
       </div>
     </section>
   );
-}
-
-/** Keeps --notices-height on <html> equal to the dock's height (0 when it is empty). */
-function useDockHeight() {
-  const ref = useRef<HTMLElement>(null);
-  useEffect(() => {
-    const element = ref.current;
-    const root = document.documentElement;
-    if (!element || typeof ResizeObserver === 'undefined') return undefined;
-    const publish = () => root.style.setProperty('--notices-height', `${Math.ceil(element.getBoundingClientRect().height)}px`);
-    const observer = new ResizeObserver(publish);
-    observer.observe(element);
-    publish();
-    return () => {
-      observer.disconnect();
-      root.style.removeProperty('--notices-height');
-    };
-  }, []);
-  return ref;
 }
 
 function NoticeItem({ notice }: { notice: Notice }) {
