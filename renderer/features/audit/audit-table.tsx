@@ -13,8 +13,8 @@ const formatTimeOfDay = (at: string, language: string) => (Number.isNaN(Date.par
 import type { ActOutcome, AuditActRow, AuditRow, CorruptRow } from './group-acts';
 import { wordMessage } from '../../i18n/word-message';
 
-/** Rows have one fixed height: 50,000 of them scroll without measuring any. */
-export const AUDIT_ROW_HEIGHT = 60;
+/** Rows have one fixed height: 50,000 of them scroll without measuring any. Four short lines fit (styles/audit.css): an outcome that wraps keeps its detail. */
+export const AUDIT_ROW_HEIGHT = 72;
 
 // A mark beside each word so the outcome never rests on colour alone.
 const OUTCOME_MARK: Record<ActOutcome, string> = { attempted: '…', done: '✓', refused: '✗', 'not-sent': '○', unknown: '⚠', unrecorded: '⚠', summary: '∑', acknowledged: '✎', 'not-found': '○' };

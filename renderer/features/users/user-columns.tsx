@@ -1,5 +1,6 @@
 import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import type { TFunction } from 'i18next';
+import { Fragment } from 'react';
 import type { UserRecord } from '../../../shared/users';
 import { EmptyValue } from '../../components/empty-value';
 import { InitialsAvatar } from '../../components/initials-avatar';
@@ -13,17 +14,28 @@ import { RowActions } from './row-actions';
 
 const column = createColumnHelper<UserRecord>();
 
-/** Marks a uid button whose text does not fit, so CSS shows the whole uid over the cell on hover and focus. */
-function markTruncated(event: { currentTarget: HTMLElement }) {
-  const text = event.currentTarget.firstElementChild;
-  event.currentTarget.toggleAttribute('data-truncated', text !== null && text.scrollWidth > text.clientWidth);
+/** An e-mail's break points: after each dot before the @, and after the @ (the domain stays whole). */
+function emailPieces(email: string): string[] {
+  const at = email.lastIndexOf('@');
+  if (at < 0) return [email];
+  return [...email.slice(0, at + 1).split(/(?<=\.)/), email.slice(at + 1)].filter((piece) => piece !== '');
 }
 
-/** A name or e-mail cut by the cell's ellipsis, whole (with its marks) in the tooltip. */
-function TruncatedText({ text, kind, className = '' }: { text: string; kind: VisibleTextKind; className?: string }) {
+/**
+ * A name or e-mail drawn whole (with its marks, the whole in the tooltip too), never cut: a narrow column wraps a
+ * name between its words and an e-mail at its break points (fatoumata.bonnet6@ / example.org), which add no
+ * character to what is read or copied.
+ */
+function WrappingText({ text, kind, className = '' }: { text: string; kind: VisibleTextKind; className?: string }) {
+  const pieces = kind === 'exact' ? emailPieces(text) : [text];
   return (
-    <span className={`truncate ${className}`.trim()} title={visibleTextLine(text, kind)}>
-      <VisibleText text={text} kind={kind} />
+    <span className={`wrapping-text ${className}`.trim()} title={visibleTextLine(text, kind)}>
+      {pieces.map((piece, index) => (
+        <Fragment key={index}>
+          {index > 0 && <wbr />}
+          <VisibleText text={piece} kind={kind} />
+        </Fragment>
+      ))}
     </span>
   );
 }
@@ -50,8 +62,6 @@ export function buildUserColumns({ t, language, extraFields, onShowDetails }: Co
             title={uid ?? undefined}
             data-uid={uid ?? undefined}
             aria-label={t('users.showDetails', { uid: uid ?? t('users.noUid') })}
-            onMouseEnter={markTruncated}
-            onFocus={markTruncated}
             onKeyDown={(event) => {
               // Ctrl/Cmd+C on a focused uid copies all of it, however little of it fits.
               if (uid !== null && (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'c') {
@@ -64,7 +74,8 @@ export function buildUserColumns({ t, language, extraFields, onShowDetails }: Co
               onShowDetails(info.row.original, info.row.index);
             }}
           >
-            <span className="truncate">{uid !== null ? <VisibleUid uid={uid} inline className="uid-inline--nowrap" /> : <span className="muted">{t('users.noUid')}</span>}</span>
+            {/* Whole on one line; longer than its column allows, it scrolls in this box (styles/tables.css), never cut. */}
+            <span className="uid-cell__text">{uid !== null ? <VisibleUid uid={uid} inline className="uid-inline--nowrap" /> : <span className="muted">{t('users.noUid')}</span>}</span>
           </button>
         );
       },
@@ -76,7 +87,7 @@ export function buildUserColumns({ t, language, extraFields, onShowDetails }: Co
       cell: (info) => (
         <span className="name-cell">
           <InitialsAvatar name={info.getValue()} uid={info.row.original.uid} />
-          {info.getValue() ? <TruncatedText text={info.getValue()!} kind="name" /> : <EmptyValue />}
+          {info.getValue() ? <WrappingText text={info.getValue()!} kind="name" /> : <EmptyValue />}
         </span>
       ),
       meta: { flexible: 'name' },
@@ -84,7 +95,7 @@ export function buildUserColumns({ t, language, extraFields, onShowDetails }: Co
     column.accessor('email', {
       id: 'email',
       header: () => t('users.email'),
-      cell: (info) => (info.getValue() ? <TruncatedText text={info.getValue()!} kind="exact" className="email-cell" /> : <EmptyValue />),
+      cell: (info) => (info.getValue() ? <WrappingText text={info.getValue()!} kind="exact" className="email-cell" /> : <EmptyValue />),
       meta: { flexible: 'email' },
     }),
     column.accessor('createdAt', {
