@@ -1,4 +1,4 @@
-import type { ChainVerdict } from '../shared/audit';
+import { lineVouching, type ChainVerdict } from '../shared/audit';
 import { isLocalBaseUrl } from '../shared/profile';
 import type { ReceiptAct, ReceiptEntry, ReceiptStep, ReceiptSubject } from './receipt-acts';
 import { escapedForm, hasAmbiguousSpacing, isDrawable, printable } from './receipt-text';
@@ -49,8 +49,8 @@ export async function drawReceiptPdf(content: ReceiptContent): Promise<Buffer> {
 
   drawHeader(doc, content);
   if (!content.verdict.ok) drawBrokenChain(doc, words, content.verdict);
-  content.acts.forEach((act, index) => drawAct(doc, words, act, index + 1, content.acts.length));
-  drawEntries(doc, words, content.acts);
+  content.acts.forEach((act, index) => drawAct(doc, words, act, index + 1, content.acts.length, content.verdict));
+  drawEntries(doc, words, content.acts, content.verdict);
   drawChain(doc, words, content.verdict);
   drawPageNumbers(doc, words);
   doc.end();
@@ -89,7 +89,7 @@ function drawBrokenChain(doc: Doc, words: ReceiptWords, verdict: Extract<ChainVe
   doc.y = bottom + 10;
 }
 
-function drawAct(doc: Doc, words: ReceiptWords, act: ReceiptAct, index: number, count: number): void {
+function drawAct(doc: Doc, words: ReceiptWords, act: ReceiptAct, index: number, count: number, verdict: ChainVerdict): void {
   ensureRoom(doc, 160);
   const { first } = act;
   heading(doc, words.actHeading(index, count));
@@ -114,9 +114,24 @@ function drawAct(doc: Doc, words: ReceiptWords, act: ReceiptAct, index: number, 
     row(doc, '', { words: words.outsideChain, strong: true });
     doc.fillColor('black');
   }
+  const beyondBreak = brokenHere(act, verdict, words);
+  if (beyondBreak) {
+    doc.fillColor(ALERT);
+    row(doc, '', { words: beyondBreak, strong: true });
+    doc.fillColor('black');
+  }
   act.steps.forEach((step, stepIndex) => drawStep(doc, words, step, stepIndex + 1));
   drawVerification(doc, words, act);
   doc.moveDown(0.8);
+}
+
+/** What the chain's break means for this act: one of its entries is where it breaks, or they all come after it. */
+function brokenHere(act: ReceiptAct, verdict: ChainVerdict, words: ReceiptWords): string | undefined {
+  if (verdict.ok) return undefined;
+  const atBreak = act.entries.find(({ line }) => lineVouching(verdict, line) === 'at-break');
+  if (atBreak) return words.actAtBreak(atBreak.line, atBreak.entry.seq, words.breakKinds[verdict.kind]);
+  const breakLine = verdict.unvouched?.from ?? verdict.line;
+  return act.entries.some(({ line }) => lineVouching(verdict, line) === 'after-break') ? words.actAfterBreak(breakLine) : undefined;
 }
 
 function drawVerification(doc: Doc, words: ReceiptWords, act: ReceiptAct): void {
@@ -149,22 +164,30 @@ function drawStep(doc: Doc, words: ReceiptWords, step: ReceiptStep, index: numbe
   row(doc, words.outcomeAt, outcome ? { data: outcome.at } : { words: words.notGiven });
   const outcomeWords = outcome?.batch
     ? words.batchSummary(outcome.batch)
-    : outcome && outcome.outcome !== 'attempted' && outcome.outcome !== 'verification' && outcome.outcome !== 'summary' && outcome.outcome !== 'acknowledged'
-      ? words.outcomes[outcome.outcome]
-      : words.noOutcome;
+    : outcome?.outcome === 'refused' && outcome.errorCode === 'NOT_FOUND' && step.operation !== 'logout'
+      ? words.notFound
+      : outcome && outcome.outcome !== 'attempted' && outcome.outcome !== 'verification' && outcome.outcome !== 'summary' && outcome.outcome !== 'acknowledged'
+        ? words.outcomes[outcome.outcome]
+        : words.noOutcome;
   row(doc, words.outcome, { words: outcomeWords ?? words.noOutcome, strong: true });
   row(doc, words.httpStatus, outcome?.status === undefined ? { words: words.notGiven } : { data: String(outcome.status) });
   row(doc, words.requestId, outcome?.requestId === undefined ? { words: words.notGiven } : { data: outcome.requestId });
   if (outcome?.errorCode) row(doc, words.errorCode, { data: outcome.errorCode });
 }
 
-function drawEntries(doc: Doc, words: ReceiptWords, acts: ReceiptAct[]): void {
+function drawEntries(doc: Doc, words: ReceiptWords, acts: ReceiptAct[], verdict: ChainVerdict): void {
   ensureRoom(doc, 80);
   heading(doc, words.entriesTitle);
   doc.font('Helvetica').fontSize(BODY_SIZE).text(words.entriesIntro, MARGIN, doc.y);
   doc.moveDown(0.3);
   const cited: ReceiptEntry[] = acts.flatMap((act) => act.entries).sort((a, b) => a.line - b.line);
-  for (const { entry, line, hash } of cited) row(doc, words.entryLine(line, entry.seq), hash ? { data: hash } : { words: words.noHash });
+  for (const { entry, line, hash } of cited) {
+    const vouching = lineVouching(verdict, line);
+    const said = verdict.ok ? undefined : vouching === 'at-break' ? words.entryAtBreak(words.breakKinds[verdict.kind]) : vouching === 'after-break' ? words.entryAfterBreak : undefined;
+    if (said) doc.fillColor(ALERT);
+    row(doc, words.entryLine(line, entry.seq), hash ? { data: hash, ...(said ? { words: said, strong: true } : {}) } : { words: said ? `${words.noHash} ${said}` : words.noHash });
+    if (said) doc.fillColor('black');
+  }
   doc.moveDown(0.8);
 }
 

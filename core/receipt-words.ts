@@ -44,6 +44,8 @@ export interface ReceiptWords {
   outcomeAt: string;
   outcome: string;
   outcomes: Record<Outcome, string>;
+  /** A 404 to an erasure: the batch results' and the audit view's words. */
+  notFound: string;
   noOutcome: string;
   /** A batch job's summary entry, in words. */
   batchSummary: (summary: BatchAuditSummary) => string;
@@ -74,6 +76,13 @@ export interface ReceiptWords {
   chainCrashes: (count: number) => string;
   chainBroken: string;
   chainBrokenDetail: (kind: string, line: number) => string;
+  /** An act holding the entry where the chain breaks (inserted, edited…): which one, and what it means. */
+  actAtBreak: (line: number, seq: number | undefined, kind: string) => string;
+  /** An act whose entries come after the break. */
+  actAfterBreak: (line: number) => string;
+  /** Beside an entry's hash: the break is this entry, or comes before it. */
+  entryAtBreak: (kind: string) => string;
+  entryAfterBreak: string;
   breakKinds: Record<BreakKind, string>;
   escapedNote: string;
   page: (page: number, pages: number) => string;
@@ -116,6 +125,7 @@ const en: ReceiptWords = {
     'not-sent': 'Not sent — nothing reached the service',
     unknown: 'Outcome unknown — the request may have reached the service',
   },
+  notFound: 'Not found — already erased or never existed; nothing was changed',
   noOutcome: 'No outcome recorded — the request may have reached the service; check the user',
   batchSummary: (b) =>
     `${b.total} items: ${b.done + b.doneBeforeInterruption} done, ${b.notFound} not found, ${b.failed} failed, ${b.unfinished} unfinished (${{ finished: 'finished', cancelled: 'cancelled', stopped: 'stopped by an error' }[b.ended]})`,
@@ -150,6 +160,10 @@ const en: ReceiptWords = {
       : `${count} writes were cut short by a crash: their fragments, set aside, show that nothing of them reached the trail ("audit verify" says when and where).`,
   chainBroken: 'WARNING: THE AUDIT TRAIL’S CHAIN IS BROKEN',
   chainBrokenDetail: (kind, line) => `${kind}, first seen at line ${line} of audit.jsonl. Entries from there on cannot be trusted as recorded.`,
+  actAtBreak: (line, seq, kind) => `The chain breaks at this act’s entry on line ${line}${seq === undefined ? '' : ` (entry ${seq})`}: ${lowerFirst(kind)}. Nothing vouches for what this act records.`,
+  actAfterBreak: (line) => `This act’s entries come after the chain’s break at line ${line}: nothing vouches for them.`,
+  entryAtBreak: (kind) => `The chain breaks here: ${lowerFirst(kind)}.`,
+  entryAfterBreak: 'After the break: not vouched for.',
   breakKinds: {
     edited: 'An entry was edited',
     removed: 'An entry was removed',
@@ -204,6 +218,7 @@ const fr: ReceiptWords = {
     'not-sent': 'Non envoyée — rien n’a atteint le service',
     unknown: 'Résultat inconnu — la requête a peut-être atteint le service',
   },
+  notFound: 'Introuvable — déjà effacé ou jamais existé\u00a0; rien n’a changé',
   noOutcome: 'Aucun résultat enregistré — la requête a peut-être atteint le service\u00a0; vérifiez l’utilisateur',
   batchSummary: (b) =>
     `${b.total} éléments\u00a0: ${b.done + b.doneBeforeInterruption} faits, ${b.notFound} introuvables, ${b.failed} en échec, ${b.unfinished} non terminés (${{ finished: 'terminé', cancelled: 'annulé', stopped: 'arrêté par une erreur' }[b.ended]})`,
@@ -238,6 +253,10 @@ const fr: ReceiptWords = {
       : `${count} écritures ont été interrompues par un plantage\u00a0: leurs fragments, mis de côté, montrent que rien n’en a atteint le journal («\u00a0audit verify\u00a0» dit quand et où).`,
   chainBroken: 'ATTENTION\u00a0: LA CHAÎNE DU JOURNAL D’AUDIT EST ROMPUE',
   chainBrokenDetail: (kind, line) => `${kind}, constaté d’abord à la ligne ${line} d’audit.jsonl. Les entrées à partir de là ne sont pas sûres.`,
+  actAtBreak: (line, seq, kind) => `La chaîne se rompt à l’entrée de cet acte de la ligne ${line}${seq === undefined ? '' : ` (entrée ${seq})`}\u00a0: ${lowerFirst(kind)}. Rien ne garantit ce que cet acte enregistre.`,
+  actAfterBreak: (line) => `Les entrées de cet acte viennent après la rupture de la chaîne à la ligne ${line}\u00a0: rien ne les garantit.`,
+  entryAtBreak: (kind) => `La chaîne se rompt ici\u00a0: ${lowerFirst(kind)}.`,
+  entryAfterBreak: 'Après la rupture\u00a0: non garantie.',
   breakKinds: {
     edited: 'Une entrée a été modifiée',
     removed: 'Une entrée a été retirée',
@@ -254,5 +273,11 @@ const fr: ReceiptWords = {
   escapedNote: 'Un texte sous forme échappée («\u00a0\\u…\u00a0») contient des caractères que la police du reçu ne sait pas dessiner.',
   page: (page, pages) => `Page ${page} sur ${pages}`,
 };
+
+/** A break's kind ("An entry was inserted") inside a sentence. */
+function lowerFirst(text: string): string {
+  const said = String(text);
+  return said.charAt(0).toLowerCase() + said.slice(1);
+}
 
 export const RECEIPT_WORDS: Record<ReceiptLocale, ReceiptWords> = { en, fr };

@@ -58,6 +58,18 @@ describe('createReceipt', () => {
     expect(french).toContain('Une écriture a été interrompue par un plantage');
   });
 
+  it('a 404 to an erasure is said as the batch results and the audit view say it, not as a refusal; a French act where the chain breaks says which entry', async () => {
+    const notFound = [entry({}), entry({ outcome: 'refused', status: 404, errorCode: 'NOT_FOUND' })];
+    const english = (await pdfText((await createReceipt({ entries: cite(notFound), verdict: VERIFIED }, { actId: 'act-1' }, options)).content)).text.replace(/\s+/g, ' ');
+    expect(english).toContain('Outcome Not found — already erased or never existed; nothing was changed');
+    expect(english).not.toContain('Refused by the service');
+    const broken: ChainVerdict = { ok: false, entries: 1, kind: 'edited', line: 2, message: 'Line 2 was edited.', headHash: null, unvouched: { from: 2 } };
+    const french = (await pdfText((await createReceipt({ entries: cite(notFound), verdict: broken }, { actId: 'act-1' }, { ...options, locale: 'fr' })).content)).text.replace(/\s+/g, ' ');
+    expect(french).toContain('Introuvable — déjà effacé ou jamais existé ; rien n’a changé');
+    expect(french).toContain('La chaîne se rompt à l’entrée de cet acte de la ligne 2 : une entrée a été modifiée. Rien ne garantit ce que cet acte enregistre.');
+    expect(french).toContain('ligne 2 La chaîne se rompt ici : une entrée a été modifiée.');
+  });
+
   it('names the file after the reference with only safe characters', () => {
     expect(receiptFileName({ reference: 'GDPR/42 ../x' }, '2026-11-22T18:05:09.000+01:00')).toBe('privacy-desk-receipt-GDPR_42_.._x-20261122-180509.pdf');
     expect(receiptFileName({ reference: '東京' }, '2026-11-22T18:05:09.000+01:00')).toBe('privacy-desk-receipt-receipt-20261122-180509.pdf');

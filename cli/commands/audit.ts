@@ -2,8 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import { describeVerdict } from '../../core/audit-chain';
 import { describeAnchor } from '../../core/audit-anchor-verdict';
-import { batchSummaryWords } from '../../core/audit-export';
-import { ACKNOWLEDGEMENT_REASON, matchesAuditFilter, type AuditEntryAt, type AuditFilter, type AuditReading } from '../../shared/audit';
+import { batchSummaryWords, vouchingWords } from '../../core/audit-export';
+import { ACKNOWLEDGEMENT_REASON, matchesAuditFilter, type AuditEntryAt, type AuditFilter, type AuditReading, type ChainVerdict } from '../../shared/audit';
 import { invalidInput } from '../../shared/errors';
 import { fileNotWritten } from '../../core/disk-error';
 import { openDesk } from '../connection';
@@ -60,7 +60,7 @@ export function auditCommand(context: CliContext): Command {
         out.json({ entries: entries.map((e) => (missing.has(e.line) ? { ...e, outcomeNotRecorded: true } : e)), corrupt: reading.corrupt, outcomeMissing: reading.outcomeMissing, verdict: reading.verdict, ...(reading.setAside ? { setAside: reading.setAside } : {}) });
         return;
       }
-      printEntries(out, entries, missing);
+      printEntries(out, entries, missing, reading.verdict);
       printProblems(out, reading);
     });
 
@@ -121,7 +121,7 @@ export function auditCommand(context: CliContext): Command {
   return audit;
 }
 
-function printEntries(out: CliOutput, entries: AuditEntryAt[], missing: Set<number>): void {
+function printEntries(out: CliOutput, entries: AuditEntryAt[], missing: Set<number>, verdict: ChainVerdict): void {
   if (entries.length === 0) {
     out.line('No audit entries match.');
     return;
@@ -131,7 +131,7 @@ function printEntries(out: CliOutput, entries: AuditEntryAt[], missing: Set<numb
       { title: 'LINE', value: (e) => String(e.line), align: 'right' },
       { title: 'TIME', value: (e) => e.at },
       { title: 'OPERATION', value: (e) => e.action },
-      { title: 'STAGE', value: (e) => stageWords(e, missing), maxWidth: 140 },
+      { title: 'STAGE', value: (e) => `${stageWords(e, missing)}${unvouchedWords(verdict, e.line)}`, maxWidth: 140 },
       { title: 'UID', value: (e) => visibleUid(e.uid), maxWidth: 40 },
       { title: 'REFERENCE', value: (e) => e.reference ?? '', maxWidth: 24 },
       { title: 'PROFILE', value: (e) => e.profileName, maxWidth: 20 },
@@ -143,12 +143,20 @@ function printEntries(out: CliOutput, entries: AuditEntryAt[], missing: Set<numb
   out.line(`${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`);
 }
 
+/** Beside an entry the chain does not vouch for (outside it, where it breaks, after that): why, so it never reads as recorded. */
+function unvouchedWords(verdict: ChainVerdict, line: number): string {
+  const words = vouchingWords(verdict, line);
+  return words === 'yes' ? '' : ` [NOT VOUCHED: ${words.replace(/^no: /, '').replace(/ \(\d+\)$/, '')}]`;
+}
+
 function stageWords(entry: AuditEntryAt, missing: Set<number>): string {
   if (missing.has(entry.line)) return 'attempted (outcome not recorded)';
   if (entry.outcome === 'verification') return `verification: ${entry.verification ?? '?'}`;
   // A batch run's summary has no uid: its counts are what it says.
   if (entry.outcome === 'summary' && entry.batch) return `summary: ${batchSummaryWords(entry.batch)}`;
   if (entry.acknowledgement) return `acknowledged finding ${entry.acknowledgement.finding}: ${entry.acknowledgement.reason}`;
+  // The batch results' words for the same 404: one wording for one fact.
+  if (entry.outcome === 'refused' && entry.errorCode === 'NOT_FOUND' && (entry.action === 'anonymize' || entry.action === 'delete')) return 'refused: not found (already erased or never existed)';
   return entry.outcome + (entry.test ? ' [test]' : '');
 }
 

@@ -1,7 +1,7 @@
 import { invalidInput } from '../../shared/errors';
 import { referenceProblem, type ReferenceProblem } from '../../shared/reference';
 import { uidProblem, type UidProblem } from '../../shared/uid';
-import { AUDIT_CSV_COLUMNS, restoreCell } from '../audit-export';
+import { AUDIT_CSV_COLUMNS, isAuditVerdictRow, restoreCell } from '../audit-export';
 import { referenceProblemMessage, uidProblemMessage } from '../input-problems';
 import { csvRows, type CsvRow } from './csv-rows';
 import { delimitedLineCounter, guessFormat, inputFormat, listLooksDelimited, namesUidColumn, uidColumnIndex, type BatchInputKind } from './input-format';
@@ -166,6 +166,8 @@ export async function parseBatchInput(
       }
       if (hasHeader) continue;
     }
+    // Our audit export ends with a row stating the chain's verdict: not an item.
+    if (summary.fromExport === 'audit' && isAuditVerdictRow(row.cells)) continue;
     const reference = picked.reference === undefined ? undefined : restore(row.cells[picked.reference]);
     await accept(row.line, restore(row.cells[picked.uid]) ?? '', reference);
   }

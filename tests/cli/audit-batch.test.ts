@@ -36,6 +36,8 @@ describe('a batch run’s summary in audit list and audit export (in-process CLI
     const { code, stdout } = await audit(['export', '--format', 'csv', '--operation', 'batch']);
     expect(code).toBe(0);
     const rows = Papa.parse<Record<string, string>>(stdout.trim(), { header: true }).data;
-    expect(rows.map((row) => row.batchSummary)).toEqual([WORDS]);
+    // The last row states the chain's verdict, not an entry.
+    expect(rows.map((row) => row.batchSummary)).toEqual([WORDS, '']);
+    expect(rows.at(-1)).toMatchObject({ operation: 'chain-verdict', stage: 'verified' });
   });
 });

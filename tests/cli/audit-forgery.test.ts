@@ -130,3 +130,39 @@ describe('a genuine prefix: lines written before the chain existed', () => {
     expect(JSON.parse((await cli(['audit', 'verify', '--json'])).stdout)).toMatchObject({ ok: false, kind: 'removed', line: 1 });
   });
 });
+
+describe('an entry inserted mid-chain', () => {
+  /** user-2's act gets a forged outcome on line 5, linked to the entry before it: the intruder is found by its successor. */
+  async function insertForgedOutcome(): Promise<void> {
+    await writeChainOfTen();
+    const lines = readFileSync(auditPath, 'utf8').trimEnd().split('\n');
+    const previous = JSON.parse(lines[3]!) as AuditEntry & ChainedShape;
+    const attempt = JSON.parse(lines[4]!) as AuditEntry & ChainedShape;
+    const forged = { ...attempt, outcome: 'done', status: 200, at: '2026-11-22T18:00:01.000+01:00', prevHash: entryHash(previous) };
+    writeFileSync(auditPath, `${[...lines.slice(0, 4), JSON.stringify(forged), ...lines.slice(4)].join('\n')}\n`);
+  }
+
+  it('the receipt names this act’s entry where the chain breaks, and says the acts after it are not vouched for', async () => {
+    await insertForgedOutcome();
+    expect(JSON.parse((await cli(['audit', 'verify', '--json'])).stdout)).toMatchObject({ ok: false, kind: 'inserted', line: 5 });
+    // Lines wrap where the page ends them: read it as one run of words.
+    const text = (await receiptText('REQ-2')).replace(/\s+/g, ' ');
+    expect(text).toContain('WARNING: THE AUDIT TRAIL’S CHAIN IS BROKEN');
+    expect(text).toMatch(/The chain breaks at this act’s entry on line 5 \(entry 5\): an entry was inserted\. Nothing vouches for what this act records\./);
+    expect(text).toMatch(/This act’s entries come after the chain’s break at line 5: nothing vouches for them\./);
+    expect(text).toContain('line 5 (entry 5) The chain breaks here: an entry was inserted.');
+    expect(text).toContain('line 6 (entry 5) After the break: not vouched for.');
+    expect(text).toMatch(/line 4 \(entry 4\) [0-9a-f]{64}/);
+    // The acts before the break are what they were.
+    expect(text.split('Act 3 of 5')[0]).not.toMatch(/Nothing vouches|not vouched/);
+  });
+
+  it('audit list marks every entry the chain does not vouch for, and only those', async () => {
+    await insertForgedOutcome();
+    const list = await cli(['audit', 'list']);
+    const rows = list.stdout.split('\n').filter((row) => /^\s*\d+\s/.test(row));
+    expect(rows.filter((row) => /NOT VOUCHED/.test(row)).map((row) => Number(row.trim().split(/\s+/)[0]))).toEqual([5, 6, 7, 8, 9, 10, 11]);
+    expect(rows.find((row) => row.trim().startsWith('5 '))).toMatch(/done \[NOT VOUCHED: the chain breaks at this line\]/);
+    expect(rows.find((row) => row.trim().startsWith('6 '))).toMatch(/attempted \[NOT VOUCHED: after the chain’s break at line 5\]/);
+  });
+});

@@ -35,6 +35,13 @@ describe('privacy-desk audit list / verify / export (in-process CLI)', () => {
     expect((await audit(['list', '--since', 'yesterday'])).code).toBe(2);
   });
 
+  it('a 404 to an erasure reads as the batch results read it: not found (already erased or never existed)', async () => {
+    const run = await f.cli(['users', 'delete', 'audit-nobody', '--confirm', 'audit-nobody', '--no-logout-first']);
+    expect(run.code).toBe(1);
+    const list = await audit(['list', '--uid', 'audit-nobody']);
+    expect(list.stdout).toMatch(/delete +refused: not found \(already erased or never existed\)/);
+  });
+
   it('exports CSV to stdout and JSON to a file, both naming the head hash', async () => {
     const csv = await audit(['export', '--format', 'csv', '--uid', 'audit-alice']);
     expect(csv.code).toBe(0);
