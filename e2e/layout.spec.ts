@@ -1,4 +1,6 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { createSessionCredentialStore } from '../core/credential-store';
 import { startWebHost } from '../web-host/web-host';
@@ -339,9 +341,9 @@ test.describe('the audit table', () => {
     }
   });
 
-  test('at both sizes and in both languages: no sideways scroll, headers, outcomes, operations and Receipt whole, uids never cut', async ({ app, bridge, profile, sandbox }) => {
+  test('at both sizes and in both languages: no sideways scroll, headers, outcomes, operations and Receipt whole, uids never cut', async ({ app, bridge, profile, sandbox, dataDir }) => {
     // Acts of every kind the table draws: an erasure, a deliberate test, an unknown outcome (a 200 that says it
-    // failed), a batch with its summary, and a long e-mail-like uid.
+    // failed), a batch with its summary, a long e-mail-like uid, and rows the chain no longer vouches for.
     const listed = await bridge('users.list', { profileId: profile.id, page: 1, perPage: 60 });
     if (!listed.ok) throw new Error(listed.error.message);
     const longUid = listed.value.users.map((user) => user.uid ?? '').filter((uid) => /^[a-z.]+\.\d+@[a-z.]+$/.test(uid)).sort((a, b) => b.length - a.length)[0]!;
@@ -352,8 +354,12 @@ test.describe('the audit table', () => {
     await bridge('logout.send', { profileId: profile.id, uid: 'alice@example.org', options: {} });
     sandbox.setVariants({ logoutSuccessBody: 'json' });
     await finishedBatch(bridge, profile.id, 'REQ-FIT-2');
+    // The first act's reference changed in the file: the chain breaks there, and every act from it on is marked.
+    const auditPath = join(dataDir, 'audit.jsonl');
+    await writeFile(auditPath, (await readFile(auditPath, 'utf8')).replace('"REQ-FIT-1"', '"REQ-FIT-9"'));
 
     await app.getByRole('tab', { name: 'Audit trail' }).click();
+    await expect(app.locator('[data-vouching="after-break"]').first()).toBeVisible();
     const problems: string[] = [];
     for (const language of ['en', 'fr'] as const) {
       if (language === 'fr') {

@@ -1,4 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { measureElement as measuredSize, useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyValue } from '../../components/empty-value';
@@ -13,8 +13,11 @@ const formatTimeOfDay = (at: string, language: string) => (Number.isNaN(Date.par
 import type { ActOutcome, AuditActRow, AuditRow, CorruptRow } from './group-acts';
 import { wordMessage } from '../../i18n/word-message';
 
-/** Rows have one fixed height: 50,000 of them scroll without measuring any. Four short lines fit (styles/audit.css): an outcome that wraps keeps its detail. */
-export const AUDIT_ROW_HEIGHT = 72;
+/**
+ * A row's least height, and the estimate for every row not yet drawn: 50,000 of them scroll without measuring
+ * any. A drawn row is measured and grows with its wrapped text (a long outcome, a note under it), never cut.
+ */
+export const AUDIT_ROW_HEIGHT = 60;
 
 // A mark beside each word so the outcome never rests on colour alone.
 const OUTCOME_MARK: Record<ActOutcome, string> = { attempted: '…', done: '✓', refused: '✗', 'not-sent': '○', unknown: '⚠', unrecorded: '⚠', summary: '∑', acknowledged: '✎', 'not-found': '○' };
@@ -38,6 +41,8 @@ export function AuditTable({ rows, verdict, renderActions }: { rows: readonly Au
     estimateSize: () => AUDIT_ROW_HEIGHT,
     overscan: 8,
     getItemKey: (index) => rows[index]!.key,
+    // Where nothing is laid out (no height to measure), a row keeps the estimate.
+    measureElement: (element, entry, instance) => measuredSize(element, entry, instance) || AUDIT_ROW_HEIGHT,
   });
 
   return (
@@ -60,12 +65,14 @@ export function AuditTable({ rows, verdict, renderActions }: { rows: readonly Au
             return (
               <div
                 key={item.key}
+                ref={virtualizer.measureElement}
+                data-index={item.index}
                 role="row"
                 aria-rowindex={item.index + 2}
                 data-line={row.line}
                 data-vouching={vouching}
                 className={`audit-grid__row ${row.kind === 'corrupt' ? 'is-corrupt' : `${ROW_TONE[row.outcome] ?? ''} ${row.test ? 'is-test' : ''} ${vouching === 'vouched' ? '' : 'is-unvouched'}`}`}
-                style={{ height: AUDIT_ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+                style={{ minHeight: AUDIT_ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
               >
                 {row.kind === 'corrupt' ? <CorruptCells row={row} /> : <ActCells row={row} actions={renderActions?.(row)} unvouched={verdict && vouching !== 'vouched' ? { vouching, verdict } : undefined} />}
               </div>
