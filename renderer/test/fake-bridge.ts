@@ -2,7 +2,7 @@ import type { AppInfo, BridgeClient, BridgeInput, BridgeMethod, ProfileView } fr
 import { PrivacyDeskError, type ErrorInit } from '../../shared/errors';
 import { msg, wordInEnglish } from '../../shared/messages';
 import type { UserRecord } from '../../shared/users';
-import { SEARCHED_FIELDS, type RecordedErasure, type UserMatch, type UserSearchAnswer } from '../../shared/user-search';
+import { SEARCHED_FIELDS, type NearMatch, type RecordedErasure, type UserMatch, type UserSearchAnswer } from '../../shared/user-search';
 import { matchesAuditFilter, type AuditEntry, type AuditReading, type ChainVerdict, type CorruptAuditLine } from '../../shared/audit';
 import type { BatchJobSummary } from '../../shared/batch';
 import type { JobProgress } from '../../shared/jobs';
@@ -300,13 +300,13 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       const age = listAge();
       if (user) return { state: 'found', user, ...age };
       // The core's likely mistakes in miniature (core/user-index.ts): the trimmed uid, a case twin.
-      const nearMatches = indexed.flatMap((candidate) =>
+      const nearMatches = indexed.flatMap((candidate): NearMatch[] =>
         candidate.uid === null || candidate.uid === input.uid
           ? []
           : candidate.uid.trim() === input.uid.trim()
-            ? [{ user: candidate, kind: 'edge-spaces' as const }]
+            ? [{ user: candidate, kind: 'edge-spaces' }]
             : candidate.uid.toLowerCase() === input.uid.toLowerCase()
-              ? [{ user: candidate, kind: 'case' as const }]
+              ? [{ user: candidate, kind: 'case' }]
               : [],
       );
       return { state: 'absent', indexedUsers: indexed.length, ...age, ...(erasure ? { erasure } : {}), ...(nearMatches.length > 0 ? { nearMatches } : {}) };
