@@ -40,10 +40,14 @@ Steps:
 
 /** How to finish a job: a saved profile is in the job; a --base-url connection must be given again. */
 export function resumeCommand(batchId: string, profile: Pick<Profile, 'id' | 'baseUrl' | 'applicationName'>): string {
-  const connection = profile.id === TEMPORARY_PROFILE_ID ? ` --base-url ${profile.baseUrl} --app ${quoteArgument(profile.applicationName)}` : '';
-  return `privacy-desk batch resume ${batchId}${connection}`;
+  const connection = profile.id === TEMPORARY_PROFILE_ID ? ` --base-url ${shellArgument(profile.baseUrl)} --app ${shellArgument(profile.applicationName)}` : '';
+  return `privacy-desk batch resume ${shellArgument(batchId)}${connection}`;
 }
 
-function quoteArgument(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+/**
+ * An argument as a POSIX shell (and zsh) reads it back exactly: as it is when made of characters no shell
+ * expands, else in single quotes ([::ffff:…] would be a glob to zsh, "=cmd" a command path, $ and * expand).
+ */
+export function shellArgument(value: string): string {
+  return /^[\w@%+:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,5 +1,5 @@
 import { isLocalBaseUrl } from '../shared/profile';
-import type { BatchCheckResult, BatchCounts, BatchInvalidLine, BatchLookalike, BatchPreview } from '../shared/batch';
+import type { BatchCheckResult, BatchCounts, BatchInvalidLine, BatchLookalike, BatchPreview, BatchResultRow } from '../shared/batch';
 import type { ErasureAction } from '../shared/users';
 import { BATCH_OPERATION_WORDS, doneCount, plural } from './batch-words';
 import { escapeInvisible, visibleText } from './visible-text';
@@ -168,6 +168,27 @@ function referenceWords(facts: ConfirmationFacts): string {
   const own = facts.withReference > 0 ? `${plural(facts.withReference, 'item carries', 'items carry')} their own` : '';
   if (facts.reference === undefined) return own ? `${own}; the others none` : 'none (add --reference to keep a ticket number in the audit trail)';
   return own ? `${quoted(facts.reference)} for the items without their own (${own})` : quoted(facts.reference);
+}
+
+/** Items sent trimmed named after `batch results` (all are in its pasted_uid column). */
+const TRIMMED_SHOWN = 10;
+
+/**
+ * The items sent in their trimmed form by the operator's choice, each with the uid as pasted drawn visibly: in
+ * the CSV's pasted_uid cell its spaces or invisible characters do not show.
+ */
+export async function sayTrimmedByChoice(say: Say, rows: AsyncIterable<BatchResultRow>): Promise<void> {
+  const shown: Array<BatchResultRow & { pastedUid: string }> = [];
+  let count = 0;
+  for await (const row of rows) {
+    if (row.pastedUid === undefined) continue;
+    count += 1;
+    if (shown.length < TRIMMED_SHOWN) shown.push({ ...row, pastedUid: row.pastedUid });
+  }
+  if (count === 0) return;
+  say(`${count === 1 ? '1 item was' : `${count} items were`} sent in their trimmed form, by the operator’s choice (column pasted_uid: the uid as pasted):`);
+  for (const row of shown) say(`  line ${row.line}: ${quoted(row.uid)}, pasted ${quoted(row.pastedUid)}`);
+  if (count > shown.length) say(`  and ${count - shown.length} more`);
 }
 
 /** The last few of a stream of values (first ones are easy; the last need a small ring). */

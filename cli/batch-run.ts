@@ -159,7 +159,10 @@ async function saySummary(say: Say, summary: BatchRunSummary, options: FollowOpt
   if (counts.failed === 0) return;
   const failed = await firstFailed(options.batch, summary.batchId);
   say(`Failed items${counts.failed > failed.length ? ` (the first ${failed.length})` : ''}:`);
-  for (const row of failed) say(`  line ${row.line}: ${quoted(row.uid)} — ${row.reason !== undefined ? visibleText(row.reason) : 'no reason recorded'}`);
+  for (const row of failed) {
+    const pasted = row.pastedUid !== undefined ? ` (pasted ${quoted(row.pastedUid)})` : '';
+    say(`  line ${row.line}: ${quoted(row.uid)}${pasted} — ${row.reason !== undefined ? visibleText(row.reason) : 'no reason recorded'}`);
+  }
   say(`Every failed item and its reason: privacy-desk batch results ${summary.batchId} (outcome "failed").`);
 }
 

@@ -71,21 +71,31 @@ export async function withRetry<T>(operation: (context: AttemptContext) => Promi
       if (error.retryAfterSeconds !== undefined && error.retryAfterSeconds * 1000 > Math.min(MAX_RETRY_WAIT_MS, remaining())) throw error;
       const delay = retryDelayMs(attempt, error.retryAfterSeconds, options.random);
       // Waiting and trying again would overrun the call's budget: stop now and say so.
-      if (budget && delay >= remaining()) throw budgetSpent(error, attempt + 1, budget.now() - started, budget.totalMs);
+      // An inner call that already gave up for its own budget is said once, as it is, not wrapped again.
+      if (budget && delay >= remaining()) throw isGaveUp(error) ? error : budgetSpent(error, attempt + 1, budget.now() - started, budget.totalMs);
       await options.sleep(delay);
     }
   }
 }
 
+/**
+ * The call gave up: its code and outcome are the last attempt's (a cut connection is NETWORK, a silent service
+ * TIMEOUT, a 5xx SERVER_ERROR), so what happened is said, and the words say the limit it gave up at.
+ */
 function budgetSpent(last: PrivacyDeskError, attempts: number, elapsedMs: number, totalMs: number): PrivacyDeskError {
   const seconds = (ms: number) => Math.round(ms / 100) / 10;
   return new PrivacyDeskError({
-    code: 'TIMEOUT',
+    code: last.code,
+    outcome: last.outcome,
     status: last.status,
     requestId: last.requestId,
     text: msg('http.gaveUp', { count: attempts, elapsed: seconds(elapsedMs), limit: seconds(totalMs), last: errorText(last) }),
     ...(last.quote ? { quote: last.quote } : {}),
   });
+}
+
+function isGaveUp(error: PrivacyDeskError): boolean {
+  return error.text?.id === 'http.gaveUp';
 }
 
 export const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

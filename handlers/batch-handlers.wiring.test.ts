@@ -57,6 +57,7 @@ function setUp(options: { refuseStart?: PrivacyDeskError; progressBeforeAnswer?:
   const unused = () => Promise.reject(new Error('not used in this test'));
   const batch: DeskBatch = {
     preview: unused,
+    checkConnection: unused,
     check: unused,
     start: (_request, control) => begin(control),
     resume: (_batchId, _options, control) => begin(control),

@@ -4,8 +4,8 @@ import { TEMPORARY_PROFILE_ID, type Desk } from '../../core/desk';
 import { batchIdSchema, DEFAULT_BATCH_CONCURRENCY, isBeingRun, MAX_BATCH_CONCURRENCY, PREVIEW_ENDS, type BatchJobSummary } from '../../shared/batch';
 import { invalidInput, PrivacyDeskError } from '../../shared/errors';
 import { obtainConfirmation } from '../batch-confirm';
-import { BATCH_EXIT_CODES_HELP, resumeCommand } from '../batch-help';
-import { lastOf, quoted, sayConfirmation, type Say } from '../batch-report';
+import { BATCH_EXIT_CODES_HELP, resumeCommand, shellArgument } from '../batch-help';
+import { lastOf, quoted, sayConfirmation, sayTrimmedByChoice, type Say } from '../batch-report';
 import { jobListJson, sayJobList } from '../batch-list';
 import { followRun } from '../batch-run';
 import { plural } from '../batch-words';
@@ -63,6 +63,8 @@ ${BATCH_EXIT_CODES_HELP}`),
       return;
     }
     assertSameConnection(job, connection);
+    // Keys missing or refused are said before what is about to happen, not after it.
+    await batch.checkConnection(job.profileId, { token: true });
 
     noteLiveData(out, job.baseUrl);
     const ends = await unfinishedEnds(batch, job.batchId);
@@ -98,6 +100,7 @@ ${BATCH_EXIT_CODES_HELP}`),
       if (job && isBeingRun(job.state)) out.note(`Batch ${jobId} is ${job.state} in another process: these results are as its journal records them now (${plural(job.counts.unfinished, 'item')} unfinished).`);
       // Uids and reasons may hold bidi controls: shown as escapes, as everywhere (the CSV keeps its line ends).
       io.stdout.write(opts.format === 'json' ? visibleJson(exported.content) : visibleCsv(exported.content));
+      await sayTrimmedByChoice(out.note, batch.results(jobId));
     });
 
   return batch;
@@ -131,7 +134,7 @@ async function openForResume(opts: ConnectionOptions, env: NodeJS.ProcessEnv): P
 function assertSameConnection(job: BatchJobSummary, connection: { profileId: string; baseUrl: string } | undefined): void {
   if (job.profileId === TEMPORARY_PROFILE_ID) {
     if (!connection || connection.profileId !== TEMPORARY_PROFILE_ID) {
-      throw invalidInput(`Batch ${job.batchId} ran with --base-url and --app: give them again (--base-url ${job.baseUrl} --app NAME, with the keys in the environment). Nothing was sent.`);
+      throw invalidInput(`Batch ${job.batchId} ran with --base-url and --app: give them again (--base-url ${shellArgument(job.baseUrl)} --app NAME, with the keys in the environment). Nothing was sent.`);
     }
     if (connection.baseUrl !== job.baseUrl) throw invalidInput(`Batch ${job.batchId} was confirmed for ${job.baseUrl}, not ${connection.baseUrl}. Nothing was sent.`);
     return;

@@ -72,6 +72,8 @@ async function runBatch(context: CliContext, action: ErasureAction, file: string
   const { desk, profileId } = await resolveConnection(opts, io.env);
   const profile = await desk.getProfile(profileId);
   const batch = desk.batch;
+  // The profile's keys are read before anything else is said: a profile without them goes no further.
+  await batch.checkConnection(profileId);
   // A dry run, a refusal or an error leaves no draft behind: only this command could have run it.
   (context.atEnd ??= []).push(() => batch.discardOpenDrafts());
   const say: Say = opts.json ? out.note : out.line;
@@ -98,7 +100,8 @@ async function runBatch(context: CliContext, action: ErasureAction, file: string
   if (check) sayCheck(say, check, preview.items, opts.useTrimmed === true);
   else sayCheckHint(say);
 
-  // 3. What is about to happen, where.
+  // 3. What is about to happen, where — once the service has accepted the keys (a dry run sends nothing).
+  if (!opts.dryRun) await batch.checkConnection(profileId, { token: true });
   noteLiveData(out, profile.baseUrl);
   sayConfirmation(say, {
     profileName: profile.name,

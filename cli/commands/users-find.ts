@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_MAX_TEXT, type MatchRange, type UserMatch } from '../../shared/user-search';
 import { invalidInput } from '../../shared/errors';
-import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
+import { addConnectionOptions, parseTimeoutMs, resolveConnection, type ConnectionOptions } from '../connection';
 import type { CliContext } from '../context';
 import { parseWholeNumber } from '../parse';
 import { formatTable } from '../table';
@@ -22,7 +22,10 @@ export function withUsersFind(users: Command, { io, out }: CliContext): Command 
     if (text.trim() === '' || text.length > SEARCH_MAX_TEXT) throw invalidInput(`Give the text to look for: part of a uid, a name or an e-mail (1 to ${SEARCH_MAX_TEXT} characters).`);
     const { desk, profileId } = await resolveConnection(opts, io.env);
     const progress = io.stderr.isTTY === true;
+    const timeoutMs = parseTimeoutMs(opts.timeout);
     const built = await desk.indexUsers(profileId, {
+      // A page may take twice --timeout, retries included, as for users list; without it, the 15 s someone waiting is given.
+      ...(timeoutMs !== undefined ? { pageBudgetMs: 2 * timeoutMs } : {}),
       onProgress: progress ? ({ page, collected, totalPages }) => io.stderr.write(`\rreading page ${page}${totalPages ? ` of ${totalPages}` : ''}, ${collected} users`) : undefined,
     });
     if (progress) io.stderr.write('\n');

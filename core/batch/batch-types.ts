@@ -69,6 +69,12 @@ export interface DeskBatch {
   discard(draftId: string): Promise<boolean>;
   /** Removes every draft this process previewed and did not run (the app is closing; the CLI is done). */
   discardOpenDrafts(): void;
+  /**
+   * Opens the profile's connection: its keys are read (nothing is sent); with `token`, an access token is had
+   * too (the service checks the keys), as start does. So missing or refused keys are said before the operator
+   * is shown what is about to happen, not after.
+   */
+  checkConnection(profileId: string, options?: { token?: boolean }): Promise<void>;
   /** Walks the users list (read-only) and counts which of the draft's uids exist. */
   check(input: { draftId: string; profileId: string }, walk?: WalkControl): Promise<BatchCheckResult>;
   /** Checks the typed confirmation, turns the draft into a job (plan and items on disk) and runs it. */

@@ -189,6 +189,11 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
       for (const draftId of openDrafts.splice(0)) if (!starting.has(draftId)) removeDraft(dataDir, draftId);
     },
 
+    async checkConnection(profileId, { token = false } = {}) {
+      const connection = await deps.connectionFor(profileId);
+      if (token) await connection.client.checkToken('authentication');
+    },
+
     async check({ draftId, profileId }, walk = {}) {
       const draft = readDraft(dataDir, draftId);
       const { users } = await deps.walkUsers(profileId, walk);

@@ -24,7 +24,7 @@ describe('withRetry within a time budget (hand-moved clock)', () => {
     );
     const error = await run.catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'TIMEOUT' });
-    expect((error as Error).message).toMatch(/^Gave up after 2 attempts in 60\.5 s \(the limit for one call is 60 s\)\. The last attempt: No answer from debate\.example/);
+    expect((error as Error).message).toMatch(/^Gave up after 2 attempts in 60\.5 s: a page of the list is asked for again for up to 60 s\. The last attempt: No answer from debate\.example/);
     expect(attempts).toBe(2);
     // The second attempt is told what is left, so its timeout can be cut to fit.
     expect(remainders).toEqual([60_000, 29_500]);
@@ -89,7 +89,7 @@ describe('users list against a service that never answers (fake timers: nobody w
     await vi.advanceTimersByTimeAsync(60_000);
     const error = await Promise.race([settled, Promise.resolve('still waiting')]);
     expect(error).toMatchObject({ code: 'TIMEOUT' });
-    expect((error as Error).message).toMatch(/^Gave up after 2 attempts in 60 s .*No answer from debate\.example within 29\.[5-8] s while listing users \(page 1\)/);
+    expect((error as Error).message).toMatch(/^Gave up after 2 attempts in 60 s: .*No answer from debate\.example within 29\.[5-8] s while listing users \(page 1\)/);
     expect(service.attempts()).toBe(2);
   });
 

@@ -102,8 +102,8 @@ export const messagesFr: MessageWordings = {
   'http.unexpectedStatus': 'Le service a répondu {{status}} pendant {{purpose}}, ce que Privacy Desk n’attend pas. Vérifiez l’adresse du service ; si cela persiste, contactez le service.',
   'http.unreadable': 'La réponse du service à {{purpose}} n’a pas pu être lue : {{what}}. Vérifiez que l’adresse du service mène à son API ; si c’est le cas, contactez le service.',
   'http.gaveUp': {
-    one: 'Abandon après {{count}} tentative en {{elapsed}} s (la limite pour un appel est de {{limit}} s). La dernière tentative : {{last}}',
-    other: 'Abandon après {{count}} tentatives en {{elapsed}} s (la limite pour un appel est de {{limit}} s). La dernière tentative : {{last}}',
+    one: 'Abandon après {{count}} tentative en {{elapsed}} s : une page de la liste est redemandée pendant {{limit}} s au plus. La dernière tentative : {{last}}',
+    other: 'Abandon après {{count}} tentatives en {{elapsed}} s : une page de la liste est redemandée pendant {{limit}} s au plus. La dernière tentative : {{last}}',
   },
   'token.keysRefused': 'La clé API ou la clé secrète a été refusée. Vérifiez-les toutes deux dans Configuration › Général du panneau d’administration du service.',
   'token.scopeRefused': 'Le service n’accorde pas à cette clé API la portée « {{scope}} ». Demandez aux administrateurs du service de l’autoriser pour cette application cliente.',

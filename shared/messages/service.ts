@@ -27,8 +27,8 @@ export const SERVICE_MESSAGES = {
   'http.unreadable': message('The service’s answer to {{purpose}} could not be read: {{what}}. Check that the service address points at the service’s API; if it does, contact the service.', { purpose: param.phrase, what: param.phrase }),
   'http.gaveUp': message(
     {
-      one: 'Gave up after {{count}} attempt in {{elapsed}} s (the limit for one call is {{limit}} s). The last attempt: {{last}}',
-      other: 'Gave up after {{count}} attempts in {{elapsed}} s (the limit for one call is {{limit}} s). The last attempt: {{last}}',
+      one: 'Gave up after {{count}} attempt in {{elapsed}} s: a page of the list is asked for again for up to {{limit}} s. The last attempt: {{last}}',
+      other: 'Gave up after {{count}} attempts in {{elapsed}} s: a page of the list is asked for again for up to {{limit}} s. The last attempt: {{last}}',
     },
     { count: param.count, elapsed: param.count, limit: param.count, last: param.phrase },
   ),
