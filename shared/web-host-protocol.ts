@@ -13,3 +13,9 @@ export function bridgeCallPath(method: string): string {
 
 /** The event stream (Server-Sent Events): GET with the token header. */
 export const BRIDGE_EVENTS_PATH = '/bridge/events';
+
+/**
+ * The host writes a comment on the event stream this often, so the page can tell a host that stopped
+ * answering (hung, suspended) from one that has nothing to say: silence longer than three beats is a loss.
+ */
+export const EVENT_STREAM_HEARTBEAT_MS = 5000;

@@ -10,6 +10,8 @@ import type { JobFinished, JobProgress } from '../shared/jobs';
 import { CONTENT_SECURITY_POLICY } from '../shared/security-headers';
 import { createServerSentEventParser, type ServerSentEvent } from '../shared/server-sent-events';
 import { BRIDGE_EVENTS_PATH } from '../shared/web-host-protocol';
+import Fastify from 'fastify';
+import { registerEventStream } from './event-stream';
 import { startWebHost, type RunningWebHost } from './web-host';
 
 /**
@@ -232,6 +234,25 @@ describe('closing the host', () => {
     } finally {
       await second.close();
       await rm(ownData, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the heartbeat', () => {
+  it('writes a comment every few seconds while the stream is open, so the page can tell a host that stopped answering', async () => {
+    const server = Fastify();
+    registerEventStream(server, { events: { subscribe: () => () => {} }, refuse: () => undefined, heartbeatMs: 40 });
+    await server.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const address = server.server.address();
+      const stream = await openEvents({}, BRIDGE_EVENTS_PATH, typeof address === 'object' && address ? address.port : 0);
+      expect(stream.status).toBe(200);
+      await expect.poll(() => stream.body().match(/^: alive$/gm)?.length ?? 0, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+      // Comments only: nothing a reader takes for an event.
+      expect(stream.body()).not.toMatch(/^event:/m);
+      stream.close();
+    } finally {
+      await server.close();
     }
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { BridgeEvent } from '../shared/contract';
 import { formatServerSentComment, formatServerSentEvent } from '../shared/server-sent-events';
-import { BRIDGE_EVENTS_PATH } from '../shared/web-host-protocol';
+import { BRIDGE_EVENTS_PATH, EVENT_STREAM_HEARTBEAT_MS } from '../shared/web-host-protocol';
 import type { RequestHeaders } from './request-guard';
 
 export interface EventStreamOptions {
@@ -9,6 +9,8 @@ export interface EventStreamOptions {
   events: { subscribe(listener: (event: BridgeEvent) => void): () => void };
   /** Refuses a caller exactly as a bridge call would be refused (token, Origin, Sec-Fetch-Site). */
   refuse: (headers: RequestHeaders, reply: FastifyReply) => FastifyReply | undefined;
+  /** How often a comment is written when nothing else is (default EVENT_STREAM_HEARTBEAT_MS). */
+  heartbeatMs?: number;
 }
 
 /**
@@ -16,6 +18,7 @@ export interface EventStreamOptions {
  * same checks as a bridge call (the Host check runs before, for every request).
  * The page reads it with fetch() so it can send the token header. Each event
  * is written straight to the socket, in the order the runtime emitted it.
+ * A comment goes out every few seconds (the heartbeat) so the page can tell this host stopped answering.
  * Returns `endAll`, which ends every open stream (the host is closing).
  */
 export function registerEventStream(server: FastifyInstance, options: EventStreamOptions): { endAll(): void } {
@@ -36,7 +39,11 @@ export function registerEventStream(server: FastifyInstance, options: EventStrea
       'x-accel-buffering': 'no',
     });
     let unsubscribe = () => {};
+    // A beat the page listens for: its silence tells a host that stopped answering from one with nothing to say.
+    const heartbeat = setInterval(() => response.write(formatServerSentComment('alive')), options.heartbeatMs ?? EVENT_STREAM_HEARTBEAT_MS);
+    heartbeat.unref();
     const end = () => {
+      clearInterval(heartbeat);
       unsubscribe();
       open.delete(end);
       if (!response.writableEnded) response.end();

@@ -1,4 +1,5 @@
 import { bridgeEvents, type BridgeEventListener, type BridgeEventName } from '../../shared/contract';
+import { CONNECTED, type HostContact } from './host-contact';
 import { createHttpEventTransport } from './http-event-transport';
 import { createIpcEventTransport, hasIpcBridge } from './ipc-transport';
 import type { BridgeEventTransport, Unsubscribe } from './transport';
@@ -9,6 +10,10 @@ export interface BridgeEventClient {
   subscribe<E extends BridgeEventName>(event: E, listener: BridgeEventListener<E>): Unsubscribe;
   /** Resolves once events sent from now on reach subscribers (the web host's stream is open); rejects with a PrivacyDeskError when they cannot. */
   ready(): Promise<void>;
+  /** Whether the host is heard now; lost: events may be missed, and what a running job was last said to be is no longer known. */
+  contact(): HostContact;
+  /** Calls `listener` when the contact is lost or comes back. */
+  onContact(listener: (contact: HostContact) => void): Unsubscribe;
 }
 
 /**
@@ -36,6 +41,8 @@ export function createBridgeEventClient(transport: BridgeEventTransport): Bridge
       };
     },
     ready: () => transport.ready(),
+    contact: () => transport.contact?.current() ?? CONNECTED,
+    onContact: (listener) => transport.contact?.watch(listener) ?? (() => {}),
   };
 }
 

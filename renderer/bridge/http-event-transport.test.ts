@@ -1,7 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PrivacyDeskError } from '../../shared/errors';
 import { createBridgeEventClient } from './bridge-event-client';
-import { createHttpEventTransport } from './http-event-transport';
+import { createHttpEventTransport, EVENT_STREAM_RECONNECT_MS, EVENT_STREAM_SILENCE_MS } from './http-event-transport';
 import { isNotConnectedError } from './http-transport';
 
 /** A fetch that answers the event stream with a body the test writes to, byte chunk by byte chunk. */
@@ -157,3 +157,89 @@ describe('web host event transport (fetch + SSE reader)', () => {
     expect(calls).toBe(2);
   });
 });
+
+describe('the host’s contact, as the event stream tells it', () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** Lets the stream reader take what was written (a few promise turns). */
+  const settle = async () => {
+    for (let turn = 0; turn < 20; turn += 1) await Promise.resolve();
+  };
+
+  it('is lost the moment the host ends the stream (killed, stopped), since the last time it was heard; back once a new stream opens', async () => {
+    vi.useFakeTimers({ now: new Date('2026-11-24T14:32:10Z') });
+    const { fetch, opened } = streamingFetch();
+    const events = createBridgeEventClient(createHttpEventTransport({ token: 't', fetch }));
+    const seen: unknown[] = [];
+    events.onContact((contact) => seen.push(contact));
+    events.subscribe('job.progress', () => {});
+    await events.ready();
+    expect(events.contact()).toEqual({ state: 'connected' });
+    vi.setSystemTime(new Date('2026-11-24T14:32:40Z'));
+    opened[0]!.write(': alive\n\n');
+    await settle();
+    vi.setSystemTime(new Date('2026-11-24T14:32:43Z'));
+    opened[0]!.end();
+    await settle();
+    expect(events.contact()).toEqual({ state: 'lost', since: '2026-11-24T14:32:40.000Z' });
+    expect(seen).toEqual([{ state: 'lost', since: '2026-11-24T14:32:40.000Z' }]);
+
+    // Tried again a moment later; the new stream brings contact back.
+    await vi.advanceTimersByTimeAsync(EVENT_STREAM_RECONNECT_MS);
+    expect(opened).toHaveLength(2);
+    await settle();
+    expect(events.contact()).toEqual({ state: 'connected' });
+    expect(seen).toEqual([{ state: 'lost', since: '2026-11-24T14:32:40.000Z' }, { state: 'connected' }]);
+  });
+
+  it('a host that stops answering (not even its heartbeat) is lost after a silence; the stream is dropped and opened again', async () => {
+    vi.useFakeTimers({ now: new Date('2026-11-24T14:32:00Z') });
+    const { fetch, opened } = streamingFetch();
+    const events = createBridgeEventClient(createHttpEventTransport({ token: 't', fetch }));
+    events.subscribe('job.progress', () => {});
+    await events.ready();
+    // Heard now and then: the heartbeat keeps it connected.
+    for (let beat = 0; beat < 5; beat += 1) {
+      await vi.advanceTimersByTimeAsync(EVENT_STREAM_SILENCE_MS / 2);
+      opened[0]!.write(': alive\n\n');
+      await settle();
+    }
+    expect(events.contact()).toEqual({ state: 'connected' });
+    const lastHeard = new Date(Date.now()).toISOString();
+    await vi.advanceTimersByTimeAsync(EVENT_STREAM_SILENCE_MS);
+    expect(events.contact()).toEqual({ state: 'lost', since: lastHeard });
+    expect(opened[0]!.aborted()).toBe(true);
+    await vi.advanceTimersByTimeAsync(EVENT_STREAM_RECONNECT_MS);
+    expect(opened).toHaveLength(2);
+  });
+
+  it('a host that cannot be reached is lost contact too, tried again while someone listens, and not after the last one leaves', async () => {
+    vi.useFakeTimers({ now: new Date('2026-11-24T14:00:00Z') });
+    let calls = 0;
+    const fetch = (async () => {
+      calls += 1;
+      throw new TypeError('Failed to fetch');
+    }) as unknown as typeof globalThis.fetch;
+    const events = createBridgeEventClient(createHttpEventTransport({ token: 't', fetch }));
+    const stop = events.subscribe('job.progress', () => {});
+    await settle();
+    expect(events.contact().state).toBe('lost');
+    await vi.advanceTimersByTimeAsync(EVENT_STREAM_RECONNECT_MS * 3);
+    expect(calls).toBeGreaterThanOrEqual(3);
+    stop();
+    const before = calls;
+    await vi.advanceTimersByTimeAsync(EVENT_STREAM_RECONNECT_MS * 10);
+    expect(calls).toBe(before);
+  });
+
+  it('leaving (the last subscription ends) is not a loss of contact', async () => {
+    const { fetch } = streamingFetch();
+    const events = createBridgeEventClient(createHttpEventTransport({ token: 't', fetch }));
+    const stop = events.subscribe('job.progress', () => {});
+    await events.ready();
+    stop();
+    await settle();
+    expect(events.contact()).toEqual({ state: 'connected' });
+  });
+});
+

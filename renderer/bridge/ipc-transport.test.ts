@@ -1,8 +1,8 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAIN_PROCESS_GONE } from '../../shared/bridge-methods';
 import { createBridgeClient } from './bridge-client';
 import { createBridgeEventClient } from './bridge-event-client';
-import { createIpcEventTransport, createIpcTransport, type PreloadBridge } from './ipc-transport';
+import { createIpcEventTransport, createIpcTransport, MAIN_PING_EVERY_MS, MAIN_SILENCE_MS, type PreloadBridge } from './ipc-transport';
 
 /** A stand-in for what the preload exposes: named methods, and named subscriptions under `events`. */
 function fakePreload() {
@@ -52,3 +52,37 @@ describe('Electron IPC transport', () => {
     expect(() => events.subscribe('job.finished', () => {})).toThrow(/Restart the app/);
   });
 });
+
+describe('Electron main’s contact, told by a ping while someone listens', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('is lost when main stops answering (its event channel cannot tell), since its last answer; back when it answers again', async () => {
+    vi.useFakeTimers({ now: new Date('2026-11-24T14:30:00Z') });
+    const { bridge } = fakePreload();
+    let answering = true;
+    const pending: (() => void)[] = [];
+    const ping = vi.fn(() => (answering ? Promise.resolve({ ok: true, value: {} }) : new Promise((resolve) => pending.push(() => resolve({ ok: true, value: {} })))));
+    (bridge as unknown as Record<string, unknown>)['app.info'] = ping;
+    const events = createBridgeEventClient(createIpcEventTransport(bridge));
+    const stop = events.subscribe('job.progress', () => {});
+    await vi.advanceTimersByTimeAsync(MAIN_PING_EVERY_MS);
+    expect(ping).toHaveBeenCalled();
+    expect(events.contact()).toEqual({ state: 'connected' });
+    const lastAnswer = new Date(Date.now()).toISOString();
+
+    answering = false;
+    await vi.advanceTimersByTimeAsync(MAIN_SILENCE_MS - 1);
+    expect(events.contact()).toEqual({ state: 'connected' });
+    await vi.advanceTimersByTimeAsync(MAIN_PING_EVERY_MS);
+    expect(events.contact()).toEqual({ state: 'lost', since: lastAnswer });
+
+    pending.forEach((answer) => answer());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(events.contact()).toEqual({ state: 'connected' });
+    stop();
+    const calls = ping.mock.calls.length;
+    await vi.advanceTimersByTimeAsync(MAIN_PING_EVERY_MS * 5);
+    expect(ping.mock.calls.length).toBe(calls);
+  });
+});
+

@@ -59,4 +59,24 @@ describe('followJob (start a job and follow its events)', () => {
     expect(seen).toEqual([]);
     expect(fake.listenerCount('job.progress')).toBe(0);
   });
+
+  it('a read followed when the host stops being heard ends here as failed, saying since when and what to do; its late events change nothing', async () => {
+    const fake = createFakeBridge();
+    const job = await followJob(fake.bridge, fake.events, () => fake.bridge['users.index']({ profileId: 'sandbox' }), { endWhenContactLost: 'users.index' });
+    fake.loseContact(new Date(2026, 10, 24, 14, 32));
+    const finished = await job.finished;
+    expect(finished).toMatchObject({ jobId: job.jobId, kind: 'users.index', status: 'failed', error: { code: 'NETWORK', text: { id: 'bridge.hostContactLost' } } });
+    expect(finished.status === 'failed' && finished.error.message).toMatch(/^Lost contact with Privacy Desk’s host at \d{1,2}:32/);
+    expect(fake.listenerCount('job.progress') + fake.listenerCount('job.finished')).toBe(0);
+  });
+
+  it('a batch run is not ended by a loss of contact: it may still be running, and its screen says so', async () => {
+    const fake = createFakeBridge();
+    const job = await followJob(fake.bridge, fake.events, async () => ({ jobId: 'job-run' }));
+    fake.loseContact(new Date());
+    fake.regainContact();
+    fake.emitEvent('job.finished', { jobId: 'job-run', kind: 'batch.run', status: 'cancelled' });
+    expect(await job.finished).toMatchObject({ status: 'cancelled' });
+  });
 });
+

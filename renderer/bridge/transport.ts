@@ -1,4 +1,5 @@
 import type { BridgeEventName, BridgeInput, BridgeMethod, BridgeOutput, BridgeResponse } from '../../shared/contract';
+import type { HostContactWatch } from './host-contact';
 
 /** Carries one bridge call to the main process; never rejects for a handled error. */
 export type BridgeTransport = <M extends BridgeMethod>(
@@ -14,4 +15,6 @@ export interface BridgeEventTransport {
   subscribe(event: BridgeEventName, listener: (payload: unknown) => void): Unsubscribe;
   /** Resolves once events sent from now on reach the subscribers; rejects with a PrivacyDeskError when they cannot. */
   ready(): Promise<void>;
+  /** Whether the host is heard now (host-contact.ts); a transport without one is taken as always connected. */
+  contact?: HostContactWatch;
 }

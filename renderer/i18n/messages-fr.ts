@@ -375,6 +375,7 @@ export const messagesFr: MessageWordings = {
   'bridge.appUnknownEvent': 'Cette version de Privacy Desk ne peut pas suivre les événements « {{event}} ». Redémarrez l’application ; si cela persiste, réinstallez-la.',
   'bridge.mainGone': 'Le processus principal de Privacy Desk n’a pas répondu. Redémarrez l’application et réessayez.',
   'bridge.noEventChannel': 'Cette fenêtre ne peut pas suivre un long travail (pas de canal d’événements) : rechargez-la.',
+  'bridge.hostContactLost': 'Contact perdu avec l’hôte de Privacy Desk à {{time}} : cette lecture de la liste des utilisateurs se poursuit peut-être, ou s’est peut-être arrêtée. Relisez-la quand Privacy Desk répond ; s’il ne répond pas, rouvrez-le.',
   'bridge.missingWindow': 'La fenêtre construite est absente ({{path}}). Lancez « npm run web », qui la construit d’abord, ou « npx vite build ».',
 
   'batch.nothingValid': 'La liste n’a aucun uid valide à effacer. Rien n’a été envoyé.',

@@ -356,6 +356,8 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     events: events.client,
     emitEvent,
     listenerCount: events.listenerCount,
+    loseContact: events.loseContact,
+    regainContact: events.regainContact,
     calls,
     callsOf: <M extends BridgeMethod>(method: M) => calls.filter((c) => c.method === method).map((c) => c.input as BridgeInput<M>),
     failNext: (method: BridgeMethod, error: ErrorInit) => failures.set(method, error),

@@ -192,5 +192,6 @@ export const LOCAL_MESSAGES = {
   'bridge.appUnknownEvent': message('This version of Privacy Desk cannot follow “{{event}}” events. Restart the app; if it persists, reinstall it.', { event: param.text }),
   'bridge.mainGone': message('The Privacy Desk main process did not answer. Restart the app and try again.'),
   'bridge.noEventChannel': message('This window cannot follow long work (no event channel): reload it.'),
+  'bridge.hostContactLost': message('Lost contact with Privacy Desk’s host at {{time}}: this reading of the users list may still be going on or may have stopped. Read again once Privacy Desk answers; if it does not, reopen it.', { time: param.text }),
   'bridge.missingWindow': message('The built window is missing ({{path}}). Run “npm run web”, which builds it first, or “npx vite build”.', { path: param.text }),
 } as const;

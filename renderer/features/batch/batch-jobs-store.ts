@@ -130,9 +130,14 @@ export function useBatchJobEvents(): void {
       if (jobs) queryClient.setQueryData(batchKeys.jobs, applyFinished(jobs, payload));
       void queryClient.invalidateQueries({ queryKey: batchKeys.all });
     });
+    // Back in contact with the host: the events sent meanwhile are lost, so every job is read again.
+    const stopContact = events.onContact((contact) => {
+      if (contact.state === 'connected') void queryClient.invalidateQueries({ queryKey: batchKeys.all });
+    });
     return () => {
       stopProgress();
       stopFinished();
+      stopContact();
     };
   }, [events, queryClient]);
 }

@@ -4,7 +4,8 @@ import { ErrorPanel, ErrorQuote } from '../../components/error-panel';
 import { wordError } from '../../i18n/word-message';
 import { formatDateTime, formatNumber } from '../../i18n/format';
 import { useExportResults } from './batch-results';
-import { formatShortDateTime } from './format-when';
+import { formatShortDateTime, formatSince } from './format-when';
+import { useHostContact } from '../../bridge/use-host-contact';
 
 interface OffersProps {
   jobs: BatchJobSummary[];
@@ -17,6 +18,7 @@ interface OffersProps {
 /** On opening the screen: every unfinished job is offered for resuming; a job running in this app can be followed. */
 export function ResumeOffers({ jobs, onResume, onFollow, busy }: OffersProps) {
   const { t, i18n } = useTranslation();
+  const unknown = useHostContact().state === 'lost';
   const n = (value: number) => formatNumber(value, i18n.language);
   const offered = jobs.filter((job) => job.state !== 'finished');
   if (offered.length === 0) return null;
@@ -29,7 +31,7 @@ export function ResumeOffers({ jobs, onResume, onFollow, busy }: OffersProps) {
             <strong>{t('batch.jobs.offer', { time: formatDateTime(job.createdAt, i18n.language), unfinished: n(job.counts.unfinished), total: n(job.total) })}</strong>
             <span className="muted small block">
               {t(`batch.operations.${job.action}`)} · {job.profileName} · {job.source}
-              {isBeingRun(job.state) ? ` · ${t(`batch.jobs.states.${job.state}`)}` : ''}
+              {isBeingRun(job.state) ? ` · ${unknown ? t('batch.jobs.stateUnknown') : t(`batch.jobs.states.${job.state}`)}` : ''}
             </span>
           </span>
           {job.state === 'unfinished' ? (
@@ -133,8 +135,18 @@ function JobCounts({ counts }: { counts: BatchCounts }) {
 
 /** The job's state as its run says it (paused, waiting…) when this app runs it: the same word as the progress panel's; paused elsewhere too. */
 function JobState({ job }: { job: BatchJobSummary }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const contact = useHostContact();
   const state = job.live?.state;
+  // The host not heard: what a job being run was last said to be is no longer known (a finished one stays finished).
+  if (contact.state === 'lost' && isBeingRun(job.state)) {
+    return (
+      <>
+        <span className="tag batch-job-state--unknown">{t('batch.jobs.unknown')}</span>
+        <span className="muted small block">{t('batch.jobs.unknownSince', { time: formatSince(contact.since, i18n.language) })}</span>
+      </>
+    );
+  }
   return (
     <>
       <span className={`tag batch-job-state--${state ?? job.state}`}>{state ? t(`batch.jobs.runStates.${state}`) : t(`batch.jobs.states.${job.state}`)}</span>

@@ -14,7 +14,8 @@ import { useBatchDraft } from './batch-draft-store';
 export type BatchRunState =
   | { phase: 'idle' }
   | { phase: 'starting' }
-  | { phase: 'running'; jobId: string | null; batchId: string; cancelling: boolean }
+  /** eventsMissed: the host was not heard for a while; the run's end may have gone by unheard (its record then says so). */
+  | { phase: 'running'; jobId: string | null; batchId: string; cancelling: boolean; eventsMissed?: boolean }
   /** completed: result.state says finished or cancelled; cancelled/failed: the job stopped before reporting counts. */
   | { phase: 'ended'; batchId: string; result?: BatchRunResult; error?: ErrorInfo }
   | { phase: 'failed'; error: unknown };
@@ -41,12 +42,15 @@ interface BatchRunStore {
 // The follow lives outside React: a run keeps being followed while the operator looks at another view.
 let followed: FollowedJob | null = null;
 let detachAttached: (() => void) | null = null;
+let stopWatchingContact: (() => void) | null = null;
 
 function stopFollowing() {
   followed?.detach();
   followed = null;
   detachAttached?.();
   detachAttached = null;
+  stopWatchingContact?.();
+  stopWatchingContact = null;
 }
 
 /** A run starts, is followed or ends here: a phrase typed before confirms what the operator saw then, not what comes next. */
@@ -69,6 +73,15 @@ export const useBatchRun = create<BatchRunStore>()((set, get) => {
     set({ run: { ...run, jobId: progress.jobId } });
   };
 
+  /** While a run is followed: a loss of contact means its events (its end too) may be missed from then on. */
+  const watchContact = (events: BridgeEventClient) => {
+    stopWatchingContact?.();
+    stopWatchingContact = events.onContact((contact) => {
+      const run = get().run;
+      if (contact.state === 'lost' && run.phase === 'running' && !run.eventsMissed) set({ run: { ...run, eventsMissed: true } });
+    });
+  };
+
   return {
     run: { phase: 'idle' },
 
@@ -86,6 +99,7 @@ export const useBatchRun = create<BatchRunStore>()((set, get) => {
             batchId = started.batchId;
             // Progress may arrive before followJob answers: be in the running phase first.
             set({ run: { phase: 'running', jobId: started.jobId, batchId, cancelling: false } });
+            watchContact(events);
             return started;
           },
           { onProgress: (progress) => onProgress(batchId)(progress) },
@@ -109,6 +123,7 @@ export const useBatchRun = create<BatchRunStore>()((set, get) => {
       stopFollowing();
       forgetTypedPhrase();
       set({ run: { phase: 'running', jobId: null, batchId, cancelling: false } });
+      watchContact(events);
       const stopProgress = events.subscribe('job.progress', (payload) => onProgress(batchId)(payload));
       const stopFinished = events.subscribe('job.finished', (payload) => {
         const run = get().run;

@@ -42,6 +42,7 @@ export function useBatchCheck(draftId: string | undefined, profileId: string) {
     setState({ phase: 'checking', cancelling: false });
     try {
       const followed = await followJob(bridge, events, () => bridge['batch.check']({ draftId, profileId }), {
+        endWhenContactLost: 'batch.check',
         onProgress: (progress) => {
           if (progress.kind === 'batch.check') setState((now) => (now.phase === 'checking' ? { ...now, progress } : now));
         },
@@ -53,7 +54,8 @@ export function useBatchCheck(draftId: string | undefined, profileId: string) {
       if (finished.kind !== 'batch.check') return;
       if (finished.status === 'completed') setState({ phase: 'done', result: finished.result });
       else if (finished.status === 'cancelled') setState({ phase: 'cancelled' });
-      else setState({ phase: 'failed', error: finished.error });
+      // The event carries the error as plain data: made whole again, it is worded and shown like any other.
+      else setState({ phase: 'failed', error: new PrivacyDeskError(finished.error) });
     } catch (error) {
       job.current = null;
       setState({ phase: 'failed', error });

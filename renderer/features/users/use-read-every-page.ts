@@ -37,6 +37,7 @@ export function useReadEveryPage(profileId: string) {
     let followed: FollowedJob;
     try {
       followed = await followJob(bridge, events, () => bridge['users.index']({ profileId }), {
+        endWhenContactLost: 'users.index',
         onProgress: (progress) => {
           if (progress.kind === 'users.index' && mounted.current) setState((current) => ({ phase: 'reading', progress, cancelling: current.phase === 'reading' && current.cancelling }));
         },
