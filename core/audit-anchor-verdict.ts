@@ -58,6 +58,20 @@ export function describeAnchorProblem(problem: AnchorProblem, trail: TrailSummar
   return when ? { line: said.line, text: msg('anchor.foundEarlier', { when, problem: said.text }) } : said;
 }
 
+/** What to do about an open finding of this kind. */
+export function nextStep(kind: AnchorProblem['kind']): MessageText {
+  switch (kind) {
+    case 'rolled-back':
+      return msg('anchor.next.rolledBack');
+    case 'rewritten':
+      return msg('anchor.next.rewritten');
+    case 'unanchored':
+      return msg('anchor.next.unanchored');
+    case 'unlanded':
+      return msg('anchor.next.unlanded');
+  }
+}
+
 /** Whether a finding is a crash its fragment proves: no break, nothing to acknowledge. */
 const isProvenCrash = (problem: AnchorProblem): boolean => problem.kind === 'unlanded' && problem.crash !== undefined;
 
@@ -88,7 +102,7 @@ export function verdictWithAnchor(verdict: ChainVerdict, trail: TrailSummary, re
     const about: OpenFinding = { finding: id, kind: problem.kind, text: describeAnchorProblem(problem, trail).text, ...(when ? { foundAt: when } : {}) };
     const acknowledgement = trail.acknowledgements.get(id);
     if (acknowledgement) acknowledged.push({ ...about, at: acknowledgement.at, by: acknowledgement.by, reason: acknowledgement.reason, line: acknowledgement.line });
-    else open.push({ ...about, problem, when });
+    else open.push({ ...about, next: nextStep(problem.kind), problem, when });
   }
   const anchor: AnchorReport = {
     ...report,
@@ -121,7 +135,9 @@ export function describeAnchor(report: AnchorReport | undefined): string[] {
 }
 
 function anchorPlace(report: AnchorReport): string {
-  const findings = report.findings > 0 ? ` Writes since have found ${report.findings} ${report.findings === 1 ? 'problem' : 'problems'}; ${report.findings === 1 ? 'it stays' : 'they stay'} on record.` : '';
+  // Open findings are counted and listed below, each with who found it; here, only those that are settled.
+  const settled = report.findings - (report.open ?? []).filter((o) => o.foundAt !== undefined).length;
+  const findings = settled > 0 ? ` Writes since have found ${settled} ${settled === 1 ? 'problem' : 'problems'} that ${settled === 1 ? 'is' : 'are'} settled (said below); ${settled === 1 ? 'it stays' : 'they stay'} on record.` : '';
   const trouble = report.problem && report.store === 'keychain' ? ` The last write could not keep it: ${report.problem}.` : '';
   if (report.store === 'session') {
     const why = report.problem ? ` (${report.problem.replace(/\.$/, '')})` : '';
@@ -145,7 +161,8 @@ function acknowledgedLines(acknowledged: readonly AcknowledgedFinding[]): string
 function openLines(open: readonly OpenFinding[]): string[] {
   if (open.length === 0) return [];
   return [
-    ...open.map((o) => `Open finding ${o.finding}${o.foundAt ? ` (found on ${o.foundAt})` : ''}: ${wordInEnglish(o.text)}`),
+    `${open.length} ${open.length === 1 ? 'finding of the anchor is' : 'findings of the anchor are'} open:`,
+    ...open.flatMap((o) => [`Open finding ${o.finding} (${o.foundAt ? `found by a write on ${o.foundAt}` : 'found by this check'}): ${wordInEnglish(o.text)}`, ...(o.next ? [`  ${wordInEnglish(o.next)}`] : [])]),
     `Once you know why, acknowledge ${open.length === 1 ? 'it' : 'each'} with its reason: privacy-desk audit acknowledge ${open.length === 1 ? (open[0] as OpenFinding).finding : 'FINDING'} --reason "…". Until then verify fails.`,
   ];
 }

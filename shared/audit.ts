@@ -163,7 +163,7 @@ export interface AnchorReport {
   crashes?: MessageText[];
   /** Findings an operator acknowledged: they stay on record, and no longer break the verdict. */
   acknowledged?: AcknowledgedFinding[];
-  /** Findings waiting for an acknowledgement, oldest first after the one found now: the first is the verdict. */
+  /** Findings waiting for an acknowledgement: the one this check found first, then those writes found, oldest first; the first of them is the verdict when the chain itself is intact. */
   open?: OpenFinding[];
 }
 
@@ -174,6 +174,8 @@ export interface OpenFinding {
   text: MessageText;
   /** When a write found it; absent when this check found it. */
   foundAt?: string;
+  /** What to do about it (anchor.next.*): find out why, keep what the trail lacks, then acknowledge — or restore. */
+  next?: MessageText;
 }
 
 /** A finding and who acknowledged it, when and why (from the acknowledgement's entry in the trail). */

@@ -15,7 +15,7 @@ describe('the reference rule (single acts, batches, the console and the CLI)', (
   });
 
   it('accepts what a ticket number holds, spaces of every kind inside included, and trims its ends', () => {
-    for (const good of ['REQ-2026-0118', 'DSR 12', 'DSR\u00a012', 'Ticket #42 (Zoë)', ' REQ-7 ', '\tREQ-8\n', 'デ-1', '']) expect(referenceProblem(good), JSON.stringify(good)).toBeUndefined();
+    for (const good of ['REQ-2026-0118', 'DSR 12', 'DSR\u00a012', 'Ticket no. 42 (Zoë)', ' REQ-7 ', '\tREQ-8\n', 'デ-1', '']) expect(referenceProblem(good), JSON.stringify(good)).toBeUndefined();
     expect(referenceProblem(undefined)).toBeUndefined();
   });
 

@@ -651,6 +651,8 @@ export const en = {
     testCases: {
       'wrong-secret': 'wrong secret',
       'alg-none': 'alg none',
+      openCount_one: '{{count}} finding of the anchor is open: the details say it, with what to do.',
+      openCount_other: '{{count}} findings of the anchor are open: the details list each, with what to do.',
       expired: 'expired',
       'missing-sub': 'missing sub',
       'wrong-aud': 'wrong audience',

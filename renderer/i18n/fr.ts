@@ -637,6 +637,8 @@ export const fr: Messages = {
     testHint: 'Un test délibéré : le service devait le refuser.',
     testCases: {
       'wrong-secret': 'mauvais secret',
+      openCount_one: '{{count}} constat de l’ancre est ouvert : les détails le disent, avec ce qu’il faut faire.',
+      openCount_other: '{{count}} constats de l’ancre sont ouverts : les détails les énumèrent, chacun avec ce qu’il faut faire.',
       'alg-none': 'alg none',
       expired: 'expiré',
       'missing-sub': 'sub manquant',

@@ -280,6 +280,14 @@ export const messagesFr: MessageWordings = {
   'anchor.removedAtLeast': { one: 'Au moins la dernière entrée a été retirée : le journal s’arrête à l’entrée {{found}}, mais {{held}}, et une écriture ultérieure de {{range}} était en cours (ôtée de la fin, ou le fichier remplacé par une copie plus ancienne).', other: 'Au moins les {{count}} dernières entrées ont été retirées : le journal s’arrête à l’entrée {{found}}, mais {{held}}, et une écriture ultérieure de {{range}} était en cours (ôtées de la fin, ou le fichier remplacé par une copie plus ancienne).' },
   'anchor.rewritten': 'Le journal n’est pas celui que garantit l’ancre ({{held}} ; le journal a maintenant {{now}}) : il a été réécrit avec une chaîne recalculée, ou remplacé par un autre journal.',
   'anchor.unanchored': 'Le journal contient {{range}} après la dernière tête enregistrée par l’ancre ({{held}}) : elles sont chaînées, mais aucune écriture qui tenait l’ancre ne les garantit (un Privacy Desk sans accès à ce trousseau les a écrites, ou elles ont été ajoutées à la main).',
+  'anchor.next.rolledBack':
+    'Que faire : si le fichier a été supprimé, vidé ou remplacé par une copie plus ancienne volontairement (une sauvegarde remise en place), les entrées qui lui manquent n’y sont pas : gardez le fichier ou la copie qui les contenait avec vos dossiers, puis prenez acte de ce constat avec cette raison. Si personne ne sait pourquoi, remettez en place une copie d’audit.jsonl qui les contient, puis vérifiez de nouveau.',
+  'anchor.next.rewritten':
+    'Que faire : si audit.jsonl a été remplacé volontairement (une sauvegarde remise en place, une copie venue d’ailleurs), les entrées écrites dans le journal qu’il a remplacé n’y sont pas : gardez ce fichier avec vos dossiers, puis prenez acte de ce constat avec cette raison. Si personne ne sait pourquoi, cherchez qui a réécrit le fichier avant de vous fier au journal.',
+  'anchor.next.unanchored':
+    'Que faire : si ces entrées ont été écrites dans ce dossier de données par un Privacy Desk qui ne pouvait pas joindre ce trousseau (une session sans trousseau, un autre ordinateur), prenez acte de ce constat avec cette raison. Sinon, elles ont été ajoutées à la main : comparez-les avec vos dossiers avant de vous y fier.',
+  'anchor.next.unlanded':
+    'Que faire : si Privacy Desk ou cet ordinateur s’est arrêté vers ce moment-là (un plantage, une coupure de courant), prenez acte de ce constat avec cette raison. Sinon, comparez le journal avec une sauvegarde : l’écriture a peut-être été retirée.',
   'anchor.foundEarlier': 'Le {{when}}, une écriture a trouvé : {{problem}}',
   'anchor.ack.reasonShort': 'Dites pourquoi vous prenez acte de ce constat, en au moins {{min}} caractères : la raison est conservée dans le journal d’audit avec votre nom.',
   'anchor.ack.reasonLong': 'La raison compte {{length}} caractères : limitez-la à {{max}}.',

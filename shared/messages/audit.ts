@@ -92,6 +92,19 @@ export const AUDIT_MESSAGES = {
   ),
   'anchor.rewritten': message('The trail is not the one the anchor vouches for ({{held}}; the trail now has {{now}}): it was rewritten with a recomputed chain, or replaced by another trail.', { held: param.phrase, now: param.phrase }),
   'anchor.unanchored': message('The trail holds {{range}} after the last head the anchor recorded ({{held}}): they are chained, but no write that kept the anchor vouches for them (a Privacy Desk that could not reach this keychain wrote them, or they were added by hand).', { range: param.phrase, held: param.phrase }),
+  // What to do about an open finding, one per kind (core/audit-anchor-verdict.ts nextStep).
+  'anchor.next.rolledBack': message(
+    'What to do: if the file was deleted, emptied or replaced by an older copy on purpose (a backup put back), the entries it lacks are not in it: keep the file or copy that held them with your records, then acknowledge this finding with that reason. If nobody knows why, put back a copy of audit.jsonl that holds them, then verify again.',
+  ),
+  'anchor.next.rewritten': message(
+    'What to do: if audit.jsonl was replaced on purpose (a backup put back, a copy from elsewhere), the entries written to the trail it replaced are not in it: keep that file with your records, then acknowledge this finding with that reason. If nobody knows why, find out who rewrote the file before relying on the trail.',
+  ),
+  'anchor.next.unanchored': message(
+    'What to do: if these entries were written to this data folder by a Privacy Desk that could not reach this keychain (a session without one, another computer), acknowledge this finding with that reason. Otherwise they were added by hand: compare them with your records before relying on them.',
+  ),
+  'anchor.next.unlanded': message(
+    'What to do: if Privacy Desk or this computer stopped around that time (a crash, a power cut), acknowledge this finding with that reason. Otherwise compare the trail with a backup: the write may have been removed.',
+  ),
   'anchor.foundEarlier': message('On {{when}}, a write found: {{problem}}', { when: param.text, problem: param.phrase }),
 
   // Acknowledging a finding (core/audit-anchor-acknowledge.ts): a typed reason, kept in the trail.

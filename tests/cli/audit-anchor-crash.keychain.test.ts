@@ -110,8 +110,9 @@ describe.skipIf(!keyring)('the audit anchor after a crash, in the OS keychain', 
     const failing = await cli(['audit', 'verify']);
     expect(failing.code).toBe(1);
     expect(failing.stdout).toContain(`NOT verified: Inconclusive: a write of entry 3, announced to the anchor on ${announced.at} and never confirmed, is not in the trail (it ends at entry 2), and no fragment of it was found.`);
-    const finding = /^Open finding ([0-9a-f]{12}): Inconclusive/m.exec(failing.stdout)?.[1] ?? '';
+    const finding = /^Open finding ([0-9a-f]{12}) \(found by this check\): Inconclusive/m.exec(failing.stdout)?.[1] ?? '';
     expect(finding).not.toBe('');
+    expect(failing.stdout).toContain('  What to do: if Privacy Desk or this computer stopped around that time (a crash, a power cut), acknowledge this finding with that reason.');
     expect(failing.stdout).toContain(`privacy-desk audit acknowledge ${finding} --reason "…"`);
     // It stays failing after later acts: a crash is no reason to forget.
     await logout('b');

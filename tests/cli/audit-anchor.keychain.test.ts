@@ -112,6 +112,32 @@ describe.skipIf(!keyring)('the audit trail anchored in the OS keychain', () => {
     expect(verdict).toMatchObject({ ok: false, kind: 'rolled-back', message: expect.stringMatching(/holds no chained entry, but the keychain’s anchor held entry 2 .*: all of its entries were removed \(the file deleted, emptied or replaced\)/) });
   });
 
+  it('a deleted trail, an act, then the backup put back: every finding is listed, each with what to do, and none is said to be the verdict unless it is', async () => {
+    await logout('a');
+    await logout('b');
+    copyFileSync(trail(), join(dataDir, 'backup'));
+    rmSync(trail());
+    await logout('c'); // written to a new trail, which the backup then replaces
+    copyFileSync(join(dataDir, 'backup'), trail());
+
+    const text = await cli(['audit', 'verify']);
+    expect(text.code).toBe(1);
+    const { verdict } = await verify();
+    expect(verdict).toMatchObject({ ok: false, kind: 'rewritten' });
+    const open = verdict.anchor?.open ?? [];
+    expect(open.map((o) => o.kind)).toEqual(['rewritten', 'rolled-back']);
+    expect(open.every((o) => o.next !== undefined)).toBe(true);
+    // The removal (the deleted file) is said, with who found it and when, as well as what this check finds now.
+    const [now, earlier] = open;
+    expect(text.stdout).toContain(`Open finding ${now!.finding} (found by this check): The trail is not the one the anchor vouches for`);
+    expect(text.stdout).toMatch(new RegExp(`Open finding ${earlier!.finding} \\(found by a write on \\S+\\): The trail holds no chained entry, but the keychain’s anchor held entry 4 .*: all of its entries were removed`));
+    expect(text.stdout.match(/^ {2}What to do: /gm)).toHaveLength(2);
+    expect(text.stdout).toMatch(/Open finding [0-9a-f]{12} \(found by this check\): .*\n {2}What to do: if audit\.jsonl was replaced on purpose/);
+    expect(text.stdout).toMatch(/all of its entries were removed .*\n {2}What to do: if the file was deleted, emptied or replaced by an older copy on purpose/);
+    expect(text.stdout).toMatch(/^2 findings of the anchor are open:$/m);
+    expect(text.stdout).not.toMatch(/the first is the verdict|shown above|Writes since have found 1 problem/);
+  });
+
   it('a full rewrite with a recomputed chain (an act taken out) is reported', async () => {
     await logout('a');
     await logout('b');

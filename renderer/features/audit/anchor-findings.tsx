@@ -51,6 +51,7 @@ export function AnchorFindings({ report, onAcknowledge }: { report: AnchorReport
           <li key={finding.finding} className="anchor-finding anchor-finding--open" data-finding={finding.finding}>
             <FindingHeading finding={finding} title={t('audit.anchor.openFinding', { finding: finding.finding })} />
             <p className="anchor-finding__text">{wordMessage(i18n, finding.text)}</p>
+            {finding.next && <p className="anchor-finding__text anchor-finding__next">{wordMessage(i18n, finding.next)}</p>}
             {onAcknowledge && <AcknowledgeForm finding={finding.finding} onAcknowledge={onAcknowledge} />}
           </li>
         ))}

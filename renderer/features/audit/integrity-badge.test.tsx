@@ -61,6 +61,43 @@ describe('integrity badge: the anchor kept outside the file', () => {
     expect(screen.getByTestId('integrity-anchor').textContent).toBe('Ancré dans le trousseau de cet ordinateur\u00a0: un retour en arrière, un fichier supprimé ou une réécriture sont détectés. Une écriture a trouvé 1 problème en chemin\u00a0; il reste consigné.');
   });
 
+  it('a deleted trail, an act, then a backup put back: both open findings are counted and listed, each with what to do, in English and French', () => {
+    const rewritten: MessageText = { id: 'anchor.rewritten', params: { held: { id: 'anchor.held', params: { seq: 2, hash: 'ce124a850ae3…', at: AT } }, now: { id: 'anchor.now.entry', params: { seq: 4, hash: '08725bf3e8fd…' } } } };
+    const emptied: MessageText = { id: 'anchor.emptied', params: { held: { id: 'anchor.held', params: { seq: 4, hash: '08725bf3e8fd…', at: AT } } } };
+    const verdict: ChainVerdict = {
+      ok: false,
+      entries: 4,
+      kind: 'rewritten',
+      line: 2,
+      message: 'The trail is not the one the anchor vouches for (…).',
+      text: rewritten,
+      headHash: HEAD,
+      anchor: {
+        store: 'keychain',
+        state: 'checked',
+        findings: 1,
+        open: [
+          { finding: 'c6f742cd0fc8', kind: 'rewritten', text: rewritten, next: { id: 'anchor.next.rewritten' } },
+          { finding: '1b3a5cf853af', kind: 'rolled-back', text: emptied, foundAt: AT, next: { id: 'anchor.next.rolledBack' } },
+        ],
+      },
+    };
+    const badge = show(verdict);
+    expect(screen.getByTestId('integrity-anchor').textContent).toBe('Anchored in this computer’s keychain: a rollback, a deleted file or a rewrite is caught. 2 findings of the anchor are open: the details list each, with what to do.');
+    expect(badge.textContent).not.toMatch(/A write found 1 problem|shown above|the first is the verdict/);
+    const details = within(badge).getByTestId('anchor-findings');
+    expect(details.textContent).toContain('Details: 2 findings of the anchor');
+    const items = within(details).getAllByRole('listitem');
+    expect(items.map((item) => item.getAttribute('data-finding'))).toEqual(['c6f742cd0fc8', '1b3a5cf853af']);
+    expect(items[0]!.textContent).toMatch(/Open finding c6f742cd0fc8 · found by this check.*What to do: if audit\.jsonl was replaced on purpose/);
+    expect(items[1]!.textContent).toMatch(/Open finding 1b3a5cf853af · found by a write on .*all of its entries were removed.*What to do: if the file was deleted, emptied or replaced by an older copy on purpose/);
+    cleanup();
+
+    const french = show(verdict, 'fr');
+    expect(screen.getByTestId('integrity-anchor').textContent).toContain('2 constats de l’ancre sont ouverts\u00a0: les détails les énumèrent, chacun avec ce qu’il faut faire.');
+    expect(within(french).getAllByRole('listitem')[1]!.textContent).toContain('Que faire\u00a0: si le fichier a été supprimé, vidé ou remplacé par une copie plus ancienne volontairement');
+  });
+
   it('session only', () => {
     show({ ok: true, entries: 1, headHash: HEAD, chainId: 'c', anchor: { store: 'session', state: 'adopted', findings: 0 } });
     expect(screen.getByTestId('integrity-anchor').textContent).toMatch(/^Anchored for this session only: no keychain is in use/);

@@ -63,10 +63,14 @@ function AnchorLine({ report }: { report: AnchorReport | undefined }) {
           : report.adopted
             ? t('audit.anchor.keychainSince', { date: new Date(report.adopted.at).toLocaleString(i18n.language), count: report.adopted.seq })
             : t('audit.anchor.keychain');
+  // Open findings are counted apart (a check may find one no write recorded); what writes found and is settled, apart too.
+  const open = report.open ?? [];
+  const settled = report.findings - open.filter((finding) => finding.foundAt !== undefined).length;
   return (
     <p className="integrity__detail" data-testid="integrity-anchor" data-anchor-store={report.store} data-anchor-state={report.state}>
       {said}
-      {report.findings > 0 && <> {t('audit.anchor.findings', { count: report.findings })}</>}
+      {open.length > 0 && <> {t('audit.anchor.openCount', { count: open.length })}</>}
+      {settled > 0 && <> {t('audit.anchor.findings', { count: settled })}</>}
     </p>
   );
 }
