@@ -1,16 +1,10 @@
-import { cleanup, render } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { render } from '@testing-library/react';
 import { AppRoot, createQueryClient } from '../app-root';
 import { createI18n } from '../i18n';
 import { useUiStore } from '../state/ui-store';
 import { useNotices } from '../state/notices-store';
 import { useErasedUsers } from '../features/erasure/erased-users';
 import { createFakeBridge, type FakeBridgeOptions } from './fake-bridge';
-
-afterEach(() => {
-  cleanup();
-  localStorage.clear();
-});
 
 const initialUi = useUiStore.getState();
 
