@@ -56,7 +56,8 @@ describe('receipts: a PDF for the acts of a reference, read back as text', () =>
     expect(text).toContain('nobody-here');
     expect(text).not.toContain('alice@example.org');
     expect(text).toContain('Done — the service confirmed it');
-    expect(text).toContain('Refused by the service — nothing was changed');
+    // A 404 to an erasure: the batch results' words, not a refusal.
+    expect(text).toContain('Not found — already erased or never existed; nothing was changed');
     expect(text).toMatch(/Anonymise[\s\S]*Delete[\s\S]*Delete/);
     expect(text).toContain(anonymised.requestId);
     expect(text).toContain(deleted.requestId);
