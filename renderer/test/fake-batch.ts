@@ -1,9 +1,10 @@
 import { batchConfirmationPhrase, jobStateOfRun, matchesBatchConfirmation, PREVIEW_ENDS, type BatchCounts, type BatchInvalidLine, type BatchJobLive, type BatchJobSummary, type BatchPreview, type BatchProgress, type BatchResultRow, type BatchRunResult } from '../../shared/batch';
-import type { BridgeClient, ProfileView } from '../../shared/contract';
+import type { ProfileView } from '../../shared/contract';
+import type { FakeBehaviours } from './fake-client';
 import { PrivacyDeskError } from '../../shared/errors';
 import { uidProblem } from '../../shared/uid';
 
-type BatchMethods = Pick<BridgeClient, 'batch.preview' | 'batch.discard' | 'batch.check' | 'batch.start' | 'batch.resume' | 'batch.setPaused' | 'batch.list' | 'batch.get' | 'batch.results'>;
+type BatchMethods = Pick<FakeBehaviours, 'batch.preview' | 'batch.discard' | 'batch.check' | 'batch.start' | 'batch.resume' | 'batch.setPaused' | 'batch.list' | 'batch.get' | 'batch.results'>;
 
 interface DraftItem {
   line: number;
@@ -26,7 +27,7 @@ const hex = (length: number, seed: number) => (seed.toString(16) + '0'.repeat(le
  * the typed phrase; jobs only start — a test drives them with job.progress / job.finished events, and a
  * finished event settles the job's rows (done first, then not found, then failed, the rest unfinished).
  */
-export function createFakeBatch(guard: (method: keyof BridgeClient, input: unknown) => void, nextJobId: (kind: 'batch.check' | 'batch.run') => string, profiles: ProfileView[], seeded: Array<Omit<BatchJobSummary, 'revision'> & { revision?: number }> = []) {
+export function createFakeBatch(nextJobId: (kind: 'batch.check' | 'batch.run') => string, profiles: ProfileView[], seeded: Array<Omit<BatchJobSummary, 'revision'> & { revision?: number }> = []) {
   const drafts = new Map<string, { items: DraftItem[]; sourceName: string }>();
   const jobs = new Map<string, FakeJob>(seeded.map((seed) => [seed.batchId, { summary: { revision: 0, ...seed }, rows: seededRows(seed) }]));
   /** batch.run jobs by job id → batch id. */
@@ -37,7 +38,6 @@ export function createFakeBatch(guard: (method: keyof BridgeClient, input: unkno
 
   const methods: BatchMethods = {
     'batch.preview': async (input) => {
-      guard('batch.preview', input);
       // As the core: every preview is a draft of its own (a new id), even of the same text.
       previews += 1;
       const preview = parse(input.text, input.sourceName ?? 'pasted list', input.uidColumn, input.referenceColumn, input.hasHeader, previews);
@@ -47,15 +47,12 @@ export function createFakeBatch(guard: (method: keyof BridgeClient, input: unkno
       return answer;
     },
     'batch.discard': async (input) => {
-      guard('batch.discard', input);
       return { discarded: drafts.delete(input.draftId) };
     },
     'batch.check': async (input) => {
-      guard('batch.check', input);
       return { jobId: nextJobId('batch.check') };
     },
     'batch.start': async (input) => {
-      guard('batch.start', input);
       const draft = drafts.get(input.draftId);
       if (!draft) throw new PrivacyDeskError({ code: 'NOT_FOUND', message: 'This preview is no longer known: paste the list again.' });
       if (!matchesBatchConfirmation(input.confirmation, input.action, draft.items.length)) {
@@ -93,7 +90,6 @@ export function createFakeBatch(guard: (method: keyof BridgeClient, input: unkno
       return { jobId, batchId };
     },
     'batch.resume': async (input) => {
-      guard('batch.resume', input);
       const job = jobs.get(input.batchId);
       if (!job || job.summary.state !== 'unfinished') throw new PrivacyDeskError({ code: 'NOT_FOUND', message: 'No unfinished batch has this id.' });
       if (!matchesBatchConfirmation(input.confirmation, job.summary.action, job.summary.counts.unfinished)) {
@@ -105,7 +101,6 @@ export function createFakeBatch(guard: (method: keyof BridgeClient, input: unkno
       return { jobId, batchId: input.batchId };
     },
     'batch.setPaused': async (input) => {
-      guard('batch.setPaused', input);
       paused.set(input.jobId, input.paused);
       const job = jobs.get(runs.get(input.jobId) ?? '');
       // As desk.batch: the job's state is its run's, paused or running, in every answer from now on.
@@ -113,15 +108,12 @@ export function createFakeBatch(guard: (method: keyof BridgeClient, input: unkno
       return { paused: input.paused };
     },
     'batch.list': async (input) => {
-      guard('batch.list', input);
       return { jobs: [...jobs.values()].map((job) => job.summary).sort((a, b) => b.createdAt.localeCompare(a.createdAt)) };
     },
     'batch.get': async (input) => {
-      guard('batch.get', input);
       return { job: jobs.get(input.batchId)?.summary ?? null };
     },
     'batch.results': async (input) => {
-      guard('batch.results', input);
       const job = jobs.get(input.batchId);
       if (!job) throw new PrivacyDeskError({ code: 'NOT_FOUND', message: 'No batch has this id.' });
       const format = input.format ?? 'csv';

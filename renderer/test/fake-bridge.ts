@@ -1,4 +1,4 @@
-import type { AppInfo, BridgeClient, BridgeInput, BridgeMethod, ProfileView } from '../../shared/contract';
+import type { AppInfo, BridgeInput, BridgeMethod, ProfileView } from '../../shared/contract';
 import { PrivacyDeskError, type ErrorInit } from '../../shared/errors';
 import { msg, wordInEnglish } from '../../shared/messages';
 import type { UserRecord } from '../../shared/users';
@@ -8,6 +8,7 @@ import type { BatchJobSummary } from '../../shared/batch';
 import type { JobProgress } from '../../shared/jobs';
 import { createFakeBatch } from './fake-batch';
 import { createFakeBridgeEvents } from './fake-bridge-events';
+import { deriveFakeClient, type FakeBehaviours } from './fake-client';
 
 /** uids that break naive code: spaces, case twins, e-mail, unicode and URL-special characters. */
 export const AWKWARD_UIDS = ['alice@example.com', ' bob', 'Carol', 'carol', 'zoë/räksmörgås?#%', 'dave smith'];
@@ -111,7 +112,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     jobKinds.set(jobId, kind);
     return jobId;
   };
-  const batch = createFakeBatch((method, input) => guard(method, input), startJob, profiles, options.batchJobs);
+  const batch = createFakeBatch(startJob, profiles, options.batchJobs);
 
   const guard = (method: BridgeMethod, input: unknown) => {
     calls.push({ method, input });
@@ -122,17 +123,14 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     }
   };
 
-  const bridge: BridgeClient = {
+  const behaviours: FakeBehaviours = {
     'app.info': async (input) => {
-      guard('app.info', input);
       return { version: '0.1.0', locale: 'en', keychain: options.keychain ?? { available: true } };
     },
     'profiles.list': async (input) => {
-      guard('profiles.list', input);
       return { profiles: [...profiles], activeId };
     },
     'profiles.save': async (input) => {
-      guard('profiles.save', input);
       const id = input.id ?? input.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
       const saved: ProfileView = {
         id,
@@ -150,19 +148,16 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       return saved;
     },
     'profiles.remove': async (input) => {
-      guard('profiles.remove', input);
       const index = profiles.findIndex((p) => p.id === input.id);
       if (index >= 0) profiles.splice(index, 1);
       if (activeId === input.id) activeId = null;
       return { removed: true };
     },
     'profiles.setActive': async (input) => {
-      guard('profiles.setActive', input);
       activeId = input.id;
       return { activeId: input.id };
     },
     'profiles.testConnection': async (input) => {
-      guard('profiles.testConnection', input);
       return {
         checks: [
           { step: 'token-authentication', ok: true, detail: msg('connection.tokenDetail', { scope: 'authentication', expires: msg('duration.hours', { count: 2 }) }) },
@@ -172,7 +167,6 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       };
     },
     'users.list': async (input) => {
-      guard('users.list', input);
       const page = input.page ?? 1;
       const perPage = input.perPage ?? 10;
       const slice = users.slice((page - 1) * perPage, page * perPage);
@@ -183,10 +177,10 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
         perPage,
         hasNext: page * perPage < users.length,
         ...(options.withTotals === false ? {} : { total: users.length, totalPages }),
+        readAt: new Date().toISOString(),
       };
     },
     'users.erase': async (input) => {
-      guard('users.erase', input);
       if (input.confirmUid !== input.uid) throw new PrivacyDeskError({ code: 'CONFIRMATION_MISMATCH', message: 'The typed uid does not match.' });
       const index = users.findIndex((u) => u.uid === input.uid);
       if (index < 0) throw new PrivacyDeskError({ code: 'NOT_FOUND', status: 404, requestId: 'req-404', message: 'No user has this uid. Check it.' });
@@ -211,7 +205,6 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       };
     },
     'logout.preview': async (input) => {
-      guard('logout.preview', input);
       const claims = { sub: input.uid, aud: input.options.audience ?? 'demo', iat: 1_790_000_000, jti: input.options.jti ?? 'j' };
       // As the core does: a live profile's token comes with its signature withheld (core/logout-exposure.ts).
       const live = profiles.find((p) => p.id === input.profileId)?.isLocal === false;
@@ -220,7 +213,6 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       return { token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.sig', header, claims };
     },
     'logout.send': async (input) => {
-      guard('logout.send', input);
       const refused = input.options.negativeCase !== undefined;
       return {
         token: 'a.b.c',
@@ -237,63 +229,50 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       };
     },
     'logout.verify': async (input) => {
-      guard('logout.verify', input);
       return { valid: false, header: { alg: 'none' }, claims: { sub: 'x' }, problemTexts: [msg('verify.unsigned')], problems: [wordInEnglish(msg('verify.unsigned'))] };
     },
     'sandbox.userState': async (input) => {
-      guard('sandbox.userState', input);
       return { exists: true, anonymized: false, sessionCount: 2, messagesCount: 1, votesCount: 1 };
     },
     'sandbox.simulateLogin': async (input) => {
-      guard('sandbox.simulateLogin', input);
       return { sessionCount: 3 };
     },
     'audit.list': async (input) => {
-      guard('audit.list', input);
       return { entries: [...audit].reverse() };
     },
     'audit.read': async (input) => {
-      guard('audit.read', input);
       return { entries: auditLines(), corrupt: [...(options.auditCorrupt ?? [])], verdict: auditVerdict(), outcomeMissing: [], ...(options.auditSetAside ? { setAside: options.auditSetAside } : {}) };
     },
     'audit.verify': async (input) => {
-      guard('audit.verify', input);
       return auditVerdict();
     },
     'audit.acknowledge': async (input) => {
-      guard('audit.acknowledge', input);
       return auditVerdict();
     },
     'audit.export': async (input) => {
-      guard('audit.export', input);
       const kept = auditLines().filter((entry) => matchesAuditFilter(entry, input.filter ?? {}));
       const content = input.format === 'json' ? JSON.stringify({ headHash: FAKE_HEAD_HASH, entries: kept }) : ['at,uid,reference', ...kept.map((e) => `${e.at},${e.uid},${e.reference ?? ''}`)].join('\n');
       return { fileName: `audit.${input.format}`, mimeType: input.format === 'json' ? 'application/json' : 'text/csv', content, headHash: FAKE_HEAD_HASH, count: kept.length };
     },
     'audit.receipt': async (input) => {
-      guard('audit.receipt', input);
       const acts = new Set(auditLines().filter((e) => (input.actId !== undefined ? e.actId === input.actId : matchesAuditFilter(e, { reference: input.reference ?? '' }))).map((e) => e.actId));
       if (acts.size === 0) throw new PrivacyDeskError({ code: 'NOT_FOUND', message: 'No act in the audit trail carries that reference.' });
       return { fileName: `receipt-${input.locale}.pdf`, mimeType: 'application/pdf', contentBase64: btoa('%PDF-1.3 fake receipt'), acts: acts.size, headHash: FAKE_HEAD_HASH, chainVerified: true };
     },
     // Jobs only start: a test drives them with emitEvent (progress, finished).
     'users.walk': async (input) => {
-      guard('users.walk', input);
       return { jobId: startJob('users.walk') };
     },
     // Find a person: the index job only starts (a test finishes it with emitEvent); search then looks through `users`.
     'users.index': async (input) => {
-      guard('users.index', input);
       return { jobId: startJob('users.index') };
     },
     'users.search': async (input) => {
-      guard('users.search', input);
       if (!indexed) return { state: 'missing' };
       return { ...fakeSearch(indexed, input.text, input.limit ?? 50), ...listAge() };
     },
     // Like the core: found or absent on the kept list, with its age.
     'users.lookup': async (input) => {
-      guard('users.lookup', input);
       const erasure = erasedElsewhere.get(input.uid);
       if (!indexed) return { state: 'missing', ...(erasure ? { erasure } : {}) };
       const user = indexed.find((candidate) => candidate.uid === input.uid);
@@ -311,14 +290,21 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       );
       return { state: 'absent', indexedUsers: indexed.length, ...age, ...(erasure ? { erasure } : {}), ...(nearMatches.length > 0 ? { nearMatches } : {}) };
     },
+    // Like the core: the erasures "another process" recorded (eraseElsewhere) since the page was read.
+    'users.erasedSince': async (input) => {
+      const since = Date.parse(input.since);
+      const erasures = input.uids.flatMap((uid) => {
+        const erasure = erasedElsewhere.get(uid);
+        return erasure && Date.parse(erasure.at) >= since ? [{ uid, ...erasure }] : [];
+      });
+      return { erasures, complete: true };
+    },
     'users.forgetIndex': async (input) => {
-      guard('users.forgetIndex', input);
       const forgotten = indexed !== null;
       indexed = null;
       return { forgotten };
     },
     'jobs.cancel': async (input) => {
-      guard('jobs.cancel', input);
       const running = runningJobs.has(input.jobId);
       if (running) queueMicrotask(() => finishCancelled(input.jobId));
       return { cancelled: running };
@@ -326,6 +312,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     // Batch jobs, like the others, only start: a test drives them with emitEvent.
     ...batch.methods,
   };
+  const bridge = deriveFakeClient(behaviours, guard);
 
   /** As main does after jobs.cancel: a batch run stops with its counts (resumable), any other job as cancelled. */
   const finishCancelled = (jobId: string) => {
@@ -376,7 +363,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     eraseElsewhere: (uid: string, action: 'anonymize' | 'delete' = 'delete') => {
       users = action === 'delete' ? users.filter((user) => user.uid !== uid) : users.map((user) => (user.uid === uid ? { ...user, uid: null, fullName: 'Anonymous user', email: null } : user));
       dropFromIndex(uid);
-      erasedElsewhere.set(uid, { action, at: '2026-11-22T12:03:00.000+01:00', via: 'cli', outcome: 'done' });
+      erasedElsewhere.set(uid, { action, at: new Date().toISOString(), via: 'cli', outcome: 'done' });
     },
     /** A batch job as the fake's data folder holds it. */
     batchJob: batch.job,
