@@ -27,7 +27,6 @@ export function BatchCompose({ profile, appInfo }: { profile: ProfileView; appIn
     text: draft.file ? draft.file.text : draft.pasted,
     sourceName: draft.file?.name ?? PASTED_LIST,
     separator: draft.separator,
-    separator: draft.separator,
     uidColumn: draft.uidColumn,
     referenceColumn: draft.referenceColumn,
     hasHeader: draft.hasHeader,
