@@ -126,6 +126,27 @@ describe('the Desk’s user index (find a person on any page)', () => {
     expect(await desk.lookupUser(id, 'person-8')).toEqual({ state: 'missing' });
   });
 
+  it('says when a page was read (its own clock), and which of its users any process on this computer erased since', async () => {
+    const desk = makeDesk();
+    const { id } = await desk.saveProfile(localProfile);
+    const cli = makeDesk('cli');
+    await cli.erase({ profileId: id, action: 'delete', uid: 'person-2', confirmUid: 'person-2', logoutFirst: false });
+    clock += 1000;
+    const page = await desk.listUsers(id, { page: 1, perPage: 10 });
+    expect(page.readAt).toBe(new Date(clock).toISOString());
+    const uids = page.users.map((user) => user.uid!);
+    clock += 60_000;
+    await cli.erase({ profileId: id, action: 'delete', uid: 'person-3', confirmUid: 'person-3', logoutFirst: false });
+    await desk.erase({ profileId: id, action: 'anonymize', uid: 'person-5', confirmUid: 'person-5', logoutFirst: false });
+    // person-2 was erased before the page was read: what the service answered already says so.
+    const answer = await desk.erasedSince(id, uids, page.readAt!);
+    expect(answer.complete).toBe(true);
+    expect(answer.erasures.map((erasure) => [erasure.uid, erasure.action, erasure.via])).toEqual([
+      ['person-3', 'delete', 'cli'],
+      ['person-5', 'anonymize', 'app'],
+    ]);
+  });
+
   it('answers how old the list is, and reads it again on request', async () => {
     const desk = makeDesk();
     const { id } = await desk.saveProfile(localProfile);

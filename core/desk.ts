@@ -23,7 +23,7 @@ import { createReceipt, receiptSource, type Receipt, type ReceiptLocale, type Re
 import { listAllUsers, type ListAllProgress } from './list-all-users';
 import { createUserIndexes, INDEX_PAGE_BUDGET_MS, type WalkOptions } from './user-index';
 import { createErasureFeed, serviceKey } from './erasure-feed';
-import type { UserLookupAnswer, UserSearchAnswer } from '../shared/user-search';
+import type { ErasedSinceAnswer, UserLookupAnswer, UserSearchAnswer } from '../shared/user-search';
 import type { FetchLike, ServiceClient, ServiceClientOptions } from './types';
 import { createDeskBatch } from './batch/desk-batch';
 
@@ -156,7 +156,7 @@ export function createDesk(options: DeskOptions) {
   });
   // The audit trail as a change feed: whoever erased on this computer (this window, the CLI, a batch), the
   // user leaves the kept lists before the next answer. Read from where the trail ends now, by offset.
-  const erasureFeed = createErasureFeed({ path: audit.path });
+  const erasureFeed = createErasureFeed({ path: audit.path, ...(options.now ? { now: options.now } : {}) });
   const catchUpWithErasures = async () => {
     const news = await erasureFeed.poll();
     if (news.lostTrack) userIndexes.forgetAll();
@@ -229,7 +229,17 @@ export function createDesk(options: DeskOptions) {
     async listUsers(profileId: string, input: ListUsersInput = {}): Promise<UserPage> {
       const parsed = listUsersInputSchema.safeParse(input);
       if (!parsed.success) throw invalidInput(msg('desk.badPage'));
-      return (await clientFor(profileId)).listUsers(parsed.data);
+      const client = await clientFor(profileId);
+      // Taken as the request leaves: an erasure recorded after it may or may not be in the answer (users.erasedSince).
+      const readAt = new Date((options.now ?? Date.now)()).toISOString();
+      return { ...(await client.listUsers(parsed.data)), readAt };
+    },
+
+    /** Which of these uids (a page read at `since`) any process on this computer recorded an erasure of since then. */
+    async erasedSince(profileId: string, uids: readonly string[], since: string): Promise<ErasedSinceAnswer> {
+      await catchUpWithErasures();
+      const service = userIndexes.serviceOf(profileId) ?? serviceKey((await getProfile(profileId)).baseUrl);
+      return erasureFeed.erasuresSince(uids, profileId, service, Date.parse(since));
     },
 
     /** Every page of users, with progress and cancel (core/list-all-users.ts). */

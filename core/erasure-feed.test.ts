@@ -77,6 +77,40 @@ describe('the audit trail as a change feed of erasures', () => {
     expect(feed.erasureOf('u1', 'temporary', 'anything')).toMatchObject({ action: 'delete' });
   });
 
+  it('tells which uids of a page were erased since it was read, how and from where, and whether it kept track all along', async () => {
+    let clock = Date.parse('2026-11-22T11:05:00.000Z');
+    const feed = createErasureFeed({ path, now: () => clock });
+    // The page was read at 12:05 (+01:00): an erasure recorded before it is already in what the service answered.
+    const readAt = Date.parse('2026-11-22T12:05:00.000+01:00');
+    appendFileSync(
+      path,
+      [
+        line({ uid: 'before', at: '2026-11-22T12:04:59.999+01:00' }),
+        line({ uid: 'by-cli', at: '2026-11-22T12:06:00.000+01:00' }),
+        line({ uid: 'by-console', action: 'anonymize', via: 'app', at: '2026-11-22T11:07:00.000Z' }),
+        line({ uid: 'perhaps', outcome: 'unknown', via: 'batch', at: '2026-11-22T12:08:00.000+01:00' }),
+        line({ uid: 'elsewhere', profileId: 'q', baseUrl: 'http://127.0.0.1:4700', at: '2026-11-22T12:09:00.000+01:00' }),
+      ].join(''),
+    );
+    await feed.poll();
+    const service = serviceKey('http://127.0.0.1:4600');
+    expect(feed.erasuresSince(['before', 'by-cli', 'by-console', 'perhaps', 'elsewhere', 'never'], 'p', service, readAt)).toEqual({
+      complete: true,
+      erasures: [
+        { uid: 'by-cli', action: 'delete', at: '2026-11-22T12:06:00.000+01:00', via: 'cli', outcome: 'done' },
+        { uid: 'by-console', action: 'anonymize', at: '2026-11-22T11:07:00.000Z', via: 'app', outcome: 'done' },
+        { uid: 'perhaps', action: 'delete', at: '2026-11-22T12:08:00.000+01:00', via: 'batch', outcome: 'unknown' },
+      ],
+    });
+    // The trail replaced after the page was read: what was erased since can no longer be told.
+    clock += 60_000;
+    writeFileSync(path, line({ uid: 'someone' }));
+    await feed.poll();
+    expect(feed.erasuresSince(['by-cli'], 'p', service, readAt)).toEqual({ complete: false, erasures: [] });
+    // A page read after that is told again.
+    expect(feed.erasuresSince(['someone'], 'p', service, clock + 1)).toEqual({ complete: true, erasures: [] });
+  });
+
   it('past its memory limit it forgets and says it lost track, rather than grow', async () => {
     const feed = createErasureFeed({ path, memoryLimit: 2 });
     appendFileSync(path, line({ uid: 'u1' }) + line({ uid: 'u2' }) + line({ uid: 'u3' }));

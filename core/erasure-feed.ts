@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { checkBaseUrl } from '../shared/profile';
 import type { AuditStage, AuditVia } from '../shared/audit';
-import type { RecordedErasure } from '../shared/user-search';
+import type { ErasedSinceAnswer, RecordedErasure } from '../shared/user-search';
 import type { ErasureAction } from '../shared/users';
 
 /** One erasure read from the audit trail, with where it was sent. */
@@ -20,6 +20,8 @@ export interface ErasureFeedOptions {
   memoryLimit?: number;
   /** Bytes read at a time. */
   chunkBytes?: number;
+  /** This process's clock: when the feed lost track, so a page read before that is not vouched for. */
+  now?: () => number;
 }
 
 export type ErasureFeed = ReturnType<typeof createErasureFeed>;
@@ -50,6 +52,9 @@ export function serviceKey(baseUrl: string): string {
 export function createErasureFeed(options: ErasureFeedOptions) {
   const memoryLimit = options.memoryLimit ?? 200_000;
   const chunkBytes = options.chunkBytes ?? 1 << 20;
+  const now = options.now ?? Date.now;
+  // When it last lost track (the trail replaced or cut, or too much to remember): erasures before are forgotten.
+  let lostTrackAt: number | undefined;
   let { offset, inode } = startingPoint(options.path);
   // uid → the latest erasure per profile or service (a uid is rarely erased on more than one).
   const remembered = new Map<string, FeedErasure[]>();
@@ -116,6 +121,14 @@ export function createErasureFeed(options: ErasureFeedOptions) {
     return { erasures, lostTrack };
   };
 
+  const latestErasure = (uid: string, profileId: string, service: string): RecordedErasure | undefined => {
+    let latest: FeedErasure | undefined;
+    for (const e of remembered.get(uid) ?? []) {
+      if ((e.profileId === profileId || e.service === service) && (!latest || e.at > latest.at)) latest = e;
+    }
+    return latest ? { action: latest.action, at: latest.at, via: latest.via, outcome: latest.outcome } : undefined;
+  };
+
   return {
     /** Reads what was appended since the last poll; concurrent callers share one read. */
     async poll(): Promise<FeedNews> {
@@ -136,19 +149,27 @@ export function createErasureFeed(options: ErasureFeedOptions) {
       return polling;
     },
 
-    /** The latest erasure of this uid recorded since start on this profile or this service, if any. */
-    erasureOf(uid: string, profileId: string, service: string): RecordedErasure | undefined {
-      let latest: FeedErasure | undefined;
-      for (const e of remembered.get(uid) ?? []) {
-        if ((e.profileId === profileId || e.service === service) && (!latest || e.at > latest.at)) latest = e;
-      }
-      return latest ? { action: latest.action, at: latest.at, via: latest.via, outcome: latest.outcome } : undefined;
+    /**
+     * Which of these uids (a page's) the trail recorded an erasure of at or after `sinceMs` (when the page was
+     * read, this process's clock), on this profile or this service: the latest of each, in the order asked.
+     * `complete` is false when the feed lost track since then: an erasure may have gone unseen.
+     */
+    erasuresSince(uids: readonly string[], profileId: string, service: string, sinceMs: number): ErasedSinceAnswer {
+      const erasures = uids.flatMap((uid) => {
+        const erasure = latestErasure(uid, profileId, service);
+        return erasure && Date.parse(erasure.at) >= sinceMs ? [{ uid, ...erasure }] : [];
+      });
+      return { erasures, complete: lostTrackAt === undefined || lostTrackAt < sinceMs };
     },
+
+    /** The latest erasure of this uid recorded since start on this profile or this service, if any. */
+    erasureOf: latestErasure,
   };
 
   function forgetAll() {
     remembered.clear();
     rememberedCount = 0;
+    lostTrackAt = now();
   }
 }
 

@@ -153,8 +153,12 @@ test.describe('what the console says about a person was just checked', () => {
     await expect(app.getByText('Nobody matches “jean dupont”', { exact: false })).toBeVisible({ timeout: 15_000 });
     await expect(app.getByText('List read just now.', { exact: false })).toBeVisible();
 
-    // The page loaded before still shows the row; its Delete no longer leads to a confirmation.
-    await table.getByRole('button', { name: `Delete ${uid}` }).click();
+    // The page loaded before keeps the row, marked with what the audit trail records, and offers no act on it.
+    const row = table.locator('tbody tr').filter({ has: app.getByRole('button', { name: `Show details of ${uid}` }) });
+    await expect(row).toContainText('Deleted from the command line', { timeout: 15_000 });
+    await expect(row.getByRole('button', { name: `Delete ${uid}` })).toHaveCount(0);
+    // The uid typed from the ticket no longer leads to a confirmation either.
+    await actOnUid(app, uid, 'Delete');
     const dialog = app.getByRole('dialog', { name: 'Delete user jean␣dupont' });
     await expect(dialog).toContainText('Not seen on the service’s list — check the uid.', { timeout: 15_000 });
     await expect(dialog).toContainText('read just now, has no user with exactly this uid');
@@ -171,7 +175,8 @@ test.describe('what the console says about a person was just checked', () => {
     // The same, in French, as the operator may have chosen.
     await dialog.getByRole('button', { name: 'Close' }).click();
     await app.getByRole('combobox', { name: 'Language' }).selectOption('fr');
-    await app.getByRole('table', { name: 'Utilisateurs de la page 1' }).getByRole('button', { name: `Supprimer ${uid}` }).click();
+    await expect(app.getByRole('table', { name: 'Utilisateurs de la page 1' }).locator('tbody tr').filter({ hasText: 'Supprimé depuis la ligne de commande' })).toHaveCount(1);
+    await app.getByRole('region', { name: 'Agir sur un uid' }).getByRole('button', { name: 'Supprimer', exact: true }).click();
     const dialogFr = app.getByRole('dialog', { name: 'Supprimer l’utilisateur jean␣dupont' });
     await expect(dialogFr).toContainText('Absent de la liste du service — vérifiez l’uid.', { timeout: 15_000 });
     await expect(dialogFr).toContainText(/Le journal d’audit de cet ordinateur enregistre une suppression de cet uid le .+, depuis la ligne de commande\./);

@@ -60,6 +60,7 @@ function templates(): Partial<Record<BridgeMethod, Record<string, unknown>>> {
     'users.search': { profileId: profile.id, text: 'fuzz', limit: 5 },
     'users.lookup': { profileId: profile.id, uid: 'fuzz-nobody' },
     'users.forgetIndex': { profileId: profile.id },
+    'users.erasedSince': { profileId: profile.id, since: '2026-11-22T12:00:00.000Z', uids: ['fuzz-nobody'] },
     'jobs.cancel': { jobId: 'fuzz-no-such-job' },
     // A draft id and a batch job that do not exist: a fuzzed start or resume that still parses sends nothing.
     'batch.preview': { text: 'fuzz-a\nfuzz-b', kind: 'list', sourceName: 'fuzz.txt' },

@@ -21,7 +21,7 @@ async function walkUsers(desk: Pick<Desk, 'listUsers'>, profileId: string, perPa
   return { users: users.length, pages, firstUids };
 }
 
-export function jobHandlers({ desk, jobs }: HandlerContext): AreaHandlers<'users.walk' | 'users.index' | 'users.search' | 'users.lookup' | 'users.forgetIndex' | 'jobs.cancel'> {
+export function jobHandlers({ desk, jobs }: HandlerContext): AreaHandlers<'users.walk' | 'users.index' | 'users.search' | 'users.lookup' | 'users.forgetIndex' | 'users.erasedSince' | 'jobs.cancel'> {
   return {
     'users.walk': async ({ profileId, perPage }) => ({ jobId: jobs.start('users.walk', (job) => walkUsers(desk, profileId, perPage, job)) }),
     'users.index': async ({ profileId }) => ({
@@ -35,6 +35,7 @@ export function jobHandlers({ desk, jobs }: HandlerContext): AreaHandlers<'users
     'users.search': ({ profileId, text, limit }) => desk.searchUsers(profileId, text, limit),
     'users.lookup': ({ profileId, uid }) => desk.lookupUser(profileId, uid),
     'users.forgetIndex': async ({ profileId }) => ({ forgotten: desk.forgetUserIndex(profileId) }),
+    'users.erasedSince': ({ profileId, uids, since }) => desk.erasedSince(profileId, uids, since),
     'jobs.cancel': async ({ jobId }) => ({ cancelled: jobs.cancel(jobId) }),
   };
 }

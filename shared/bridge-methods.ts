@@ -31,6 +31,7 @@ export const BRIDGE_METHOD_NAMES = [
   'users.search',
   'users.lookup',
   'users.forgetIndex',
+  'users.erasedSince',
   'jobs.cancel',
   'batch.preview',
   'batch.discard',

@@ -7,7 +7,7 @@ import { OUTCOMES, type ErrorInfo } from './errors';
 import type { MessageText } from './message-text';
 import type { BridgeEventName, BridgeMethodName } from './bridge-methods';
 import { jobFinishedSchema, jobIdSchema, jobProgressSchema, usersIndexInputSchema, usersWalkInputSchema } from './jobs';
-import { userLookupInputSchema, userSearchInputSchema, type UserLookupAnswer, type UserSearchAnswer } from './user-search';
+import { erasedSinceInputSchema, userLookupInputSchema, userSearchInputSchema, type ErasedSinceAnswer, type UserLookupAnswer, type UserSearchAnswer } from './user-search';
 import { batchCheckInputSchema, batchDiscardInputSchema, batchJobIdInput, batchPreviewInputSchema, batchResultsInputSchema, batchResumeInputSchema, batchStartInputSchema, type BatchJobDamage, type BatchJobSummary, type BatchPreview, type BatchResultsFile } from './batch';
 
 /**
@@ -148,6 +148,8 @@ export const bridgeContract = {
   'users.lookup': { input: userLookupInputSchema, output: {} as UserLookupAnswer },
   /** Drops the profile's user index (the operator asked for fresh data); true when there was one. */
   'users.forgetIndex': { input: usersIndexInputSchema, output: {} as { forgotten: boolean } },
+  /** Which uids of a page read at `since` (UserPage.readAt) the audit trail records an erasure of since, by any process; nothing is sent. */
+  'users.erasedSince': { input: erasedSinceInputSchema, output: {} as ErasedSinceAnswer },
   /** true: the job was running and stops at its next step; its job.finished event says how it ended. false: no such running job. */
   'jobs.cancel': { input: z.object({ jobId: jobIdSchema }), output: {} as { cancelled: boolean } },
   /** Reads and validates a pasted list or a file's text into a draft (shared/batch.ts); nothing is sent. */

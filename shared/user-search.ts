@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { profileIdSchema } from './profile';
 import type { AuditStage, AuditVia } from './audit';
 import { MAX_UID_LENGTH } from './uid';
-import type { ErasureAction, UserRecord } from './users';
+import { MAX_PER_PAGE, type ErasureAction, type UserRecord } from './users';
 
 /**
  * "Find a person on any page": the core walks every page of a profile's users
@@ -96,3 +96,25 @@ export type UserLookupAnswer =
   | ({ state: 'found'; user: UserRecord } & ListAge)
   | ({ state: 'absent'; indexedUsers: number; erasure?: RecordedErasure; nearMatches?: NearMatch[] } & ListAge)
   | { state: 'missing'; erasure?: RecordedErasure };
+
+/**
+ * `users.erasedSince`: which uids of a page of users, read at `since` (the core's clock, `UserPage.readAt`), the
+ * audit trail of this computer records an erasure of since then, by any process (this console, the CLI, a batch).
+ * The console marks those rows instead of offering to act on them; it asks again while the page is shown.
+ */
+export const erasedSinceInputSchema = z.object({
+  profileId: profileIdSchema,
+  since: z.iso.datetime({ offset: true }),
+  uids: z.array(z.string().min(1).max(MAX_UID_LENGTH)).max(MAX_PER_PAGE),
+});
+export type ErasedSinceInput = z.input<typeof erasedSinceInputSchema>;
+
+export interface ErasedSince extends RecordedErasure {
+  uid: string;
+}
+
+/** `complete` is false when the trail was replaced or cut since `since`: an erasure may have gone unseen (read the page again). */
+export interface ErasedSinceAnswer {
+  erasures: ErasedSince[];
+  complete: boolean;
+}

@@ -33,6 +33,8 @@ export interface UserPage {
   total?: number;
   totalPages?: number;
   hasNext: boolean;
+  /** When the request left (ISO 8601, the core's clock): what the page says was true then (users.erasedSince tells what changed). */
+  readAt?: string;
 }
 
 export const ERASURE_ACTIONS = ['anonymize', 'delete'] as const;

@@ -234,6 +234,20 @@ export const en = {
     rowDelete: 'Delete {{uid}}',
     rowTestLogout: 'Test logout {{uid}}',
     refreshing: 'Refreshing…',
+    /** A row whose user an act concerned since the page was read (features/users/erased-tag.tsx), in place of its actions. */
+    erased: {
+      anonymize: 'Anonymised {{via}}',
+      delete: 'Deleted {{via}}',
+      unknownAnonymize: 'Perhaps anonymised {{via}}: outcome unknown',
+      unknownDelete: 'Perhaps deleted {{via}}: outcome unknown',
+      notFound: 'Not found by the service ({{via}})',
+    },
+    erasedVia: { 'this-console': 'from this console', app: 'from the console', cli: 'from the command line', batch: 'in a batch' },
+    erasedSinceLabel: 'Users erased since the page was read',
+    erasedSinceNote_one: '{{count}} user on this page was erased since the page was read: their row says how, and offers no action. Refresh to read the page again.',
+    erasedSinceNote_other: '{{count}} users on this page were erased since the page was read: their rows say how, and offer no action. Refresh to read the page again.',
+    untracked: 'The audit trail on this computer was replaced since this page was read: who was erased since cannot be told. Refresh to read the page again.',
+    refreshFailed: 'Refreshing failed: this page was read at {{time}} ({{age}}) and may be out of date.',
   },
   search: {
     label: 'Find a person — every page',
@@ -271,6 +285,21 @@ export const en = {
     page: 'Page {{page}}',
     total_one: '{{formatted}} user',
     total_other: '{{formatted}} users',
+    /** How old the page shown is, after its count. */
+    readAge: {
+      justNow: 'read just now',
+      minutes_one: 'read {{count}} min ago',
+      minutes_other: 'read {{count}} min ago',
+      hours_one: 'read {{count}} h ago',
+      hours_other: 'read {{count}} h ago',
+    },
+    age: {
+      justNow: 'just now',
+      minutes_one: '{{count}} min ago',
+      minutes_other: '{{count}} min ago',
+      hours_one: '{{count}} h ago',
+      hours_other: '{{count}} h ago',
+    },
   },
   detail: {
     title: 'User details',
@@ -286,6 +315,7 @@ export const en = {
     erasedDeleted: 'Deleted just now: this person and everything linked to them are gone from the service. The notice says how the service answered.',
     erasedNotFound: 'The service answered “not found”: no user has this uid (already erased, or it never existed). Nothing was changed.',
     erasedUnknown: 'The erasure got no clear answer: it may or may not have happened. Check the user on the service before trying again.',
+    erasedSincePage: 'This happened after the page was read: nothing more is offered for this user.',
   },
   actOnUid: {
     title: 'Act on a uid',
@@ -434,9 +464,6 @@ export const en = {
     verified: 'Verified: the uid no longer resolves.',
     notVerified: 'Not verified: the uid still resolved afterwards. Check the user on the service.',
     couldNotCheck: 'Could not check that the uid no longer resolves. Check the user on the service.',
-  },
-  logoutSimulate: {
-    button: 'Simulate a login',
     /** After an answer other than done: the next step; the typed confirmation is spent. */
     next: {
       unknown: 'Check the user before anything else: the erasure may have happened. Look the uid up on a list read now; if the user is still there, start again from their row, with a new confirmation.',
@@ -446,6 +473,9 @@ export const en = {
       done: 'The service confirmed the erasure: there is nothing more to send for this uid.',
     },
     startAgain: 'Start again',
+  },
+  logoutSimulate: {
+    button: 'Simulate a login',
     hint: 'Sandbox only: opens a session for this uid, so you can see a logout end it (or a broken token leave it).',
     failed: 'No session was opened',
   },
@@ -621,6 +651,8 @@ export const en = {
       unavailable: 'The keychain’s anchor could not be checked: the chain was checked against itself only.',
       findings_one: 'A write found {{count}} problem on its way; it stays on record.',
       findings_other: 'Writes found {{count}} problems on their way; they stay on record.',
+      openCount_one: '{{count}} finding of the anchor is open: the details say it, with what to do.',
+      openCount_other: '{{count}} findings of the anchor are open: the details list each, with what to do.',
       /** The anchor's findings in the badge's details: open ones to acknowledge with a typed reason, acknowledged ones, crashes. */
       details_one: 'Details: {{count}} finding of the anchor',
       details_other: 'Details: {{count}} findings of the anchor',
@@ -651,8 +683,6 @@ export const en = {
     testCases: {
       'wrong-secret': 'wrong secret',
       'alg-none': 'alg none',
-      openCount_one: '{{count}} finding of the anchor is open: the details say it, with what to do.',
-      openCount_other: '{{count}} findings of the anchor are open: the details list each, with what to do.',
       expired: 'expired',
       'missing-sub': 'missing sub',
       'wrong-aud': 'wrong audience',
@@ -735,6 +765,7 @@ export const en = {
       separatorNone: 'Nothing: one uid a line, each line whole',
       uidColumn: 'uid column',
       uidColumnAuto: 'Automatic (uid, else first)',
+      columnNumber: 'Column {{n}}',
       referenceColumn: 'Reference column (optional)',
       referenceColumnNone: 'None',
       reference: 'Reference for the whole batch (optional)',

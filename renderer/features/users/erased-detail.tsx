@@ -1,15 +1,18 @@
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { VisibleUid } from '../../components/visible-uid';
 import { VisibleText } from '../../components/visible-text';
-import type { ErasedMark } from '../erasure/erased-users';
+import { formatDateTime } from '../../i18n/format';
+import { rowErasureText } from './erased-tag';
+import type { RowErasure } from './use-erased-since';
 
 /**
- * In place of the detail panel of a person an act just concerned: what happened, and no action to take
- * again on someone who may no longer exist. The notice of the act keeps the request id and the steps.
+ * In place of the detail panel of a person an act concerned since they were shown (this console's, or one the
+ * audit trail records from the command line or a batch): what happened, and no action to take again on someone
+ * who may no longer exist. The notice of this console's act keeps the request id and the steps.
  */
-export function ErasedDetail({ mark, name, onClose }: { mark: ErasedMark; name?: string | null; onClose: () => void }) {
-  const { t } = useTranslation();
-  const key = mark.result === 'done' ? (mark.action === 'anonymize' ? 'detail.erasedAnonymized' : 'detail.erasedDeleted') : mark.result === 'not-found' ? 'detail.erasedNotFound' : 'detail.erasedUnknown';
+export function ErasedDetail({ erasure, name, onClose }: { erasure: RowErasure; name?: string | null; onClose: () => void }) {
+  const { t, i18n } = useTranslation();
   return (
     <aside className="detail-panel detail-panel--erased" aria-labelledby="user-detail-title">
       <div className="detail-panel__top">
@@ -24,7 +27,7 @@ export function ErasedDetail({ mark, name, onClose }: { mark: ErasedMark; name?:
               </p>
             ) : null}
             <p className="detail-panel__uid mono">
-              <VisibleUid uid={mark.uid} inline />
+              <VisibleUid uid={erasure.uid} inline />
             </p>
           </div>
           <button type="button" className="button button--small" aria-label={t('detail.close')} onClick={onClose}>
@@ -32,9 +35,25 @@ export function ErasedDetail({ mark, name, onClose }: { mark: ErasedMark; name?:
           </button>
         </header>
       </div>
-      <p className={`callout ${mark.result === 'done' ? 'callout--info' : 'callout--warning'} detail-panel__erased`} role="status">
-        {t(key)}
+      <p className={`callout ${erasure.result === 'done' ? 'callout--info' : 'callout--warning'} detail-panel__erased`} role="status">
+        {/* This console's own act is said by its notice too; one recorded elsewhere is named first. */}
+        {erasure.via !== 'this-console' && <strong>{rowErasureText(erasure, t)}. </strong>}
+        {explanation(erasure, t, i18n.language)}
       </p>
     </aside>
   );
+}
+
+function explanation(erasure: RowErasure, t: TFunction, language: string): string {
+  if (erasure.result === 'not-found') return t('detail.erasedNotFound');
+  if (erasure.via === 'this-console') {
+    if (erasure.result === 'unknown') return t('detail.erasedUnknown');
+    return t(erasure.action === 'anonymize' ? 'detail.erasedAnonymized' : 'detail.erasedDeleted');
+  }
+  const recorded = t(erasure.result === 'unknown' ? 'identity.erasureRecordedUnknown' : 'identity.erasureRecorded', {
+    act: t(`identity.recordedAct.${erasure.action}`),
+    time: erasure.at ? formatDateTime(erasure.at, language) : '—',
+    via: t(`identity.recordedVia.${erasure.via}`),
+  });
+  return `${recorded} ${t('detail.erasedSincePage')}`;
 }

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -12,15 +13,33 @@ export function useNow(intervalMs = 15_000): number {
   return now;
 }
 
-/** "List read 4 min ago": how old the list of users an answer comes from is, kept up to date on screen. */
-export function ListAge({ readAt, className = '' }: { readAt: number; className?: string }) {
+export type AgeForm = 'sentence' | 'fragment' | 'bare';
+
+const AGE_KEYS = { sentence: 'search.listAge', fragment: 'pagination.readAge', bare: 'pagination.age' } as const;
+
+/**
+ * How old a list is, in words: a sentence ("List read 4 min ago."), a fragment for a line of facts
+ * ("read 4 min ago"), or the age alone ("4 min ago").
+ */
+export function listAgeText(readAt: number, now: number, t: TFunction, form: AgeForm = 'sentence'): string {
+  const keys = AGE_KEYS[form];
+  const minutes = Math.max(0, Math.floor((now - readAt) / 60_000));
+  if (minutes < 1) return t(`${keys}.justNow`);
+  return minutes < 60 ? t(`${keys}.minutes`, { count: minutes }) : t(`${keys}.hours`, { count: Math.floor(minutes / 60) });
+}
+
+/** When a list was read, as a time of day ("3:04 PM", "15:04"). */
+export function readTime(readAt: number, language: string): string {
+  return new Intl.DateTimeFormat(language, { timeStyle: 'short' }).format(readAt);
+}
+
+/** "List read 4 min ago": how old the list an answer comes from is, kept up to date on screen; the exact time on hover. */
+export function ListAge({ readAt, className = '', form = 'sentence' }: { readAt: number; className?: string; form?: AgeForm }) {
   const { t } = useTranslation();
   const now = useNow();
-  const minutes = Math.max(0, Math.floor((now - readAt) / 60_000));
-  const text = minutes < 1 ? t('search.listAge.justNow') : minutes < 60 ? t('search.listAge.minutes', { count: minutes }) : t('search.listAge.hours', { count: Math.floor(minutes / 60) });
   return (
     <span className={`list-age ${className}`.trim()} title={new Date(readAt).toLocaleString()}>
-      {text}
+      {listAgeText(readAt, now, t, form)}
     </span>
   );
 }

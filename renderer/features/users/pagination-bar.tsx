@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PER_PAGE_CHOICES, type UserPage } from '../../../shared/users';
 import { formatNumber } from '../../i18n/format';
+import { ListAge } from './list-age';
 
 interface PaginationBarProps {
   page: number;
@@ -10,10 +11,12 @@ interface PaginationBarProps {
   disabled: boolean;
   onPage: (page: number) => void;
   onPerPage: (perPage: number) => void;
+  /** When the page shown was read (this window's clock): its count is as true as it was then. */
+  readAt?: number;
 }
 
 /** First / previous / next / last (last only when the service tells how many pages there are). */
-export function PaginationBar({ page, perPage, data, disabled, onPage, onPerPage }: PaginationBarProps) {
+export function PaginationBar({ page, perPage, data, disabled, onPage, onPerPage, readAt }: PaginationBarProps) {
   const { t, i18n } = useTranslation();
   const perPageId = useId();
   const totalPages = data?.totalPages;
@@ -28,7 +31,13 @@ export function PaginationBar({ page, perPage, data, disabled, onPage, onPerPage
   return (
     <nav className="pagination" aria-label={t('pagination.label')}>
       <p className="pagination__summary" aria-live="polite">
-        {summary}
+        <span>{summary}</span>
+        {readAt !== undefined && data && (
+          <>
+            {' · '}
+            <ListAge readAt={readAt} form="fragment" className="pagination__age" />
+          </>
+        )}
       </p>
       <div className="pagination__controls">
         <button type="button" className="button button--small" onClick={() => onPage(1)} disabled={disabled || page <= 1}>

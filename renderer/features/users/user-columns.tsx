@@ -55,28 +55,31 @@ export function buildUserColumns({ t, language, extraFields, onShowDetails }: Co
       header: () => t('users.uid'),
       cell: (info) => {
         const uid = info.getValue();
+        // Whole on one line; longer than its column allows, it scrolls in its box (styles/tables.css), never cut. The
+        // box holds the button, so a keyboard user on the button scrolls it with the arrow keys.
         return (
-          <button
-            type="button"
-            className="link-button mono uid-cell"
-            title={uid ?? undefined}
-            data-uid={uid ?? undefined}
-            aria-label={t('users.showDetails', { uid: uid ?? t('users.noUid') })}
-            onKeyDown={(event) => {
-              // Ctrl/Cmd+C on a focused uid copies all of it, however little of it fits.
-              if (uid !== null && (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'c') {
-                event.preventDefault();
-                void navigator.clipboard?.writeText(uid);
-              }
-            }}
-            onClick={(event) => {
-              event.stopPropagation();
-              onShowDetails(info.row.original, info.row.index);
-            }}
-          >
-            {/* Whole on one line; longer than its column allows, it scrolls in this box (styles/tables.css), never cut. */}
-            <span className="uid-cell__text">{uid !== null ? <VisibleUid uid={uid} inline className="uid-inline--nowrap" /> : <span className="muted">{t('users.noUid')}</span>}</span>
-          </button>
+          <span className="uid-cell__scroll">
+            <button
+              type="button"
+              className="link-button mono uid-cell"
+              title={uid ?? undefined}
+              data-uid={uid ?? undefined}
+              aria-label={t('users.showDetails', { uid: uid ?? t('users.noUid') })}
+              onKeyDown={(event) => {
+                // Ctrl/Cmd+C on a focused uid copies all of it, however little of it fits.
+                if (uid !== null && (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'c') {
+                  event.preventDefault();
+                  void navigator.clipboard?.writeText(uid);
+                }
+              }}
+              onClick={(event) => {
+                event.stopPropagation();
+                onShowDetails(info.row.original, info.row.index);
+              }}
+            >
+              {uid !== null ? <VisibleUid uid={uid} inline className="uid-inline--nowrap" /> : <span className="muted">{t('users.noUid')}</span>}
+            </button>
+          </span>
         );
       },
       meta: { flexible: 'uid' },

@@ -3,6 +3,8 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { UserRecord } from '../../../shared/users';
 import { buildUserColumns } from './user-columns';
+import { ErasedTag } from './erased-tag';
+import type { RowErasure } from './use-erased-since';
 import { userRowKey } from './use-users-page';
 
 function cellClass(meta: { numeric?: boolean; actions?: boolean; flexible?: string } | undefined): string | undefined {
@@ -19,9 +21,13 @@ interface UsersTableProps {
   selectedKey: string | null;
   onSelect: (key: string) => void;
   busy: boolean;
+  /** Users an act concerned since the page was read: their row says so in place of its actions. */
+  erasures?: ReadonlyMap<string, RowErasure>;
 }
 
-export function UsersTable({ users, page, extraFields, selectedKey, onSelect, busy }: UsersTableProps) {
+const NO_ERASURES: ReadonlyMap<string, RowErasure> = new Map();
+
+export function UsersTable({ users, page, extraFields, selectedKey, onSelect, busy, erasures = NO_ERASURES }: UsersTableProps) {
   const { t, i18n } = useTranslation();
   const columns = useMemo(
     () =>
@@ -61,11 +67,14 @@ export function UsersTable({ users, page, extraFields, selectedKey, onSelect, bu
           {table.getRowModel().rows.map((row) => {
             const key = userRowKey(row.original, row.index);
             const selected = key === selectedKey;
+            const erasure = row.original.uid !== null ? erasures.get(row.original.uid) : undefined;
+            const className = [selected ? 'is-selected' : '', erasure ? 'is-erased' : ''].filter(Boolean).join(' ');
             return (
-              <tr key={key} className={selected ? 'is-selected' : undefined} onClick={() => onSelect(key)}>
+              <tr key={key} className={className || undefined} onClick={() => onSelect(key)}>
                 {row.getVisibleCells().map((cell) => (
                   <td key={cell.id} className={cellClass(cell.column.columnDef.meta)}>
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    {/* A user erased since the page was read: what happened, and no act offered on them. */}
+                    {erasure && cell.column.id === 'actions' ? <ErasedTag erasure={erasure} /> : flexRender(cell.column.columnDef.cell, cell.getContext())}
                   </td>
                 ))}
               </tr>

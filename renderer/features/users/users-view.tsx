@@ -15,6 +15,8 @@ import { userRowKey, useUsersPage } from './use-users-page';
 import { ViewSection } from '../../components/view-section';
 import { erasedMarkOf, useErasedUsers, type ErasedMark } from '../erasure/erased-users';
 import { ErasedDetail } from './erased-detail';
+import { rowErasures, useErasedSince, type RowErasure } from './use-erased-since';
+import { PageTruth } from './page-truth';
 
 function matchesFilter(user: UserRecord, filter: string): boolean {
   const needle = filter.toLocaleLowerCase();
@@ -39,11 +41,14 @@ export function UsersView({ profile }: { profile: ProfileView }) {
 
   const query = useUsersPage(profile.id, page, perPage);
   const marks = useErasedUsers((s) => s.marks);
-  // A user an act just concerned leaves the page at once; a page read after the act shows what the service says.
-  const users = useMemo(
-    () => (query.data?.users ?? []).filter((user) => !((erasedMarkOf(marks, profile.id, user.uid)?.at ?? -Infinity) > query.dataUpdatedAt)),
-    [query.data, query.dataUpdatedAt, marks, profile.id],
+  const erasedSince = useErasedSince(profile.id, query.data);
+  // A user an act concerned since the page was read (this console's, or any the audit trail records) keeps their
+  // row, marked, with no act offered; a page read after it shows what the service says.
+  const erasures = useMemo(
+    () => rowErasures(profile.id, query.data, query.dataUpdatedAt, marks, erasedSince.data),
+    [profile.id, query.data, query.dataUpdatedAt, marks, erasedSince.data],
   );
+  const users = useMemo(() => query.data?.users ?? [], [query.data]);
   const filtered = useMemo(() => (filter ? users.filter((user) => matchesFilter(user, filter)) : users), [users, filter]);
   const available = useMemo(() => optionalFieldPaths(users), [users]);
   const extraFields = useMemo(() => available.filter((field) => visibleFields.includes(field.path)), [available, visibleFields]);
@@ -62,7 +67,12 @@ export function UsersView({ profile }: { profile: ProfileView }) {
   const shown = foundUser ?? selected;
   // The person the panel is about, and whether an act on them was answered since it opened.
   const subjectUid = foundUser ? foundUser.uid : selectedKey?.startsWith('uid:') ? selectedKey.slice(4) : null;
-  const erased = useMarkSince(marks, profile.id, subjectUid);
+  const markSince = useMarkSince(marks, profile.id, subjectUid);
+  const erased: RowErasure | undefined = markSince
+    ? { uid: markSince.uid, action: markSince.action, result: markSince.result, via: 'this-console' }
+    : selected?.uid
+      ? erasures.get(selected.uid)
+      : undefined;
   const closePanel = () => {
     setFound(null);
     selectUser(null);
@@ -78,7 +88,7 @@ export function UsersView({ profile }: { profile: ProfileView }) {
   } else if (filtered.length === 0) {
     body = <p className="empty-inline">{t('users.filterNoMatch', { filter })}</p>;
   } else {
-    body = <UsersTable users={filtered} page={page} extraFields={extraFields} selectedKey={selected ? selectedKey : null} onSelect={onSelect} busy={query.isFetching} />;
+    body = <UsersTable users={filtered} page={page} extraFields={extraFields} selectedKey={selected ? selectedKey : null} onSelect={onSelect} busy={query.isFetching} erasures={erasures} />;
   }
 
   return (
@@ -94,7 +104,16 @@ export function UsersView({ profile }: { profile: ProfileView }) {
     >
       <ActOnUid />
       <FindPerson profileId={profile.id} onOpen={openFound} erasedMarks={marks} />
-      {query.isError && query.data && <ErrorPanel title={t('users.loadFailed')} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />}
+      {query.data && (
+        <PageTruth
+          readAt={query.dataUpdatedAt}
+          refreshError={query.isError ? query.error : undefined}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+          erasedSince={erasures.size}
+          untracked={erasedSince.data?.complete === false}
+        />
+      )}
       <div className="toolbar">
         <div className="toolbar__filter">
           <label htmlFor={filterId}>{t('users.filter')}</label>
@@ -105,9 +124,9 @@ export function UsersView({ profile }: { profile: ProfileView }) {
       <div className={`users-layout ${shown || erased ? 'users-layout--with-detail' : ''}`}>
         <div className="users-layout__main">
           {body}
-          <PaginationBar page={page} perPage={perPage} data={query.data} disabled={query.isFetching && query.isPlaceholderData} onPage={setPage} onPerPage={setPerPage} />
+          <PaginationBar page={page} perPage={perPage} data={query.data} disabled={query.isFetching && query.isPlaceholderData} onPage={setPage} onPerPage={setPerPage} readAt={query.data ? query.dataUpdatedAt : undefined} />
         </div>
-        {erased ? <ErasedDetail mark={erased} name={foundUser?.fullName ?? selected?.fullName ?? null} onClose={closePanel} /> : shown && <UserDetailPanel user={shown} onClose={closePanel} />}
+        {erased ? <ErasedDetail erasure={erased} name={foundUser?.fullName ?? selected?.fullName ?? null} onClose={closePanel} /> : shown && <UserDetailPanel user={shown} onClose={closePanel} />}
       </div>
     </ViewSection>
   );
