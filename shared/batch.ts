@@ -97,6 +97,8 @@ export interface BatchPreview {
   columns?: string[];
   /** The column the uids were read from (CSV and TSV): 0-based index, and its header name. */
   uidColumn?: { index: number; name?: string };
+  /** How many cells the first row has (CSV and TSV): without a header, the console offers the columns by number. */
+  columnCount?: number;
   /** What separated the columns (CSV and TSV): guessed from the first line, or as the operator chose. */
   separator?: BatchSeparator;
   /** Valid uids that begin or end with spaces: kept exactly, as everywhere, but worth a look (the first lines named). */

@@ -82,6 +82,7 @@ export async function createDraft(dataDir: string, request: BatchPreviewRequest,
     };
     if (summary.columns) preview.columns = summary.columns;
     if (summary.uidColumn) preview.uidColumn = summary.uidColumn;
+    if (summary.columnCount !== undefined) preview.columnCount = summary.columnCount;
     if (summary.separator) preview.separator = summary.separator;
     if (summary.fromExport) preview.fromExport = summary.fromExport;
     writeFileAtomic(paths.preview, paths.dir, JSON.stringify(preview));

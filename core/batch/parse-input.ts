@@ -59,6 +59,8 @@ export interface BatchInputSummary {
   columns?: string[];
   /** The column the uids were read from (CSV and TSV): its 0-based index, and its name when there is a header. */
   uidColumn?: { index: number; name?: string };
+  /** How many cells the first row has (CSV and TSV): without a header, the operator picks a column by its number. */
+  columnCount?: number;
   /** What separated the columns (CSV and TSV). */
   separator?: BatchSeparator;
   /** Valid uids that begin or end with white space (kept exactly, as everywhere: said so the operator can look). */
@@ -157,6 +159,7 @@ export async function parseBatchInput(
       const fromExport = format.separator === 'comma' && options.hasHeader !== false ? ownExportOf(row.cells) : undefined;
       const hasHeader = fromExport !== undefined || (options.hasHeader ?? (typeof options.uidColumn === 'string' || typeof options.referenceColumn === 'string' || namesUidColumnIn(row.cells)));
       if (hasHeader) summary.columns = row.cells;
+      summary.columnCount = row.cells.length;
       picked = pickColumns(row.cells, hasHeader, options);
       summary.uidColumn = hasHeader ? { index: picked.uid, name: row.cells[picked.uid] ?? '' } : { index: picked.uid };
       if (fromExport) {

@@ -8,6 +8,7 @@ import { formatNumber } from '../../i18n/format';
 import { wordMessage } from '../../i18n/word-message';
 import { referenceProblem, referenceProblemText } from '../../../shared/reference';
 import { useBatchDraft, type InputSeparator } from './batch-draft-store';
+import { numberedColumn } from './use-batch-preview';
 
 const ACCEPTED_FILES = '.csv,.tsv,.txt,.tab,text/csv,text/tab-separated-values,text/plain';
 const SEPARATOR_CHOICES = [
@@ -28,6 +29,12 @@ export function BatchInput({ preview, immediate }: { preview: BatchPreview | nul
   const fileInputId = useId();
   const [fileError, setFileError] = useState<string | null>(null);
   const columns = preview?.columns;
+  // Columns to pick from: by their header names, or by their numbers when the first row is data.
+  const pickable = columns?.length
+    ? columns.map((column) => ({ value: column, label: column }))
+    : preview && preview.kind !== 'list' && (preview.columnCount ?? 0) > 1
+      ? Array.from({ length: preview.columnCount ?? 0 }, (_, index) => ({ value: numberedColumn(index), label: t('batch.input.columnNumber', { n: index + 1 }) }))
+      : [];
 
   const openFile = async (file: File | undefined) => {
     if (!file) return;
@@ -130,7 +137,7 @@ export function BatchInput({ preview, immediate }: { preview: BatchPreview | nul
           <span>{t('batch.input.hasHeader')}</span>
         </label>
       )}
-      {columns && columns.length > 0 && (
+      {pickable.length > 0 && (
         <div className="grid-2">
           <Field
             label={t('batch.input.uidColumn')}
@@ -145,9 +152,9 @@ export function BatchInput({ preview, immediate }: { preview: BatchPreview | nul
                 }}
               >
                 <option value="">{t('batch.input.uidColumnAuto')}</option>
-                {columns.map((column, index) => (
-                  <option key={`${index}:${column}`} value={column}>
-                    {column}
+                {pickable.map(({ value, label }) => (
+                  <option key={value} value={value}>
+                    {label}
                   </option>
                 ))}
               </select>
@@ -166,9 +173,9 @@ export function BatchInput({ preview, immediate }: { preview: BatchPreview | nul
                 }}
               >
                 <option value="">{t('batch.input.referenceColumnNone')}</option>
-                {columns.map((column, index) => (
-                  <option key={`${index}:${column}`} value={column}>
-                    {column}
+                {pickable.map(({ value, label }) => (
+                  <option key={value} value={value}>
+                    {label}
                   </option>
                 ))}
               </select>

@@ -65,10 +65,10 @@ export function useBatchPreview({ text, sourceName, separator = '', uidColumn, r
           text,
           ...(separator === 'none' ? { kind: 'list' as const } : { kind: 'auto' as const, ...(separator ? { separator } : {}) }),
           sourceName,
-          // A picked column is a header name: the first row is the header.
-          ...(uidColumn ? { uidColumn } : {}),
-          ...(referenceColumn ? { referenceColumn } : {}),
-          ...(hasHeader || uidColumn || referenceColumn ? { hasHeader: true } : {}),
+          // A picked column is a header name (the first row is the header) or, without a header, a column's number.
+          ...(uidColumn ? { uidColumn: pickedColumn(uidColumn) } : {}),
+          ...(referenceColumn ? { referenceColumn: pickedColumn(referenceColumn) } : {}),
+          ...(hasHeader || isNamedColumn(uidColumn) || isNamedColumn(referenceColumn) ? { hasHeader: true } : {}),
         });
         if (mine !== sequence.current) return discard(preview.draftId);
         show(preview.draftId);
@@ -90,4 +90,18 @@ export function useBatchPreview({ text, sourceName, separator = '', uidColumn, r
   }, [bridge, text, sourceName, separator, uidColumn, referenceColumn, hasHeader, immediate, show, discard]);
 
   return state;
+}
+
+/**
+ * A column picked without a header row is drafted as its 0-based index behind a control character, which a header
+ * name picked from the list never starts with (the reference rule and the preview draw such characters as marks).
+ */
+const NUMBERED = '\u0001#';
+
+export const numberedColumn = (index: number): string => `${NUMBERED}${index}`;
+
+const isNamedColumn = (column: string): boolean => column !== '' && !column.startsWith(NUMBERED);
+
+function pickedColumn(column: string): string | number {
+  return isNamedColumn(column) ? column : Number(column.slice(NUMBERED.length));
 }
