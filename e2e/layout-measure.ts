@@ -113,3 +113,16 @@ export async function brokenUids(root: Locator): Promise<string[]> {
 export async function sidewaysScroll(element: Locator): Promise<number> {
   return element.evaluate((box) => Math.max(0, box.scrollWidth - box.clientWidth));
 }
+
+/**
+ * Each box inside the root that scrolls sideways but cannot be reached from the keyboard (neither focusable
+ * itself nor holding anything focusable): a keyboard user could not scroll to the rest of what it holds.
+ */
+export async function unreachableScrollBoxes(root: Locator): Promise<string[]> {
+  return root.evaluate((element) =>
+    [...element.querySelectorAll('*')]
+      .filter((box): box is HTMLElement => box instanceof HTMLElement && /auto|scroll/.test(getComputedStyle(box).overflowX) && box.scrollWidth > box.clientWidth + 1)
+      .filter((box) => box.tabIndex < 0 && !box.querySelector('a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])'))
+      .map((box) => (box.textContent ?? '').slice(0, 60)),
+  );
+}

@@ -5,7 +5,7 @@ import type { Locator, Page } from '@playwright/test';
 import { createSessionCredentialStore } from '../core/credential-store';
 import { startWebHost } from '../web-host/web-host';
 import { test, expect, createSandboxUser, uniqueName, waitForConsole, type BridgeCaller } from './fixtures';
-import { brokenUids, coveredByNotices, cutTexts, scrollViewTo, sidewaysScroll } from './layout-measure';
+import { brokenUids, coveredByNotices, cutTexts, scrollViewTo, sidewaysScroll, unreachableScrollBoxes } from './layout-measure';
 import { holdPageClock, runCountdown } from './support';
 
 /**
@@ -291,6 +291,7 @@ test.describe('the users table fits', () => {
         if (scroll > 0) problems.push(`${where}: the table scrolls ${scroll}px sideways`);
         for (const text of await cutTexts(shown)) problems.push(`${where}: cut “${text}”`);
         for (const uid of await brokenUids(shown)) problems.push(`${where}: the uid “${uid}” breaks across lines`);
+        for (const text of await unreachableScrollBoxes(shown)) problems.push(`${where}: “${text}” scrolls but the keyboard cannot reach it`);
       }
     }
     expect(problems, problems.join('\n')).toEqual([]);
@@ -376,6 +377,7 @@ test.describe('the audit table', () => {
         // A reference keeps both ends when it is cut (its own test); a request id and a profile are whole in their title, the export and the receipt.
         for (const text of await cutTexts(grid, ['.middle-clip', '[role="cell"].audit-grid__cell--requestId', '[role="cell"].audit-grid__cell--profile'])) problems.push(`${where}: cut “${text}”`);
         for (const uid of await brokenUids(grid)) problems.push(`${where}: the uid “${uid}” breaks across lines`);
+        for (const text of await unreachableScrollBoxes(grid)) problems.push(`${where}: “${text}” scrolls but the keyboard cannot reach it`);
         const clipped = await grid.evaluate((box) => {
           const frame = box.getBoundingClientRect();
           return [...box.querySelectorAll('button')].filter((button) => {

@@ -3,6 +3,7 @@ import { useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyValue } from '../../components/empty-value';
 import { MiddleClippedText } from '../../components/middle-clipped-text';
+import { focusableWhileItScrolls } from '../../components/scroll-box';
 import { VisibleUid } from '../../components/visible-uid';
 import { visibleUidText } from '../../../shared/invisible-characters';
 import { actVouching, lineVouching, type ChainVerdict, type LineVouching } from '../../../shared/audit';
@@ -121,7 +122,8 @@ function ActCells({ row, actions, unvouched }: { row: AuditActRow; actions: Reac
           </span>
         )}
       </div>
-      <div role="cell" className="audit-grid__cell audit-grid__cell--uid mono" title={visibleUidText(entry.uid)}>
+      {/* Longer than its cell, the uid scrolls in it (never cut), and the cell takes keyboard focus to scroll it. */}
+      <div ref={focusableWhileItScrolls} role="cell" className="audit-grid__cell audit-grid__cell--uid mono" title={visibleUidText(entry.uid)}>
         <VisibleUid uid={entry.uid} inline className="uid-inline--nowrap" />
         {entry.pastedUid !== undefined && (
           <span className="muted small block">
