@@ -28,15 +28,22 @@ async function plainUids(bridge: BridgeCaller, profileId: string, count: number)
 /** The outcomes cell of a row of the jobs table. */
 const jobCounts = (row: Locator) => row.locator('td').nth(4);
 
-/** `privacy-desk batch list --json` on the host's data folder. */
-async function cliBatchList(dataDir: string): Promise<BatchJobSummary[]> {
+/** The CLI on the host's data folder, with a desk of its own (another process, as far as the job files go). */
+async function cli(dataDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
-  const code = await runCli(['batch', 'list', '--json'], {
+  let stderr = '';
+  const code = await runCli(args, {
     stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: () => undefined },
+    stderr: { write: (text: string) => (stderr += text) },
     stdin: Readable.from([]),
     env: { ...process.env, PRIVACY_DESK_DATA_DIR: dataDir, PRIVACY_DESK_CREDENTIAL_STORE: 'session', NO_COLOR: '1' },
   });
+  return { code, stdout, stderr };
+}
+
+/** `privacy-desk batch list --json` on the host's data folder. */
+async function cliBatchList(dataDir: string): Promise<BatchJobSummary[]> {
+  const { code, stdout } = await cli(dataDir, ['batch', 'list', '--json']);
   expect(code).toBe(0);
   return (JSON.parse(stdout) as { jobs: BatchJobSummary[] }).jobs;
 }
@@ -146,7 +153,7 @@ test('the progress panel and the jobs table say the same state and counts: runni
   await expect(panel.locator('.batch-state')).toContainText('Running');
 
   await panel.getByRole('button', { name: 'Pause' }).click();
-  await expect(panel.getByText(/^Paused since .+: nothing new is sent until you resume\.$/)).toBeVisible();
+  await expect(panel.getByText(/Paused since .+: nothing new is sent until you resume\.$/)).toBeVisible();
   await expect(jobRow.locator('.tag')).toHaveText('Paused');
   // Paused, the figures stop once the items in flight have ended: then both say the same number done.
   await expect(panel.getByText('In flight', { exact: true }).locator('xpath=following-sibling::dd[1]')).toHaveText('0', { timeout: 15_000 });
@@ -154,7 +161,15 @@ test('the progress panel and the jobs table say the same state and counts: runni
   await expect(jobCounts(jobRow)).toHaveText(new RegExp(`^${pausedDone} done · `));
   expect(pausedDone).toBeLessThan(12);
   // The CLI is a screen too: its batch list, reading the same data folder with a desk of its own, says paused, with the same count done.
-  expect(await cliBatchList(dataDir)).toMatchObject([{ state: 'paused', counts: { done: pausedDone } }]);
+  const [listed] = await cliBatchList(dataDir);
+  expect(listed).toMatchObject({ state: 'paused', counts: { done: pausedDone } });
+  // Paused: nothing is being sent, so no rate and no time left are given.
+  await expect(panel.getByText('Time left', { exact: true })).toHaveCount(0);
+  await expect(panel.getByText('Rate', { exact: true })).toHaveCount(0);
+  // The CLI will not resume it, and says why: it is paused in the console.
+  const refused = await cli(dataDir, ['batch', 'resume', listed!.batchId, '--yes', `ANONYMISE ${12 - pausedDone}`]);
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toContain(`Batch ${listed!.batchId} is paused in another process (the app, or another window of it): resume it there`);
   await saveScreenshot(app, testInfo, 'batch-paused-agree', 'light');
   await app.emulateMedia({ colorScheme: 'dark' });
   await app.setViewportSize({ width: 1024, height: 700 });
@@ -168,7 +183,7 @@ test('the progress panel and the jobs table say the same state and counts: runni
   await expect(reloadedRow.locator('.tag')).toHaveText('Paused');
   await expect(jobCounts(reloadedRow)).toHaveText(new RegExp(`^${pausedDone} done · `));
   await app.getByRole('list', { name: 'Batches to resume' }).getByRole('button', { name: 'Follow' }).click();
-  await expect(panel.getByText(/^Paused since .+: nothing new is sent until you resume\.$/)).toBeVisible();
+  await expect(panel.getByText(/Paused since .+: nothing new is sent until you resume\.$/)).toBeVisible();
   await expect(panelDone).toHaveText(String(pausedDone));
 
   await setLatency(sandbox.url, 0);
@@ -177,6 +192,39 @@ test('the progress panel and the jobs table say the same state and counts: runni
   await expect(reloadedRow.locator('.tag')).toHaveText('Finished');
   await expect(jobCounts(reloadedRow)).toHaveText(/^12 done · /);
   await expect(app.getByRole('list', { name: 'Items by outcome' }).locator('.batch-outcome--done .batch-outcome__count')).toHaveText('12');
+});
+
+test('stopping: the panel, the jobs table and the CLI say Stopping while the items in flight finish, then Unfinished, the same counts', async ({ app, bridge, sandbox, profile, dataDir }, testInfo) => {
+  test.slow(true, 'a batch against a slow sandbox, cancelled while items are in flight');
+  const uids = await plainUids(bridge, profile.id, 12);
+  await setLatency(sandbox.url, 4000);
+  await app.setViewportSize({ width: 1360, height: 850 });
+  await app.getByRole('tab', { name: 'Batch' }).click();
+  await app.getByLabel('uids to erase').fill(uids.join('\n'));
+  await expect(app.getByText('Anonymise 12 users')).toBeVisible();
+  await app.getByRole('checkbox', { name: 'End each user’s sessions first' }).uncheck();
+  await app.getByLabel('Type ANONYMISE 12 to confirm').fill('ANONYMISE 12');
+  await app.getByRole('button', { name: 'Start' }).click();
+
+  const panel = app.getByRole('region', { name: 'Progress' });
+  const jobRow = app.getByRole('table', { name: 'Batches on this computer' }).locator('tbody tr').first();
+  await expect(panel.getByText('In flight', { exact: true }).locator('xpath=following-sibling::dd[1]')).not.toHaveText('0');
+  await panel.getByRole('button', { name: 'Cancel batch' }).click();
+  await expect(panel.getByText('Stopping: the items in flight finish, nothing more is sent.')).toBeVisible();
+  await expect(jobRow.locator('.tag')).toHaveText('Stopping');
+  await expect(panel.getByText('Time left', { exact: true })).toHaveCount(0);
+  const [listed] = await cliBatchList(dataDir);
+  expect(listed).toMatchObject({ state: 'stopping' });
+  const refused = await cli(dataDir, ['batch', 'resume', listed!.batchId, '--yes', 'ANONYMISE 12']);
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toContain(`Batch ${listed!.batchId} is stopping in another process`);
+  await saveScreenshot(app, testInfo, 'batch-stopping-agree', 'light');
+
+  await expect(app.getByText(/^Batch stopped: \d+ of 12 items unfinished$/)).toBeVisible({ timeout: 30_000 });
+  await expect(jobRow.locator('.tag')).toHaveText('Unfinished');
+  const [after] = await cliBatchList(dataDir);
+  expect(after).toMatchObject({ state: 'unfinished' });
+  await expect(jobCounts(jobRow)).toHaveText(new RegExp(`^${after!.counts.done} done · `));
 });
 
 test('a damaged job: listed as damaged with its file, why and what to do, never offered for resuming; in both languages, sizes and themes', async ({ app, sandbox, profile, dataDir }, testInfo) => {

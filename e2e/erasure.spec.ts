@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { test, expect, loginSandboxUser, sandboxUser } from './fixtures';
 import { COUNTDOWN_SECONDS, holdPageClock, runCountdown, saveScreenshot } from './support';
 
@@ -174,5 +174,61 @@ test.describe('erasure', () => {
       }
     }
   });
+
+  test('after an unknown outcome the dialog is disarmed: the typed uid gone, no Confirm, the next step is to look the user up; it fits at both sizes, in English and French', async ({ app, sandbox }, testInfo) => {
+    const uid = 'jean dupont';
+    // The service answers 200 {"success": false}: the act may or may not have happened.
+    sandbox.setVariants({ erasureResponse: 'success-false' });
+    let clockInstalled = false;
+    const erase = async (words: { delete: string; title: string; typeUid: string; confirm: string; sending: (s: number) => string }) => {
+      await app.getByRole('table').first().getByRole('button', { name: `${words.delete} ${uid}`, exact: true }).click();
+      const dialog = app.getByRole('dialog', { name: words.title });
+      await dialog.getByLabel(words.typeUid).fill(uid);
+      if (clockInstalled) await app.clock.pauseAt((await app.evaluate(() => Date.now())) + 60_000);
+      else await holdPageClock(app);
+      clockInstalled = true;
+      await dialog.getByRole('button', { name: words.confirm }).click();
+      for (let seconds = COUNTDOWN_SECONDS; seconds >= 1; seconds -= 1) {
+        await expect(dialog.getByRole('timer')).toContainText(words.sending(seconds));
+        await app.clock.runFor(1000);
+      }
+      await app.clock.resume();
+      await expect(dialog.getByRole('alert')).toBeVisible({ timeout: 15_000 });
+      return dialog;
+    };
+
+    const dialog = await erase({ delete: 'Delete', title: 'Delete user jean␣dupont', typeUid: 'Type the uid to confirm', confirm: 'Confirm', sending: (s) => `Sending in ${s} s` });
+    await expect(dialog.getByRole('alert')).toContainText('Outcome: Unknown');
+    await expect(dialog).toContainText('Check the user before anything else');
+    await expect(dialog.getByLabel('Type the uid to confirm')).toHaveCount(0);
+    await expect(dialog.getByRole('button', { name: 'Confirm' })).toHaveCount(0);
+    await expect(dialog.getByRole('button', { name: 'Look it up' })).toBeFocused();
+    await expectFitsAndPhotograph(app, dialog, testInfo, 'erasure-unknown-disarmed');
+
+    // "Look it up": the user is read on a list read now, and is still there (the service changed nothing).
+    await dialog.getByRole('button', { name: 'Look it up' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(app.getByRole('list', { name: `People matching “${uid}”` }).getByRole('button', { name: /^Open / })).toHaveCount(1, { timeout: 15_000 });
+    expect((await sandboxUser(sandbox, uid)).state).toBe('active');
+
+    await app.getByRole('combobox', { name: 'Language' }).selectOption('fr');
+    const dialogFr = await erase({ delete: 'Supprimer', title: 'Supprimer l’utilisateur jean␣dupont', typeUid: 'Saisissez l’uid pour confirmer', confirm: 'Confirmer', sending: (s) => `Envoi dans ${s} s` });
+    await expect(dialogFr.getByRole('alert')).toContainText('Inconnu');
+    await expect(dialogFr.getByRole('button', { name: 'Confirmer' })).toHaveCount(0);
+    await expect(dialogFr.getByRole('button', { name: 'Le rechercher' })).toBeVisible();
+    await expectFitsAndPhotograph(app, dialogFr, testInfo, 'erasure-unknown-disarmed-fr');
+  });
 });
 
+/** The dialog shows all it says without scrolling, at 1360×850 and 1024×700, light and dark: photographed each way. */
+async function expectFitsAndPhotograph(page: Page, dialog: Locator, testInfo: Parameters<typeof saveScreenshot>[1], name: string): Promise<void> {
+  for (const size of [{ width: 1360, height: 850 }, { width: 1024, height: 700 }]) {
+    await page.setViewportSize(size);
+    await expect.poll(() => dialog.evaluate((element) => element.scrollHeight - element.clientHeight), { message: `the dialog scrolls at ${size.width}×${size.height}` }).toBeLessThanOrEqual(0);
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+      await saveScreenshot(page, testInfo, `${name}-${size.width}x${size.height}`, theme, { fullPage: false });
+    }
+  }
+  await page.setViewportSize({ width: 1360, height: 850 });
+}
