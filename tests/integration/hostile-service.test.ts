@@ -12,7 +12,9 @@ import { failure, leaks } from './helpers';
 import { ESCAPE_USER, HOSTILE_CREDENTIALS, startForeignServer, startHostileService, type HostileMode, type HostileServer } from './hostile-service';
 
 /** Short on purpose: a silent service must end the call quickly (the list's whole budget is twice this). */
-const TIMEOUT_MS = 300;
+/** A silent service meets this timeout at once; a service that answers gets plenty, so a busy machine never turns its answer into a TIMEOUT. */
+const SILENT_TIMEOUT_MS = 300;
+const ANSWER_TIMEOUT_MS = 10_000;
 // Anything a terminal would obey instead of print, newlines aside.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const OBEYED = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -42,7 +44,7 @@ describe('a hostile service on loopback', () => {
     const entries: AuditEntry[] = [];
     const audit: AuditLog = { path: '(memory)', append: async (entry) => void entries.push(entry), list: async () => [...entries].reverse() } as AuditLog;
     const connection = openGatedConnection(
-      { profile: { id: 'hostile', name: 'Hostile', baseUrl: hostile.url, applicationName: 'app' }, credentials: HOSTILE_CREDENTIALS, timeoutMs: TIMEOUT_MS, sleep: async () => {} },
+      { profile: { id: 'hostile', name: 'Hostile', baseUrl: hostile.url, applicationName: 'app' }, credentials: HOSTILE_CREDENTIALS, timeoutMs: mode === 'silent' ? SILENT_TIMEOUT_MS : ANSWER_TIMEOUT_MS, sleep: async () => {} },
       { audit, via: 'cli', operator: 'tester', appVersion: 'test' },
     );
     return { ...connection, entries };
