@@ -49,7 +49,7 @@ export function createFakeBatch(nextJobId: (kind: 'batch.check' | 'batch.run') =
     'batch.discard': async (input) => {
       return { discarded: drafts.delete(input.draftId) };
     },
-    'batch.check': async (input) => {
+    'batch.check': async () => {
       return { jobId: nextJobId('batch.check') };
     },
     'batch.start': async (input) => {
@@ -107,7 +107,7 @@ export function createFakeBatch(nextJobId: (kind: 'batch.check' | 'batch.run') =
       if (job?.summary.live) job.summary = { ...job.summary, state: input.paused ? 'paused' : 'running', live: { ...job.summary.live, state: input.paused ? 'paused' : 'running' } };
       return { paused: input.paused };
     },
-    'batch.list': async (input) => {
+    'batch.list': async () => {
       return { jobs: [...jobs.values()].map((job) => job.summary).sort((a, b) => b.createdAt.localeCompare(a.createdAt)) };
     },
     'batch.get': async (input) => {

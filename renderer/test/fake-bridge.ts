@@ -124,10 +124,10 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
   };
 
   const behaviours: FakeBehaviours = {
-    'app.info': async (input) => {
+    'app.info': async () => {
       return { version: '0.1.0', locale: 'en', keychain: options.keychain ?? { available: true } };
     },
-    'profiles.list': async (input) => {
+    'profiles.list': async () => {
       return { profiles: [...profiles], activeId };
     },
     'profiles.save': async (input) => {
@@ -157,7 +157,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       activeId = input.id;
       return { activeId: input.id };
     },
-    'profiles.testConnection': async (input) => {
+    'profiles.testConnection': async () => {
       return {
         checks: [
           { step: 'token-authentication', ok: true, detail: msg('connection.tokenDetail', { scope: 'authentication', expires: msg('duration.hours', { count: 2 }) }) },
@@ -228,25 +228,25 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
         elapsedMs: 12,
       };
     },
-    'logout.verify': async (input) => {
+    'logout.verify': async () => {
       return { valid: false, header: { alg: 'none' }, claims: { sub: 'x' }, problemTexts: [msg('verify.unsigned')], problems: [wordInEnglish(msg('verify.unsigned'))] };
     },
-    'sandbox.userState': async (input) => {
+    'sandbox.userState': async () => {
       return { exists: true, anonymized: false, sessionCount: 2, messagesCount: 1, votesCount: 1 };
     },
-    'sandbox.simulateLogin': async (input) => {
+    'sandbox.simulateLogin': async () => {
       return { sessionCount: 3 };
     },
-    'audit.list': async (input) => {
+    'audit.list': async () => {
       return { entries: [...audit].reverse() };
     },
-    'audit.read': async (input) => {
+    'audit.read': async () => {
       return { entries: auditLines(), corrupt: [...(options.auditCorrupt ?? [])], verdict: auditVerdict(), outcomeMissing: [], ...(options.auditSetAside ? { setAside: options.auditSetAside } : {}) };
     },
-    'audit.verify': async (input) => {
+    'audit.verify': async () => {
       return auditVerdict();
     },
-    'audit.acknowledge': async (input) => {
+    'audit.acknowledge': async () => {
       return auditVerdict();
     },
     'audit.export': async (input) => {
@@ -260,11 +260,11 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       return { fileName: `receipt-${input.locale}.pdf`, mimeType: 'application/pdf', contentBase64: btoa('%PDF-1.3 fake receipt'), acts: acts.size, headHash: FAKE_HEAD_HASH, chainVerified: true };
     },
     // Jobs only start: a test drives them with emitEvent (progress, finished).
-    'users.walk': async (input) => {
+    'users.walk': async () => {
       return { jobId: startJob('users.walk') };
     },
     // Find a person: the index job only starts (a test finishes it with emitEvent); search then looks through `users`.
-    'users.index': async (input) => {
+    'users.index': async () => {
       return { jobId: startJob('users.index') };
     },
     'users.search': async (input) => {
@@ -299,7 +299,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       });
       return { erasures, complete: true };
     },
-    'users.forgetIndex': async (input) => {
+    'users.forgetIndex': async () => {
       const forgotten = indexed !== null;
       indexed = null;
       return { forgotten };
