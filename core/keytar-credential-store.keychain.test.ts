@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import keytar from 'keytar';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KEYCHAIN_SERVICE, openCredentialStore, openKeytarCredentialStore } from './keytar-credential-store';
+import { KEYCHAIN_SERVICE, openCredentialStore, openKeytarCredentialStore, PROBE_ACCOUNT_PREFIX } from './keytar-credential-store';
 
 const run = promisify(execFile);
 const keyring = process.env.PRIVACY_DESK_KEYRING === '1';
@@ -34,13 +34,19 @@ describe.skipIf(!keyring)('keytar credential store (real Secret Service keychain
     expect(await store.get(account)).toBeNull();
     expect(await keytar.getPassword(KEYCHAIN_SERVICE, account)).toBeNull();
     // The probe entry is not left behind.
-    expect((await keytar.findCredentials(KEYCHAIN_SERVICE)).map((c) => c.account)).not.toContain('__privacy-desk-probe__');
+    expect((await keytar.findCredentials(KEYCHAIN_SERVICE)).filter((c) => c.account.startsWith(`${PROBE_ACCOUNT_PREFIX}:${process.pid}:`))).toEqual([]);
   });
 
   it('openCredentialStore picks the keychain when it works', async () => {
     const { store, problem } = await openCredentialStore({ env: {} });
     expect(store.kind).toBe('keychain');
     expect(problem).toBeUndefined();
+  });
+
+  it('several opened at once (the app and CLI commands starting together) each find the keychain working', async () => {
+    // Each probe writes, reads back and deletes its own entry: with one shared entry, one deleted it under another's read.
+    const opened = await Promise.all(Array.from({ length: 6 }, () => openCredentialStore({ env: {} })));
+    expect(opened.map(({ store, problem }) => [store.kind, problem])).toEqual(Array.from({ length: 6 }, () => ['keychain', undefined]));
   });
 
   it('falls back to the session store with a clear problem when no D-Bus session is reachable', async () => {

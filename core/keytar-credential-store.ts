@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { PrivacyDeskError } from '../shared/errors';
 import { credentialsSchema, type Credentials } from '../shared/profile';
@@ -10,7 +11,8 @@ const keychainEntrySchema = credentialsSchema.extend({ origin: z.string().min(1)
 
 /** The only file that imports keytar: swapping the keychain backend touches nothing else. */
 export const KEYCHAIN_SERVICE = 'privacy-desk';
-const PROBE_ACCOUNT = '__privacy-desk-probe__';
+/** The probe's entry, this process's own: two processes starting at once (the app and a CLI command) each read back what they wrote. */
+export const PROBE_ACCOUNT_PREFIX = '__privacy-desk-probe__';
 
 type Keytar = Pick<typeof import('keytar'), 'getPassword' | 'setPassword' | 'deletePassword'>;
 
@@ -48,9 +50,10 @@ export async function openKeytarCredentialStore(options: KeytarStoreOptions = {}
   try {
     await withTimeout(
       (async () => {
-        await keytar.setPassword(service, PROBE_ACCOUNT, 'probe');
-        if ((await keytar.getPassword(service, PROBE_ACCOUNT)) !== 'probe') throw new Error('the keychain did not return what was stored');
-        await keytar.deletePassword(service, PROBE_ACCOUNT);
+        const probe = `${PROBE_ACCOUNT_PREFIX}:${process.pid}:${randomUUID()}`;
+        await keytar.setPassword(service, probe, 'probe');
+        if ((await keytar.getPassword(service, probe)) !== 'probe') throw new Error('the keychain did not return what was stored');
+        await keytar.deletePassword(service, probe);
       })(),
       options.probeTimeoutMs ?? 15_000,
     );
