@@ -850,6 +850,7 @@ export const en = {
       matches: '✓ Matches',
       noMatch: 'Does not match yet',
       waitPreview: 'Wait for the preview of the list as it is now.',
+      fixReference: 'Correct the batch’s reference above first: it cannot be recorded as it is.',
       needList: 'The confirmation appears once the list has at least one valid uid.',
       start: 'Start',
       starting: 'Starting…',

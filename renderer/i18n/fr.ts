@@ -831,6 +831,7 @@ export const fr: Messages = {
       matches: '✓ Correspond',
       noMatch: 'Ne correspond pas encore',
       waitPreview: 'Attendez l’aperçu de la liste telle qu’elle est maintenant.',
+      fixReference: 'Corrigez d’abord la référence du lot ci-dessus : elle ne peut pas être enregistrée telle quelle.',
       needList: 'La confirmation apparaît dès que la liste contient au moins un uid valide.',
       start: 'Lancer',
       starting: 'Démarrage…',

@@ -13,6 +13,7 @@ import { useBatchRun } from './batch-run-store';
 import { useBatchPreview } from './use-batch-preview';
 import { PrivacyDeskError } from '../../../shared/errors';
 import { msg } from '../../../shared/messages';
+import { referenceProblem } from '../../../shared/reference';
 
 /** A new batch on one screen: the list, its preview, the typed confirmation and Start. */
 export function BatchCompose({ profile, appInfo }: { profile: ProfileView; appInfo?: AppInfo }) {
@@ -75,7 +76,7 @@ export function BatchCompose({ profile, appInfo }: { profile: ProfileView; appIn
             onTyped={(text) => draft.set({ typed: text, typedFor: target })}
             onStart={start}
             starting={run.phase === 'starting'}
-            blocked={pending ? t('batch.confirm.waitPreview') : undefined}
+            blocked={pending ? t('batch.confirm.waitPreview') : referenceProblem(draft.reference) ? t('batch.confirm.fixReference') : undefined}
             startLabel={t('batch.confirm.start')}
           >
             {run.phase === 'failed' && <ErrorPanel title={t('batch.confirm.startFailed')} error={run.error} />}

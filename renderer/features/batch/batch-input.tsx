@@ -183,7 +183,7 @@ export function BatchInput({ preview, immediate }: { preview: BatchPreview | nul
           />
         </div>
       )}
-      <Field label={t('batch.input.reference')} hint={t('batch.input.referenceHint')} error={referenceError} value={draft.reference} onChange={(event) => draft.set({ reference: event.target.value })} maxLength={200} autoComplete="off" />
+      <Field label={t('batch.input.reference')} hint={t('batch.input.referenceHint')} error={referenceError} value={draft.reference} onChange={(event) => draft.set({ reference: event.target.value })} autoComplete="off" />
       <fieldset className="batch-operation">
         <legend className="field__label">{t('batch.input.operation')}</legend>
         <div className="batch-operation__choices">

@@ -24,3 +24,26 @@ describe('the Batch screen’s reference', () => {
     expect(screen.queryByText(/invisible or control character/)).toBeNull();
   });
 });
+
+describe('a batch reference longer than the rule allows', () => {
+  it('is kept whole in the field, said too long, and Start waits until it is corrected', async () => {
+    const { fake } = renderApp({ userCount: 5 });
+    await screen.findByRole('tablist', { name: 'Main' });
+    act(() => useUiStore.getState().setView('batch'));
+    await screen.findByRole('heading', { name: 'Batch erasure', level: 2 });
+    fireEvent.change(screen.getByLabelText('uids to erase'), { target: { value: 'user-1\nuser-2' } });
+    await screen.findByText('Anonymise 2 users');
+    const pasted = `DPO-2026-${'x'.repeat(291)}`;
+    const field = screen.getByLabelText<HTMLInputElement>('Reference for the whole batch (optional)');
+    fireEvent.change(field, { target: { value: pasted } });
+    // Nothing is cut without a word: the field holds all 300 characters, and says why it cannot be kept.
+    expect(field.value).toHaveLength(300);
+    expect(await screen.findByText(/The reference is 300 characters long; references are at most 200/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Type ANONYMISE 2 to confirm'), { target: { value: 'ANONYMISE 2' } });
+    expect(screen.getByText('Correct the batch’s reference above first: it cannot be recorded as it is.')).toBeTruthy();
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Start' }).disabled).toBe(true);
+    fireEvent.change(field, { target: { value: 'DPO-2026-118' } });
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Start' }).disabled).toBe(false);
+    expect(fake.callsOf('batch.start')).toEqual([]);
+  });
+});
