@@ -821,7 +821,11 @@ export const en = {
       failed: 'The check could not finish',
       allExist_one: 'The uid exists on the service.',
       allExist_other: 'All {{formatted}} uids exist on the service.',
-      someMissing: '{{existing}} of {{total}} uids exist on the service; {{missing}} do not.',
+      // Two parts, each agreeing with its own count: '1 of 4 uids exists on the service; 3 do not.'
+      someExist_one: '{{existing}} of {{total}} uids exists on the service;',
+      someExist_other: '{{existing}} of {{total}} uids exist on the service;',
+      someAbsent_one: '{{missing}} does not.',
+      someAbsent_other: '{{missing}} do not.',
       walked: '({{users}} users read)',
       missingHeading: 'Not on the service (first ones)',
       missingHint: 'These will end as “not found”: nothing is erased for them.',

@@ -51,7 +51,7 @@ export function BatchCheck({ draftId, profileId, items }: { draftId: string; pro
           <p>
             {state.result.missing === 0
               ? t('batch.check.allExist', { count: items, formatted: n(items) })
-              : t('batch.check.someMissing', { existing: n(state.result.existing), total: n(items), missing: n(state.result.missing) })}{' '}
+              : `${t('batch.check.someExist', { count: state.result.existing, existing: n(state.result.existing), total: n(items) })} ${t('batch.check.someAbsent', { count: state.result.missing, missing: n(state.result.missing) })}`}{' '}
             <span className="muted small">{t('batch.check.walked', { users: n(state.result.users) })}</span>
           </p>
           {state.result.missingSample.length > 0 && (
