@@ -828,7 +828,7 @@ export const fr: Messages = {
     },
     confirm: {
       heading: '3. Confirmer et lancer',
-      intro: 'L’opération en majuscules et le nombre : rien n’est envoyé avant le clic sur Lancer.',
+      intro: 'Le mot-clé de l’opération, le même dans toutes les langues et en ligne de commande (ANONYMISE ou DELETE), puis le nombre : rien n’est envoyé avant le clic sur Lancer.',
       typePhrase: 'Tapez {{phrase}} pour confirmer',
       hint: 'Exactement ces mots et ce nombre.',
       matches: '✓ Correspond',
