@@ -97,6 +97,10 @@ test('a uid pasted with spaces at an end: drawn as it is, called a likely mistak
   await app.setViewportSize({ width: 1360, height: 850 });
   await callout.getByRole('button', { name: 'Use the trimmed uid' }).click();
   await expect(callout.getByText(/^Your choice: the trimmed uid is sent instead of the one pasted\./)).toBeVisible();
+  // Said of the uids as they will be sent: all three exist, none is listed as ending "not found", the list shows the trimmed uid.
+  await expect(app.locator('.batch-check__result > p').first()).toHaveText(/^All 3 uids exist on the service\. \(as sent: the trimmed uids by your choice\)/);
+  await expect(app.getByRole('heading', { name: 'Not on the service (first ones)' })).toHaveCount(0);
+  await expect(app.locator('.batch-ends__list').first().getByRole('listitem')).toHaveText([first!, 'user-000490', second!]);
 
   await app.getByLabel('Type ANONYMISE 3 to confirm').fill('ANONYMISE 3');
   await app.getByRole('button', { name: 'Start' }).click();

@@ -807,6 +807,7 @@ export const fr: Messages = {
       someAbsent_one: '{{missing}} n’existe pas.',
       someAbsent_other: '{{missing}} n’existent pas.',
       walked: '({{users}} utilisateurs lus)',
+      asSentTrimmed: '(tels qu’envoyés : les uid rognés par votre choix)',
       missingHeading: 'Absents du service (les premiers)',
       missingHint: 'Ils finiront « introuvables » : rien n’est effacé pour eux.',
       trimmableHeading: 'Erreur probable : des espaces au bord',

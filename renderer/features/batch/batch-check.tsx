@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorPanel } from '../../components/error-panel';
 import { VisibleUid } from '../../components/visible-uid';
@@ -8,10 +9,20 @@ import { BatchLookalikes } from './batch-lookalikes';
 import { useBatchCheck } from './use-batch-check';
 
 /** Optional: which uids of the list exist on the service (a read-only walk of the users list, with progress and Cancel). */
-export function BatchCheck({ draftId, profileId, items }: { draftId: string; profileId: string; items: number }) {
+export function BatchCheck({ draftId, profileId, items, onResult }: { draftId: string; profileId: string; items: number; onResult?: (result: BatchCheckResult) => void }) {
   const { t, i18n } = useTranslation();
   const n = (value: number) => formatNumber(value, i18n.language);
   const { state, check, cancel } = useBatchCheck(draftId, profileId);
+  const trimmedChosen = useBatchDraft((s) => s.useTrimmedFor === draftId);
+  const done = state.phase === 'done' ? state.result : undefined;
+  // Told once per answer (the panel above shows the ends as sent); the callback's identity does not matter.
+  const tell = useRef(onResult);
+  tell.current = onResult;
+  useEffect(() => {
+    if (done) tell.current?.(done);
+  }, [done]);
+  // With the trimmed uids chosen, what exists and what will end "not found" is said of the uids as sent.
+  const found = done ? (trimmedChosen && done.trimmable.whenTrimmed ? done.trimmable.whenTrimmed : done) : undefined;
 
   return (
     <div className="batch-check">
@@ -46,19 +57,20 @@ export function BatchCheck({ draftId, profileId, items }: { draftId: string; pro
         </p>
       )}
       {state.phase === 'failed' && <ErrorPanel title={t('batch.check.failed')} error={state.error} />}
-      {state.phase === 'done' && (
+      {state.phase === 'done' && found && (
         <div className="batch-check__result" role="status">
           <p>
-            {state.result.missing === 0
+            {found.missing === 0
               ? t('batch.check.allExist', { count: items, formatted: n(items) })
-              : `${t('batch.check.someExist', { count: state.result.existing, existing: n(state.result.existing), total: n(items) })} ${t('batch.check.someAbsent', { count: state.result.missing, missing: n(state.result.missing) })}`}{' '}
+              : `${t('batch.check.someExist', { count: found.existing, existing: n(found.existing), total: n(items) })} ${t('batch.check.someAbsent', { count: found.missing, missing: n(found.missing) })}`}{' '}
+            {found !== state.result && <span className="muted small">{t('batch.check.asSentTrimmed')} </span>}
             <span className="muted small">{t('batch.check.walked', { users: n(state.result.users) })}</span>
           </p>
-          {state.result.missingSample.length > 0 && (
+          {found.missingSample.length > 0 && (
             <div className="batch-check__missing">
               <h4 className="batch-ends__label">{t('batch.check.missingHeading')}</h4>
               <ul className="batch-ends__list">
-                {state.result.missingSample.map((uid, index) => (
+                {found.missingSample.map((uid, index) => (
                   <li key={`${index}:${uid}`} className="uid-text">
                     <VisibleUid uid={uid} inline />
                   </li>

@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAX_PREVIEW_INVALID, type BatchPreview } from '../../../shared/batch';
+import { MAX_PREVIEW_INVALID, type BatchCheckResult, type BatchPreview } from '../../../shared/batch';
 import type { ProfileView } from '../../../shared/contract';
 import { MAX_UID_LENGTH, type UidProblem } from '../../../shared/uid';
 import type { ReferenceProblem } from '../../../shared/reference';
@@ -13,6 +14,7 @@ import { formatNumber } from '../../i18n/format';
 import type { Environment } from '../../state/use-profiles';
 import { ErasureFacts } from '../erasure/erasure-facts';
 import { BatchCheck } from './batch-check';
+import { useBatchDraft } from './batch-draft-store';
 
 export const PASTED_LIST = 'pasted list';
 
@@ -29,6 +31,10 @@ interface PreviewPanelProps {
 export function BatchPreviewPanel({ preview, pending, error, action, profile, environment }: PreviewPanelProps) {
   const { t, i18n } = useTranslation();
   const n = (value: number) => formatNumber(value, i18n.language);
+  // The last check of this draft: with the trimmed uids chosen, the ends are shown as they will be sent.
+  const [checked, setChecked] = useState<{ draftId: string; result: BatchCheckResult } | null>(null);
+  const trimmedChosen = useBatchDraft((s) => preview !== null && s.useTrimmedFor === preview.draftId);
+  const asSent = trimmedChosen && checked?.draftId === preview?.draftId ? checked?.result.trimmable.whenTrimmed : undefined;
   return (
     <CardSection title={t('batch.preview.heading')} hint={t('batch.preview.hint')} className="batch-card batch-preview">
       <ErasureFacts action={action} profile={profile} environment={environment} />
@@ -80,18 +86,19 @@ export function BatchPreviewPanel({ preview, pending, error, action, profile, en
           </dl>
           {preview.items === 0 && <p className="callout callout--warning">{t('batch.preview.nothingValid')}</p>}
           {preview.edgeSpaces.count > 0 && <EdgeSpaces edgeSpaces={preview.edgeSpaces} />}
-          {preview.items > 0 && <UidEnds preview={preview} />}
+          {preview.items > 0 && <UidEnds preview={preview} ends={asSent} />}
           {preview.invalidCount > 0 && <InvalidLines preview={preview} />}
-          {preview.items > 0 && <BatchCheck draftId={preview.draftId} profileId={profile.id} items={preview.items} />}
+          {preview.items > 0 && <BatchCheck draftId={preview.draftId} profileId={profile.id} items={preview.items} onResult={(result) => setChecked({ draftId: preview.draftId, result })} />}
         </div>
       )}
     </CardSection>
   );
 }
 
-/** The first and last uids, exactly as they will be sent (text only; long ones wrap). */
-function UidEnds({ preview }: { preview: BatchPreview }) {
+/** The first and last uids, exactly as they will be sent (text only; long ones wrap): trimmed where the operator chose so. */
+function UidEnds({ preview, ends = preview }: { preview: BatchPreview; ends?: Pick<BatchPreview, 'firstUids' | 'lastUids'> | undefined }) {
   const { t } = useTranslation();
+  const { firstUids, lastUids } = ends;
   // A short list: the ends overlap, so it is shown once.
   const whole = preview.items <= preview.firstUids.length + preview.lastUids.length;
   const list = (uids: string[], label: string) => (
@@ -106,8 +113,8 @@ function UidEnds({ preview }: { preview: BatchPreview }) {
       </ol>
     </div>
   );
-  const all = whole ? [...preview.firstUids, ...preview.lastUids.filter((uid) => !preview.firstUids.includes(uid))] : [];
-  return <div className="batch-ends">{whole ? list(all, t('batch.preview.allUids')) : (<>{list(preview.firstUids, t('batch.preview.firstUids'))}{list(preview.lastUids, t('batch.preview.lastUids'))}</>)}</div>;
+  const all = whole ? [...firstUids, ...lastUids.filter((uid) => !firstUids.includes(uid))] : [];
+  return <div className="batch-ends">{whole ? list(all, t('batch.preview.allUids')) : (<>{list(firstUids, t('batch.preview.firstUids'))}{list(lastUids, t('batch.preview.lastUids'))}</>)}</div>;
 }
 
 function InvalidLines({ preview }: { preview: BatchPreview }) {
