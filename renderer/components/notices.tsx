@@ -58,13 +58,13 @@ export function Notices() {
 }
 
 function NoticeItem({ notice }: { notice: Notice }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const dismiss = useNotices((s) => s.dismiss);
   return (
     <div className={`notice notice--${notice.tone} ${notice.fades ? 'notice--fades' : ''}`}>
       <span aria-hidden="true" className="notice__icon">{notice.tone === 'success' ? '✓' : notice.tone === 'error' ? '!' : 'i'}</span>
       <p className="notice__text">
-        <TextWithUid text={notice.text} uid={notice.uid} />
+        <TextWithUid text={notice.text(t, i18n)} uid={notice.uid} />
       </p>
       {notice.receiptFor && <ReceiptButton subject={notice.receiptFor} small />}
       <button type="button" className="button button--ghost button--small" onClick={() => dismiss(notice.id)}>

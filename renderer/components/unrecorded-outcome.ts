@@ -30,7 +30,7 @@ export function useUnrecordedOutcomeNotices(): void {
         push({
           tone: 'error',
           fades: false,
-          text: `${t('audit.outcomeUnrecordedTitle')}. ${t('audit.outcomeUnrecordedBody', { outcome: t(`audit.outcomes.${info.outcome}`) })}${info.requestId ? ` (${t('common.requestId')}: ${info.requestId})` : ''}`,
+          text: (t) => `${t('audit.outcomeUnrecordedTitle')}. ${t('audit.outcomeUnrecordedBody', { outcome: t(`audit.outcomes.${info.outcome}`) })}${info.requestId ? ` (${t('common.requestId')}: ${info.requestId})` : ''}`,
         });
       }),
     [queryClient, push, t],

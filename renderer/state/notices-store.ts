@@ -1,9 +1,16 @@
+import type { i18n as I18n, TFunction } from 'i18next';
 import { create } from 'zustand';
+
+/**
+ * What a notice says, worded when it is drawn: a notice kept while the operator switches language is read in the
+ * window's language, never in the one it was raised in.
+ */
+export type NoticeWords = (t: TFunction, i18n: I18n) => string;
 
 export interface Notice {
   id: number;
   tone: 'success' | 'info' | 'error';
-  text: string;
+  text: NoticeWords;
   /** Routine confirmations (profile saved) fade; outcomes of irreversible acts stay until dismissed. */
   fades?: boolean;
   /** The uid the text names, as the text writes it: drawn whole (never broken across lines) where it occurs. */

@@ -165,6 +165,11 @@ describe('audit trail', () => {
     const blob = (createObjectURL.mock.calls[0] as unknown as [Blob])[0];
     expect(await blob.text()).toMatch(/carol,REQ-9/);
     expect(await screen.findByText(/Exported 6 entries as audit\.csv · chain head ab12cd34ef56…/)).toBeTruthy();
+
+    // The notice stays; switched to French, it reads in French like the rest of the window.
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'fr');
+    expect(await screen.findByText(/6 entrées exportées dans audit\.csv · tête de chaîne ab12cd34ef56…/)).toBeTruthy();
+    expect(screen.queryByText(/Exported 6 entries/)).toBeNull();
   });
 
   it('opens 50,000 entries with only a window of rows in the page, and scrolling brings later rows', async () => {

@@ -25,7 +25,7 @@ export function AuditView() {
   // Written to the trail as a chained entry; the trail is read again so the badge and the rows show it.
   const acknowledge = async (finding: string, reason: string) => {
     await bridge['audit.acknowledge']({ finding, reason });
-    pushNotice({ tone: 'success', text: t('audit.anchor.done', { finding }) });
+    pushNotice({ tone: 'success', text: (t) => t('audit.anchor.done', { finding }) });
     await audit.refetch();
   };
   const form = useAuditFilter((s) => s.form);
@@ -44,7 +44,7 @@ export function AuditView() {
     mutationFn: (format: AuditExportFormat) => bridge['audit.export']({ format, filter }),
     onSuccess: (file) => {
       saveFile(file);
-      pushNotice({ tone: 'success', text: t('audit.exported', { count: file.count, fileName: file.fileName, head: file.headHash ? `${file.headHash.slice(0, 12)}…` : t('common.none') }) });
+      pushNotice({ tone: 'success', text: (t) => t('audit.exported', { count: file.count, fileName: file.fileName, head: file.headHash ? `${file.headHash.slice(0, 12)}…` : t('common.none') }) });
     },
   });
 

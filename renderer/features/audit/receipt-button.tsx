@@ -32,10 +32,10 @@ export function ReceiptButton({ subject, small = false, label }: { subject: Rece
       saveFile({ fileName: file.fileName, mimeType: file.mimeType, content: bytesFromBase64(file.contentBase64) });
       pushNotice({
         tone: file.chainVerified ? 'success' : 'error',
-        text: t(file.chainVerified ? 'receipt.saved' : 'receipt.savedChainBroken', { count: file.acts, fileName: file.fileName, head: file.headHash ?? t('common.none') }),
+        text: (t) => t(file.chainVerified ? 'receipt.saved' : 'receipt.savedChainBroken', { count: file.acts, fileName: file.fileName, head: file.headHash ?? t('common.none') }),
       });
     },
-    onError: (error) => pushNotice({ tone: 'error', text: t('receipt.failed', { message: wordError(i18n, toErrorInfo(error)) }) }),
+    onError: (error) => pushNotice({ tone: 'error', text: (t, i18n) => t('receipt.failed', { message: wordError(i18n, toErrorInfo(error)) }) }),
   });
   const about = 'reference' in subject ? t('receipt.forReference', { reference: subject.reference }) : t('receipt.forAct');
   return (

@@ -48,14 +48,13 @@ export function OutcomeCounts({ counts }: { counts: BatchCounts }) {
 
 /** Exports a job's results as CSV through the browser's download, as the audit export does. */
 export function useExportResults() {
-  const { t } = useTranslation();
   const bridge = useBridge();
   const pushNotice = useNotices((s) => s.push);
   return useMutation({
     mutationFn: (batchId: string) => bridge['batch.results']({ batchId, format: 'csv' }),
     onSuccess: (file) => {
       saveFile({ fileName: file.fileName, mimeType: file.mimeType, content: file.content });
-      pushNotice({ tone: 'success', text: t('batch.results.exported', { count: file.rows, fileName: file.fileName }) });
+      pushNotice({ tone: 'success', text: (t) => t('batch.results.exported', { count: file.rows, fileName: file.fileName }) });
     },
   });
 }

@@ -101,7 +101,7 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
       refreshUsers();
       void queryClient.invalidateQueries({ queryKey: queryKeys.audit });
       const sentReference = reference.trim();
-      pushNotice({ ...erasureNotice(result, t), uid: visibleUidText(result.uid), ...(sentReference ? { receiptFor: { reference: sentReference } } : {}) });
+      pushNotice({ ...erasureNotice(result), uid: visibleUidText(result.uid), ...(sentReference ? { receiptFor: { reference: sentReference } } : {}) });
       onClose();
     },
     onError: (error) => {

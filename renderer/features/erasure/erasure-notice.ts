@@ -8,10 +8,15 @@ import { visibleUidText } from '../../../shared/invisible-characters';
  * the old uid no longer resolves. Anything short of "sessions ended, verified" is an info notice, not a success.
  * Like every outcome of an irreversible act, it stays until dismissed.
  */
-export function erasureNotice(result: ErasureResult, t: TFunction): Omit<Notice, 'id'> {
+export function erasureNotice(result: ErasureResult): Pick<Notice, 'tone' | 'text'> {
+  const clean = (!result.logout || result.logout.outcome === 'done') && result.verification === 'verified';
+  return { tone: clean ? 'success' : 'info', text: (t) => erasureNoticeText(result, t) };
+}
+
+/** The notice's words: what was erased, then each step. */
+export function erasureNoticeText(result: ErasureResult, t: TFunction): string {
   const requestId = result.requestId ?? t('erasure.noRequestId');
   const parts: string[] = [result.action === 'anonymize' ? t('erasure.successAnonymize', { uid: visibleUidText(result.uid), requestId }) : t('erasure.successDelete', { uid: visibleUidText(result.uid), requestId })];
-  const logoutDone = !result.logout || result.logout.outcome === 'done';
   if (result.logout) {
     const detail = [result.logout.status !== undefined ? `${result.logout.status}` : undefined, result.logout.errorCode].filter(Boolean).join(', ');
     const outcome = result.logout.outcome;
@@ -29,6 +34,5 @@ export function erasureNotice(result: ErasureResult, t: TFunction): Omit<Notice,
   if (result.verification === 'verified') parts.push(t('erasure.verified'));
   else if (result.verification === 'not-verified') parts.push(t('erasure.notVerified'));
   else if (result.verification === 'could-not-check') parts.push(t('erasure.couldNotCheck'));
-  const clean = logoutDone && result.verification === 'verified';
-  return { tone: clean ? 'success' : 'info', text: parts.join(' ') };
+  return parts.join(' ');
 }

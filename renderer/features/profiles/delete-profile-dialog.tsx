@@ -35,7 +35,7 @@ function DeleteProfileForm({ profile, onClose }: { profile: ProfileView; onClose
     onSuccess: async () => {
       queryClient.removeQueries({ queryKey: queryKeys.usersOfProfile(profile.id) });
       await queryClient.invalidateQueries({ queryKey: queryKeys.profiles });
-      pushNotice({ tone: 'info', text: t('deleteProfile.deleted', { name: profile.name }), fades: true });
+      pushNotice({ tone: 'info', text: (t) => t('deleteProfile.deleted', { name: profile.name }), fades: true });
       onClose();
     },
   });

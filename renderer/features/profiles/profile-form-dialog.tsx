@@ -67,7 +67,7 @@ function ProfileForm({ profile, hasActiveProfile, onDone }: { profile?: ProfileV
     },
     onSuccess: async (saved) => {
       await queryClient.invalidateQueries({ queryKey: queryKeys.profiles });
-      pushNotice({ tone: 'success', text: t('profileForm.saved', { name: saved.name }), fades: true });
+      pushNotice({ tone: 'success', text: (t) => t('profileForm.saved', { name: saved.name }), fades: true });
       onDone();
     },
   });

@@ -20,7 +20,6 @@ const usePendingLive = create<{ profileId: string | null; ask: (profileId: strin
 }));
 
 function useSetActive() {
-  const { t, i18n } = useTranslation();
   const bridge = useBridge();
   const queryClient = useQueryClient();
   const selectUser = useUiStore((s) => s.selectUser);
@@ -32,7 +31,7 @@ function useSetActive() {
       selectUser(null);
       return queryClient.invalidateQueries({ queryKey: queryKeys.profiles });
     },
-    onError: (error) => pushNotice({ tone: 'error', text: t('header.switchFailed', { message: wordError(i18n, toErrorInfo(error)) }) }),
+    onError: (error) => pushNotice({ tone: 'error', text: (t, i18n) => t('header.switchFailed', { message: wordError(i18n, toErrorInfo(error)) }) }),
   });
 }
 
