@@ -1,12 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import keytar from 'keytar';
 import { anchorAccount, anchorInCredentialStore, type AuditAnchorRecord } from '../core/audit-anchor';
 import { openAuditLog } from '../core/audit-log';
 import { KEYCHAIN_SERVICE, openCredentialStore } from '../core/keytar-credential-store';
-import { test, expect, createSandboxUser, type BridgeCaller } from './fixtures';
-import { expectNoSeriousAxeViolations, saveScreenshot } from './support';
+import { test, expect, createSandboxUser } from './fixtures';
+import { anchorSettled, anonymiseThroughTheBridge } from './sandbox-helpers';
+import { expectNoSeriousAxeViolations, openAudit, saveScreenshot } from './support';
 
 /**
  * The integrity badge over the keychain's anchor (with-keyring.sh): entries removed from the end are said to be
@@ -14,28 +14,13 @@ import { expectNoSeriousAxeViolations, saveScreenshot } from './support';
  * when and why, in English and French. A write a crash cut short, its fragment set aside, is said and stays verified.
  */
 
-async function erase(bridge: BridgeCaller, profileId: string, uid: string, reference: string): Promise<void> {
-  const answer = await bridge('users.erase', { profileId, action: 'anonymize', uid, confirmUid: uid, reference });
-  if (!answer.ok) throw new Error(`Anonymising ${uid} failed: ${answer.error.code} ${answer.error.message}`);
-}
-
-/** Waits until the keychain's anchor knows the last write landed (told a moment after it: core/audit-anchor-confirm.ts). */
-async function anchorSettled(dataDir: string): Promise<void> {
-  await expect.poll(async () => (JSON.parse((await keytar.getPassword(KEYCHAIN_SERVICE, anchorAccount(dataDir))) ?? '{}') as { next?: unknown }).next).toBeUndefined();
-}
-
-async function openAudit(page: Page) {
-  await page.getByRole('tab', { name: 'Audit trail' }).click();
-  await expect(page.getByRole('table', { name: 'Audit trail entries' })).toBeVisible();
-}
-
 const REASON = 'Restored from the 21 November backup after a disk failure; the missing act is recorded again under REQ-71.';
 
 test('entries removed from the end are acknowledged in the integrity badge with a typed reason; the badge then says who, when and why', async ({ app, bridge, sandbox, profile, dataDir }, testInfo) => {
   const auditPath = join(dataDir, 'audit.jsonl');
   for (const [uid, reference] of [['e2e-ines', 'REQ-70'], ['e2e-jules', 'REQ-71']] as const) {
     await createSandboxUser(sandbox, uid);
-    await erase(bridge, profile.id, uid, reference);
+    await anonymiseThroughTheBridge(bridge, profile.id, uid, reference);
   }
   // The last act (its six entries) taken off the end: its chain alone is intact, only the anchor can tell.
   await anchorSettled(dataDir);
@@ -95,7 +80,7 @@ test('entries removed from the end are acknowledged in the integrity badge with 
 test('a write a crash cut short: once its fragment is set aside, the badge says so and the trail stays verified', async ({ app, bridge, sandbox, profile, dataDir }, testInfo) => {
   const auditPath = join(dataDir, 'audit.jsonl');
   await createSandboxUser(sandbox, 'e2e-kim');
-  await erase(bridge, profile.id, 'e2e-kim', 'REQ-72');
+  await anonymiseThroughTheBridge(bridge, profile.id, 'e2e-kim', 'REQ-72');
   // One more write through the same keychain anchor, then the folder as a power cut during it leaves it.
   const keychain = anchorInCredentialStore(() => openCredentialStore({ env: {} }), dataDir);
   const stored: AuditAnchorRecord[] = [];

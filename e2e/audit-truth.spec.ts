@@ -1,11 +1,8 @@
 import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page, TestInfo } from '@playwright/test';
-import keytar from 'keytar';
-import { anchorAccount } from '../core/audit-anchor';
-import { KEYCHAIN_SERVICE } from '../core/keytar-credential-store';
-import { test, expect, createSandboxUser, type BridgeCaller } from './fixtures';
-import { saveScreenshot } from './support';
+import { test, expect, createSandboxUser } from './fixtures';
+import { anchorSettled, anonymiseThroughTheBridge } from './sandbox-helpers';
+import { openAudit, photograph } from './support';
 
 /**
  * What the Audit view says must be what the trail proves (Chromium, the real keychain): rows the chain does not vouch
@@ -14,36 +11,10 @@ import { saveScreenshot } from './support';
  * every finding of the anchor with what to do.
  */
 
-async function erase(bridge: BridgeCaller, profileId: string, uid: string, reference: string): Promise<void> {
-  const answer = await bridge('users.erase', { profileId, action: 'anonymize', uid, confirmUid: uid, reference });
-  if (!answer.ok) throw new Error(`Anonymising ${uid} failed: ${answer.error.code} ${answer.error.message}`);
-}
-
-async function anchorSettled(dataDir: string): Promise<void> {
-  await expect.poll(async () => (JSON.parse((await keytar.getPassword(KEYCHAIN_SERVICE, anchorAccount(dataDir))) ?? '{}') as { next?: unknown }).next).toBeUndefined();
-}
-
-async function openAudit(page: Page) {
-  await page.getByRole('tab', { name: /^(Audit trail|Journal d’audit)$/ }).click();
-  await expect(page.getByRole('table', { name: /^(Audit trail entries|Entrées du journal d’audit)$/ })).toBeVisible();
-}
-
-/** Both sizes, both themes, in the language the window shows now. */
-async function photograph(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  for (const [width, height] of [[1360, 850], [1024, 700]] as const) {
-    await page.setViewportSize({ width, height });
-    for (const theme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
-      await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
-      await saveScreenshot(page, testInfo, `${name}-${width}x${height}`, theme, { fullPage: false });
-    }
-  }
-}
-
 test('forged lines before the chain are marked as not vouched for; an old reference shows its hidden characters; a 404 reads "Not found"; the CSV says each row’s worth', async ({ app, bridge, sandbox, profile, dataDir }, testInfo) => {
   const auditPath = join(dataDir, 'audit.jsonl');
   await createSandboxUser(sandbox, 'e2e-hugo');
-  await erase(bridge, profile.id, 'e2e-hugo', 'REQ-80');
+  await anonymiseThroughTheBridge(bridge, profile.id, 'e2e-hugo', 'REQ-80');
   // A delete of a uid the service does not know: answered 404.
   const missing = await bridge('users.erase', { profileId: profile.id, action: 'delete', uid: 'e2e-nobody', confirmUid: 'e2e-nobody', logoutFirst: false });
   expect(missing.ok).toBe(false);
@@ -53,7 +24,7 @@ test('forged lines before the chain are marked as not vouched for; an old refere
     JSON.stringify({ at: '2026-11-20T09:00:00.000+01:00', actId: 'forged-act', action: 'delete', outcome, uid: 'forged-user', reference: 'REQ\u0007bell\u202eevil', profileId: profile.id, profileName: profile.name, baseUrl: profile.baseUrl, via: 'app', ...(outcome === 'done' ? { status: 200 } : {}) });
   await writeFile(auditPath, `${forged('attempted')}\n${forged('done')}\n${await readFile(auditPath, 'utf8')}`);
 
-  await openAudit(app);
+  await openAudit(app, { frenchToo: true });
   const table = app.getByRole('table', { name: 'Audit trail entries' });
   await expect(app.getByTestId('integrity')).toContainText('Chain broken at line 1');
   const forgedRow = table.getByRole('row').filter({ hasText: 'forged-user' });
@@ -65,7 +36,7 @@ test('forged lines before the chain are marked as not vouched for; an old refere
   await expect(genuine).toContainText('✓ Done');
   await expect(genuine).not.toContainText('Not vouched');
   await expect(table.getByRole('row').filter({ hasText: 'e2e-nobody' })).toContainText('○ Not found (already erased or never existed)');
-  await photograph(app, testInfo, 'audit-unvouched');
+  await photograph(app, testInfo, 'audit-unvouched', { awaitTheme: true });
 
   const [csv] = await Promise.all([app.waitForEvent('download'), app.getByRole('button', { name: 'Export CSV' }).click()]);
   const text = await readFile((await csv.path())!, 'utf8');
@@ -78,14 +49,14 @@ test('forged lines before the chain are marked as not vouched for; an old refere
   const tableFr = app.getByRole('table', { name: 'Entrées du journal d’audit' });
   await expect(tableFr.getByRole('row').filter({ hasText: 'forged-user' })).toContainText('Non garanti\u00a0: hors de la chaîne (lignes 1 à 2)');
   await expect(tableFr.getByRole('row').filter({ hasText: 'e2e-nobody' })).toContainText('○ Introuvable (déjà effacé ou jamais existé)');
-  await photograph(app, testInfo, 'audit-unvouched-fr');
+  await photograph(app, testInfo, 'audit-unvouched-fr', { awaitTheme: true });
   await app.getByRole('combobox', { name: 'Langue' }).selectOption('en');
 });
 
 test('a deleted trail, a logout, then the backup put back: the badge counts and lists every open finding, each with what to do', async ({ app, bridge, sandbox, profile, dataDir }, testInfo) => {
   const auditPath = join(dataDir, 'audit.jsonl');
   await createSandboxUser(sandbox, 'e2e-iris');
-  await erase(bridge, profile.id, 'e2e-iris', 'REQ-90');
+  await anonymiseThroughTheBridge(bridge, profile.id, 'e2e-iris', 'REQ-90');
   await anchorSettled(dataDir);
   await copyFile(auditPath, join(dataDir, 'audit.backup'));
   await rm(auditPath);
@@ -94,7 +65,7 @@ test('a deleted trail, a logout, then the backup put back: the badge counts and 
   await anchorSettled(dataDir);
   await copyFile(join(dataDir, 'audit.backup'), auditPath);
 
-  await openAudit(app);
+  await openAudit(app, { frenchToo: true });
   const badge = app.getByTestId('integrity');
   await expect(badge).toContainText('the trail differs from the head its anchor recorded (rewritten)');
   await expect(app.getByTestId('integrity-anchor')).toContainText('2 findings of the anchor are open: the details list each, with what to do.');
@@ -108,11 +79,11 @@ test('a deleted trail, a logout, then the backup put back: the badge counts and 
   await expect(findings.nth(1)).toContainText('found by a write on');
   await expect(findings.nth(1)).toContainText('all of its entries were removed');
   await expect(findings.nth(1)).toContainText('What to do: if the file was deleted, emptied or replaced by an older copy on purpose');
-  await photograph(app, testInfo, 'audit-findings');
+  await photograph(app, testInfo, 'audit-findings', { awaitTheme: true });
 
   await app.getByRole('combobox', { name: 'Language' }).selectOption('fr');
   await expect(app.getByTestId('integrity-anchor')).toContainText('2 constats de l’ancre sont ouverts');
   await expect(findings.nth(1)).toContainText('Que faire\u00a0: si le fichier a été supprimé');
-  await photograph(app, testInfo, 'audit-findings-fr');
+  await photograph(app, testInfo, 'audit-findings-fr', { awaitTheme: true });
   await app.getByRole('combobox', { name: 'Langue' }).selectOption('en');
 });

@@ -1,10 +1,8 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
-import keytar from 'keytar';
-import { anchorAccount } from '../core/audit-anchor';
-import { test, expect, createSandboxUser, type BridgeCaller } from './fixtures';
-import { expectNoSeriousAxeViolations, saveScreenshot } from './support';
+import { test, expect, createSandboxUser } from './fixtures';
+import { anchorSettled, anonymiseThroughTheBridge } from './sandbox-helpers';
+import { expectNoSeriousAxeViolations, openAudit, saveScreenshot } from './support';
 
 /**
  * The Audit view over a real trail written by the real gate, with malformed
@@ -12,11 +10,6 @@ import { expectNoSeriousAxeViolations, saveScreenshot } from './support';
  * view stays usable, shows each corrupt line with its number and every good
  * act, filters by a reference and exports what it shows.
  */
-
-async function erase(bridge: BridgeCaller, profileId: string, uid: string, reference: string): Promise<void> {
-  const answer = await bridge('users.erase', { profileId, action: 'anonymize', uid, confirmUid: uid, reference });
-  if (!answer.ok) throw new Error(`Anonymising ${uid} failed: ${answer.error.code} ${answer.error.message}`);
-}
 
 const lineCount = async (path: string) => (await readFile(path, 'utf8')).split('\n').filter(Boolean).length;
 
@@ -32,28 +25,21 @@ function malformedLines(goodLine: string): string[] {
   ];
 }
 
-async function openAudit(page: Page) {
-  await page.getByRole('tab', { name: 'Audit trail' }).click();
-  const table = page.getByRole('table', { name: 'Audit trail entries' });
-  await expect(table).toBeVisible();
-  return table;
-}
-
 test('malformed lines of each kind leave the Audit view usable; filter by reference, export CSV and JSON, get the receipt', async ({ app, bridge, sandbox, profile, dataDir }, testInfo) => {
   const auditPath = join(dataDir, 'audit.jsonl');
   // A uid a spreadsheet would run as a formula: the CSV must neutralise it.
   const formulaUid = '@e2e-alice';
   for (const uid of [formulaUid, 'e2e-bob', 'e2e-carol']) await createSandboxUser(sandbox, uid);
 
-  await erase(bridge, profile.id, formulaUid, 'REQ-42');
-  await erase(bridge, profile.id, 'e2e-bob', 'REQ-43');
+  await anonymiseThroughTheBridge(bridge, profile.id, formulaUid, 'REQ-42');
+  await anonymiseThroughTheBridge(bridge, profile.id, 'e2e-bob', 'REQ-43');
   const before = await lineCount(auditPath);
   const lastGood = (await readFile(auditPath, 'utf8')).trimEnd().split('\n').at(-1)!;
   const bad = malformedLines(lastGood);
   await appendFile(auditPath, `${bad.join('\n')}\n`);
   const badLines = bad.map((_, index) => before + index + 1);
   // A good act after the damage: new entries never land on a bad line.
-  await erase(bridge, profile.id, 'e2e-carol', 'REQ-44');
+  await anonymiseThroughTheBridge(bridge, profile.id, 'e2e-carol', 'REQ-44');
 
   const table = await openAudit(app);
   // Act rows only: a corrupt row's excerpt may quote a uid.
@@ -100,7 +86,7 @@ test('malformed lines of each kind leave the Audit view usable; filter by refere
 test('the Audit view in both themes at two window sizes', async ({ app, bridge, sandbox, profile, dataDir }, testInfo) => {
   for (const [uid, reference] of [['e2e-dora', 'REQ-50'], ['e2e-eve', 'REQ-51']] as const) {
     await createSandboxUser(sandbox, uid);
-    await erase(bridge, profile.id, uid, reference);
+    await anonymiseThroughTheBridge(bridge, profile.id, uid, reference);
   }
   await appendFile(join(dataDir, 'audit.jsonl'), 'null\n');
   for (const theme of ['light', 'dark'] as const) {
@@ -118,14 +104,14 @@ test('the Audit view in both themes at two window sizes', async ({ app, bridge, 
 test('a trail rolled back to an older copy: the integrity badge reports it from the keychain’s anchor, in both languages and themes', async ({ app, bridge, sandbox, profile, dataDir }, testInfo) => {
   const auditPath = join(dataDir, 'audit.jsonl');
   await createSandboxUser(sandbox, 'e2e-frank');
-  await erase(bridge, profile.id, 'e2e-frank', 'REQ-60');
+  await anonymiseThroughTheBridge(bridge, profile.id, 'e2e-frank', 'REQ-60');
   await openAudit(app);
   await expect(app.getByTestId('integrity-anchor')).toHaveAttribute('data-anchor-store', 'keychain');
   const older = await readFile(auditPath, 'utf8');
   await createSandboxUser(sandbox, 'e2e-grace');
-  await erase(bridge, profile.id, 'e2e-grace', 'REQ-61');
+  await anonymiseThroughTheBridge(bridge, profile.id, 'e2e-grace', 'REQ-61');
   // The file replaced by the older copy: the chain in it is intact, only the anchor can tell (once told the last write landed).
-  await expect.poll(async () => (JSON.parse((await keytar.getPassword('privacy-desk', anchorAccount(dataDir))) ?? '{}') as { next?: unknown }).next).toBeUndefined();
+  await anchorSettled(dataDir);
   await writeFile(auditPath, older);
   await app.getByRole('button', { name: 'Refresh' }).click();
   const badge = app.getByTestId('integrity');

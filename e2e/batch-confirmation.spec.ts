@@ -1,4 +1,5 @@
-import { expect, sandboxUser, test, type BridgeCaller } from './fixtures';
+import { expect, sandboxUser, test } from './fixtures';
+import { plainUids, setLatency } from './sandbox-helpers';
 import { saveScreenshot } from './support';
 
 /**
@@ -7,24 +8,9 @@ import { saveScreenshot } from './support';
  * is not armed: the phrase typed for the batch that ran confirms nothing more, and no uid is deleted again.
  */
 
-async function twelveUids(bridge: BridgeCaller, profileId: string): Promise<string[]> {
-  const listed = await bridge('users.list', { profileId, page: 1, perPage: 60 });
-  if (!listed.ok) throw new Error(`Listing users failed: ${listed.error.message}`);
-  return listed.value.users
-    .slice(15)
-    .map((user) => user.uid)
-    .filter((uid): uid is string => uid !== null && /^[\w.@-]{1,100}$/.test(uid))
-    .slice(0, 12);
-}
-
-async function setLatency(sandboxUrl: string, latencyMs: number): Promise<void> {
-  const response = await fetch(`${sandboxUrl}/sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs }) });
-  expect(response.ok).toBe(true);
-}
-
 test('declining the resume panel goes back to the stopped job’s results; the form is not armed and nothing more is deleted', async ({ app, bridge, sandbox, profile }, testInfo) => {
   test.slow(true, 'a batch slowed down so that it can be cancelled half-way');
-  const uids = await twelveUids(bridge, profile.id);
+  const uids = await plainUids(bridge, profile.id, 12);
   // A slow service leaves time to cancel while the second of the run's waves is in flight: twelve items are more than
   // its senders, so some are never sent, whenever the click lands.
   await setLatency(sandbox.url, 1500);

@@ -1,11 +1,12 @@
 import { createSandboxUser, expect, sandboxUser, test, type BridgeCaller } from './fixtures';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import type { Locator } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { runCli } from '../cli/run-cli';
 import { jobPaths } from '../core/batch/job-files';
 import { createJob } from '../core/batch/journal';
 import type { BatchJobSummary } from '../shared/batch';
+import { plainUids, setLatency } from './sandbox-helpers';
 import { expectNoSeriousAxeViolations, saveScreenshot } from './support';
 
 /**
@@ -14,16 +15,6 @@ import { expectNoSeriousAxeViolations, saveScreenshot } from './support';
  *   when its trimmed form exists, and is sent trimmed only by the operator's explicit, recorded choice;
  * - the progress panel and the jobs table say the same state and counts, paused, running and finished.
  */
-
-async function plainUids(bridge: BridgeCaller, profileId: string, count: number): Promise<string[]> {
-  const listed = await bridge('users.list', { profileId, page: 1, perPage: 60 });
-  if (!listed.ok) throw new Error(`Listing users failed: ${listed.error.message}`);
-  return listed.value.users
-    .slice(15)
-    .map((user) => user.uid)
-    .filter((uid): uid is string => uid !== null && /^[\w.@-]{1,100}$/.test(uid))
-    .slice(0, count);
-}
 
 /** The outcomes cell of a row of the jobs table. */
 const jobCounts = (row: Locator) => row.locator('td').nth(4);
@@ -48,9 +39,17 @@ async function cliBatchList(dataDir: string): Promise<BatchJobSummary[]> {
   return (JSON.parse(stdout) as { jobs: BatchJobSummary[] }).jobs;
 }
 
-async function setLatency(sandboxUrl: string, latencyMs: number): Promise<void> {
-  const response = await fetch(`${sandboxUrl}/sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs }) });
-  expect(response.ok).toBe(true);
+/** Starts anonymising twelve plain uids from the Batch screen at 1360×850, sessions left alone, each answer `latencyMs` late. */
+async function startAnonymisingTwelve(app: Page, bridge: BridgeCaller, profileId: string, sandboxUrl: string, latencyMs: number): Promise<void> {
+  const uids = await plainUids(bridge, profileId, 12);
+  await setLatency(sandboxUrl, latencyMs);
+  await app.setViewportSize({ width: 1360, height: 850 });
+  await app.getByRole('tab', { name: 'Batch' }).click();
+  await app.getByLabel('uids to erase').fill(uids.join('\n'));
+  await expect(app.getByText('Anonymise 12 users')).toBeVisible();
+  await app.getByRole('checkbox', { name: 'End each user’s sessions first' }).uncheck();
+  await app.getByLabel('Type ANONYMISE 12 to confirm').fill('ANONYMISE 12');
+  await app.getByRole('button', { name: 'Start' }).click();
 }
 
 test('a uid pasted with spaces at an end: drawn as it is, called a likely mistake, sent trimmed only by choice, recorded', async ({ app, bridge, sandbox, profile, context, host }, testInfo) => {
@@ -140,15 +139,7 @@ test('without the choice, the results say "not found" of " user-000490 " drawn w
 
 test('the progress panel and the jobs table say the same state and counts: running, paused, resumed, finished', async ({ app, bridge, sandbox, profile, dataDir }, testInfo) => {
   test.slow(true, 'a batch against a sandbox slowed down so that the run can be paused');
-  const uids = await plainUids(bridge, profile.id, 12);
-  await setLatency(sandbox.url, 400);
-  await app.setViewportSize({ width: 1360, height: 850 });
-  await app.getByRole('tab', { name: 'Batch' }).click();
-  await app.getByLabel('uids to erase').fill(uids.join('\n'));
-  await expect(app.getByText('Anonymise 12 users')).toBeVisible();
-  await app.getByRole('checkbox', { name: 'End each user’s sessions first' }).uncheck();
-  await app.getByLabel('Type ANONYMISE 12 to confirm').fill('ANONYMISE 12');
-  await app.getByRole('button', { name: 'Start' }).click();
+  await startAnonymisingTwelve(app, bridge, profile.id, sandbox.url, 400);
 
   const panel = app.getByRole('region', { name: 'Progress' });
   const jobRow = app.getByRole('table', { name: 'Batches on this computer' }).locator('tbody tr').first();
@@ -200,15 +191,7 @@ test('the progress panel and the jobs table say the same state and counts: runni
 
 test('stopping: the panel, the jobs table and the CLI say Stopping while the items in flight finish, then Unfinished, the same counts', async ({ app, bridge, sandbox, profile, dataDir }, testInfo) => {
   test.slow(true, 'a batch against a slow sandbox, cancelled while items are in flight');
-  const uids = await plainUids(bridge, profile.id, 12);
-  await setLatency(sandbox.url, 4000);
-  await app.setViewportSize({ width: 1360, height: 850 });
-  await app.getByRole('tab', { name: 'Batch' }).click();
-  await app.getByLabel('uids to erase').fill(uids.join('\n'));
-  await expect(app.getByText('Anonymise 12 users')).toBeVisible();
-  await app.getByRole('checkbox', { name: 'End each user’s sessions first' }).uncheck();
-  await app.getByLabel('Type ANONYMISE 12 to confirm').fill('ANONYMISE 12');
-  await app.getByRole('button', { name: 'Start' }).click();
+  await startAnonymisingTwelve(app, bridge, profile.id, sandbox.url, 4000);
 
   const panel = app.getByRole('region', { name: 'Progress' });
   const jobRow = app.getByRole('table', { name: 'Batches on this computer' }).locator('tbody tr').first();

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { test, expect, type BridgeCaller } from './fixtures';
+import { test, expect } from './fixtures';
+import { plainUids, setLatency } from './sandbox-helpers';
 import { saveScreenshot } from './support';
 
 /**
@@ -8,23 +9,9 @@ import { saveScreenshot } from './support';
  * its results exported, and the audit trail shows every item.
  */
 
-/** Plain seeded uids (the awkward ones, among the first 15, have their own tests): 20 of them after those. */
-async function twentyUids(bridge: BridgeCaller, profileId: string): Promise<string[]> {
-  const listed = await bridge('users.list', { profileId, page: 1, perPage: 60 });
-  if (!listed.ok) throw new Error(`Listing users failed: ${listed.error.message}`);
-  const uids = listed.value.users.slice(15).map((user) => user.uid).filter((uid): uid is string => uid !== null && /^[\w.@-]{1,100}$/.test(uid));
-  expect(uids.length, 'the sandbox seeds enough plain uids').toBeGreaterThanOrEqual(20);
-  return uids.slice(0, 20);
-}
-
-async function setLatency(sandboxUrl: string, latencyMs: number): Promise<void> {
-  const response = await fetch(`${sandboxUrl}/sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs }) });
-  expect(response.ok).toBe(true);
-}
-
 test('20 uids: one paste, the typed phrase, one click; progress, pause and resume, results exported, every item in the audit trail', async ({ app, bridge, sandbox, profile }, testInfo) => {
   test.slow(true, 'a batch of 20 against a sandbox slowed down so that the run can be paused');
-  const uids = await twentyUids(bridge, profile.id);
+  const uids = await plainUids(bridge, profile.id, 20);
   // Each answer takes a second: the run lasts long enough to be paused by hand.
   await setLatency(sandbox.url, 1000);
 

@@ -1,21 +1,6 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Locator, Page, TestInfo } from '@playwright/test';
 import { test, expect, loginSandboxUser, sandboxUser } from './fixtures';
-import { COUNTDOWN_SECONDS, holdPageClock, runCountdown, saveScreenshot } from './support';
-
-async function actOnUid(page: Page, uid: string, action: 'Anonymise' | 'Delete'): Promise<void> {
-  const box = page.getByRole('region', { name: 'Act on a uid' });
-  await box.getByLabel('uid', { exact: true }).fill(uid);
-  await box.getByRole('button', { name: action, exact: true }).click();
-  await continueIfNotSeen(page);
-}
-
-/** A uid not on the loaded page is said to be unseen first; these tests mean to go on. */
-async function continueIfNotSeen(page: Page): Promise<void> {
-  const dialog = page.getByRole('dialog');
-  const goOn = dialog.getByRole('button', { name: 'Continue anyway' });
-  await expect(dialog.getByLabel('Type the uid to confirm').or(goOn)).toBeVisible();
-  if (await goOn.isVisible()) await goOn.click();
-}
+import { COUNTDOWN_SECONDS, actOnUid, holdPageClock, photograph, runCountdown } from './support';
 
 /** A uid as titles and notices draw it: each space as ␣. */
 const drawn = (uid: string) => uid.replace(/ /g, '␣');
@@ -71,7 +56,7 @@ test.describe('erasure', () => {
 
   test('anonymise an awkward uid typed in "Act on a uid"', async ({ app, sandbox }) => {
     const uid = 'mixed /?#% ü+';
-    await actOnUid(app, uid, 'Anonymise');
+    await actOnUid(app, uid, 'Anonymise', { goOnIfUnseen: true });
     const dialog = app.getByRole('dialog', { name: `Anonymise user ${drawn(uid)}` });
     await dialog.getByLabel('Type the uid to confirm').fill(uid);
     // Without "end the sessions first" only the erasure (and its check) is sent.
@@ -87,7 +72,7 @@ test.describe('erasure', () => {
 
   test('delete a user: the sandbox shows it deleted and the audit trail lists it', async ({ app, sandbox }) => {
     const uid = 'team/lead';
-    await actOnUid(app, uid, 'Delete');
+    await actOnUid(app, uid, 'Delete', { goOnIfUnseen: true });
     const dialog = app.getByRole('dialog', { name: `Delete user ${uid}` });
     await expect(dialog).toContainText('including all their contributions');
     await dialog.getByLabel('Type the uid to confirm').fill(uid);
@@ -109,7 +94,7 @@ test.describe('erasure', () => {
     app.on('request', (request) => {
       if (new URL(request.url()).pathname === '/bridge/users.erase') erasureCalls.push(request.url());
     });
-    await actOnUid(app, uid, 'Delete');
+    await actOnUid(app, uid, 'Delete', { goOnIfUnseen: true });
     const dialog = app.getByRole('dialog', { name: `Delete user ${uid}` });
     await dialog.getByLabel('Type the uid to confirm').fill(uid);
     const before = (await stats(sandbox.url)).apiRequests;
@@ -166,13 +151,7 @@ test.describe('erasure', () => {
     await expect(dialog).toContainText('Does not match, though it looks the same: at character 5 you have the sign “␣”, which only stands for the character “space” (U+0020). Use “Copy uid” and paste here.');
     await typed.fill('jean\u00a0dupont');
     await expect(dialog).toContainText('at character 5 you have the character “no-break space” (U+00A0) where the uid has the character “space” (U+0020)');
-    for (const size of [{ width: 1360, height: 850 }, { width: 1024, height: 700 }]) {
-      for (const theme of ['light', 'dark'] as const) {
-        await app.setViewportSize(size);
-        await app.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
-        await saveScreenshot(app, testInfo, `erasure-invisible-mismatch-${size.width}x${size.height}`, theme, { fullPage: false });
-      }
-    }
+    await photograph(app, testInfo, 'erasure-invisible-mismatch');
   });
 
   test('after an unknown outcome the dialog is disarmed: the typed uid gone, no Confirm, the next step is to look the user up; it fits at both sizes, in English and French', async ({ app, sandbox }, testInfo) => {
@@ -221,14 +200,9 @@ test.describe('erasure', () => {
 });
 
 /** The dialog shows all it says without scrolling, at 1360×850 and 1024×700, light and dark: photographed each way. */
-async function expectFitsAndPhotograph(page: Page, dialog: Locator, testInfo: Parameters<typeof saveScreenshot>[1], name: string): Promise<void> {
-  for (const size of [{ width: 1360, height: 850 }, { width: 1024, height: 700 }]) {
-    await page.setViewportSize(size);
-    await expect.poll(() => dialog.evaluate((element) => element.scrollHeight - element.clientHeight), { message: `the dialog scrolls at ${size.width}×${size.height}` }).toBeLessThanOrEqual(0);
-    for (const theme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
-      await saveScreenshot(page, testInfo, `${name}-${size.width}x${size.height}`, theme, { fullPage: false });
-    }
-  }
-  await page.setViewportSize({ width: 1360, height: 850 });
+async function expectFitsAndPhotograph(page: Page, dialog: Locator, testInfo: TestInfo, name: string): Promise<void> {
+  await photograph(page, testInfo, name, {
+    atEachSize: (size) => expect.poll(() => dialog.evaluate((element) => element.scrollHeight - element.clientHeight), { message: `the dialog scrolls at ${size.width}×${size.height}` }).toBeLessThanOrEqual(0),
+    restoreSize: true,
+  });
 }

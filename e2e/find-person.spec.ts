@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { test, expect, createSandboxUser, sandboxUser } from './fixtures';
-import { expectNoSeriousAxeViolations, holdPageClock, runCountdown, saveScreenshot } from './support';
+import { deleteWithBuiltCli } from './sandbox-helpers';
+import { actOnUid, expectNoSeriousAxeViolations, holdPageClock, runCountdown, saveScreenshot } from './support';
 
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
@@ -72,29 +72,10 @@ test.describe('find a person on any page', () => {
   });
 });
 
-/** The built CLI (bin/privacy-desk.js → dist/cli/main.js), as an operator would run it at the same time, on the same data folder. */
-function runBuiltCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/privacy-desk.js', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
-
 async function find(page: Page, text: string): Promise<void> {
   const finder = page.getByRole('search');
   await finder.getByLabel('Find a person — every page').fill(text);
   await finder.getByRole('button', { name: 'Find' }).click();
-}
-
-async function actOnUid(page: Page, uid: string, action: 'Anonymise' | 'Delete'): Promise<Locator> {
-  const box = page.getByRole('region', { name: 'Act on a uid' });
-  await box.getByLabel('uid', { exact: true }).fill(uid);
-  await box.getByRole('button', { name: action, exact: true }).click();
-  return page.getByRole('dialog');
 }
 
 test.describe('what the console says about a person was just checked', () => {
@@ -139,13 +120,7 @@ test.describe('what the console says about a person was just checked', () => {
     const table = app.getByRole('table', { name: 'Users on page 1' });
     await expect(table.getByRole('button', { name: `Delete ${uid}` })).toBeVisible();
 
-    const { apiKey, apiSecret, applicationName } = sandbox.credentials;
-    const cli = await runBuiltCli(['--base-url', sandbox.url, '--app', applicationName, 'users', 'delete', uid, '--confirm', uid, '--no-logout-first'], {
-      PRIVACY_DESK_DATA_DIR: dataDir,
-      PRIVACY_DESK_API_KEY: apiKey,
-      PRIVACY_DESK_API_SECRET: apiSecret,
-    });
-    expect(cli.code, cli.output).toBe(0);
+    await deleteWithBuiltCli(sandbox, dataDir, uid);
     expect((await sandboxUser(sandbox, uid)).state).toBe('deleted');
 
     // The search asked again leaves them out: the audit trail told the console before it answered.

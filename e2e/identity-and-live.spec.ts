@@ -1,38 +1,11 @@
-import { createServer } from 'node:net';
-import type { Page, TestInfo } from '@playwright/test';
 import { test, expect, uniqueName, waitForConsole } from './fixtures';
-import { saveScreenshot } from './support';
+import { closedPort } from './sandbox-helpers';
+import { photograph, saveScreenshot } from './support';
 
 /**
  * Who a uid belongs to in the erasure dialog, the unseen-uid path
  * (no countdown), the light confirmations on live data, and the logout tester's real error.
  */
-
-const SIZES = [
-  { width: 1360, height: 850 },
-  { width: 1024, height: 700 },
-] as const;
-
-/** A port on this computer that nothing listens on: requests to it are refused without leaving the machine. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** The dialog as the operator sees it, at both sizes and in both themes. */
-async function photograph(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    for (const theme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
-      await saveScreenshot(page, testInfo, `${name}-${size.width}x${size.height}`, theme, { fullPage: false });
-    }
-  }
-  await page.setViewportSize(SIZES[0]);
-}
 
 test.describe('know who you are erasing', () => {
   test('the erasure dialog shows who the uid belongs to', async ({ app }, testInfo) => {
@@ -48,7 +21,7 @@ test.describe('know who you are erasing', () => {
     expect(name.length).toBeGreaterThan(0);
     expect(rowText).toContain(name);
     await expect(identity).toContainText(/\d+ messages · \d+ votes/);
-    await photograph(app, testInfo, 'erasure-identity');
+    await photograph(app, testInfo, 'erasure-identity', { restoreSize: true });
   });
 
   test('a uid not seen on the list is said so before any ceremony; no countdown; Close after NOT_FOUND', async ({ app, sandbox }, testInfo) => {
@@ -59,7 +32,7 @@ test.describe('know who you are erasing', () => {
     await expect(dialog).toContainText('Not seen on the service’s list — check the uid.');
     await expect(dialog.getByLabel('Type the uid to confirm')).toHaveCount(0);
     await expect(dialog.getByRole('timer')).toHaveCount(0);
-    await photograph(app, testInfo, 'erasure-unknown-uid');
+    await photograph(app, testInfo, 'erasure-unknown-uid', { restoreSize: true });
     const before = ((await (await fetch(`${sandbox.url}/sandbox/stats`)).json()) as { apiRequests: number }).apiRequests;
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(dialog).toBeHidden();
@@ -88,7 +61,7 @@ test.describe('live data', () => {
       await app.getByRole('combobox', { name: 'Active profile' }).selectOption({ label: liveName });
       const switchDialog = app.getByRole('dialog', { name: 'Switch to a live profile?' });
       await expect(switchDialog).toContainText(`“${liveName}” works on live data`);
-      await photograph(app, testInfo, 'live-switch-confirm');
+      await photograph(app, testInfo, 'live-switch-confirm', { restoreSize: true });
       await switchDialog.getByRole('button', { name: 'Switch to live data' }).click();
       await expect(switchDialog).toBeHidden();
       await expect(app.getByRole('combobox', { name: 'Active profile' })).toHaveValue(saved.value.id);
@@ -99,7 +72,7 @@ test.describe('live data', () => {
       const confirm = app.getByRole('dialog', { name: 'Send a logout to live data?' });
       await expect(confirm).toContainText('This ends real sessions of jean␣dupont');
       await expect(confirm.getByRole('timer')).toHaveCount(0);
-      await photograph(app, testInfo, 'live-logout-confirm');
+      await photograph(app, testInfo, 'live-logout-confirm', { restoreSize: true });
       await confirm.getByRole('button', { name: 'Cancel' }).click();
       await expect(confirm).toBeHidden();
       // Nothing was sent: no result, and no logout in the audit trail.

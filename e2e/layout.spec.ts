@@ -1,12 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { createSessionCredentialStore } from '../core/credential-store';
 import { startWebHost } from '../web-host/web-host';
 import { test, expect, createSandboxUser, uniqueName, waitForConsole, type BridgeCaller } from './fixtures';
 import { brokenUids, coveredByNotices, cutTexts, scrollViewTo, sidewaysScroll, unreachableScrollBoxes } from './layout-measure';
-import { holdPageClock, runCountdown } from './support';
+import { anonymiseThroughTheBridge, closedPort, finishedBatch } from './sandbox-helpers';
+import { anonymiseThroughTheDialog } from './support';
 
 /**
  * Screens that fit: what an operator sees at 1024×700 and 1360×850, measured in the page — the height the
@@ -21,14 +21,8 @@ const SIZES = [
 ] as const;
 const SMALL = SIZES[0];
 
-/** A port on this computer that nothing listens on: a "live" profile on it can never reach anything. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+/** The batch these tests finish: the last five seeded uids of the form user-NNNNNN. */
+const lastFiveNumberedUids = (uids: (string | null)[]) => uids.filter((uid): uid is string => uid !== null && /^user-\d+$/.test(uid)).slice(-5);
 
 /**
  * Saves a profile the console calls live (https on an IPv4-mapped loopback address: not loopback by the
@@ -348,13 +342,12 @@ test.describe('the audit table', () => {
     const listed = await bridge('users.list', { profileId: profile.id, page: 1, perPage: 60 });
     if (!listed.ok) throw new Error(listed.error.message);
     const longUid = listed.value.users.map((user) => user.uid ?? '').filter((uid) => /^[a-z.]+\.\d+@[a-z.]+$/.test(uid)).sort((a, b) => b.length - a.length)[0]!;
-    const erased = await bridge('users.erase', { profileId: profile.id, action: 'anonymize', uid: longUid, confirmUid: longUid, reference: 'REQ-FIT-1' });
-    if (!erased.ok) throw new Error(erased.error.message);
+    await anonymiseThroughTheBridge(bridge, profile.id, longUid, 'REQ-FIT-1');
     await bridge('logout.send', { profileId: profile.id, uid: 'alice@example.org', options: { negativeCase: 'wrong-aud' } });
     sandbox.setVariants({ logoutSuccessBody: 'success-false' });
     await bridge('logout.send', { profileId: profile.id, uid: 'alice@example.org', options: {} });
     sandbox.setVariants({ logoutSuccessBody: 'json' });
-    await finishedBatch(bridge, profile.id, 'REQ-FIT-2');
+    await finishedBatch(bridge, profile.id, 'REQ-FIT-2', lastFiveNumberedUids);
     // The first act's reference changed in the file: the chain breaks there, and every act from it on is marked.
     const auditPath = join(dataDir, 'audit.jsonl');
     await writeFile(auditPath, (await readFile(auditPath, 'utf8')).replace('"REQ-FIT-1"', '"REQ-FIT-9"'));
@@ -425,37 +418,6 @@ async function expectUidWhole(element: Locator, uid: string, where: string): Pro
   expect(lines, `${where}: the uid breaks across lines`).toEqual(lines.map(() => 1));
 }
 
-/** Anonymises the uid through its row's button and the dialog, as an operator would; the outcome's notice stays. */
-async function anonymiseThroughTheDialog(app: Page, uid: string, reference: string, inDialog?: (dialog: Locator) => Promise<void>): Promise<void> {
-  await app.getByRole('button', { name: `Anonymise ${uid}`, exact: true }).first().click();
-  const dialog = app.getByRole('dialog', { name: `Anonymise user ${uid}` });
-  await expect(dialog.getByLabel('Type the uid to confirm')).toBeVisible();
-  await inDialog?.(dialog);
-  await dialog.getByLabel('Type the uid to confirm').fill(uid);
-  await dialog.getByLabel('Reference').fill(reference);
-  await holdPageClock(app);
-  await dialog.getByRole('button', { name: 'Confirm' }).click();
-  await runCountdown(app, dialog);
-  await expect(dialog).toBeHidden({ timeout: 15_000 });
-}
-
-/** Anonymises five plain seeded uids as a batch through the bridge and waits until the job is finished. */
-async function finishedBatch(bridge: BridgeCaller, profileId: string, reference: string): Promise<void> {
-  const listed = await bridge('users.list', { profileId, page: 1, perPage: 60 });
-  if (!listed.ok) throw new Error(listed.error.message);
-  const uids = listed.value.users.map((user) => user.uid).filter((uid): uid is string => uid !== null && /^user-\d+$/.test(uid)).slice(-5);
-  const preview = await bridge('batch.preview', { text: uids.join('\n'), sourceName: 'requests.txt' });
-  if (!preview.ok) throw new Error(preview.error.message);
-  const started = await bridge('batch.start', { draftId: preview.value.draftId, profileId, action: 'anonymize', reference, confirmation: `ANONYMISE ${uids.length}` });
-  if (!started.ok) throw new Error(started.error.message);
-  await expect
-    .poll(async () => {
-      const job = await bridge('batch.get', { batchId: started.value.batchId });
-      return job.ok ? job.value.job?.state : undefined;
-    })
-    .toBe('finished');
-}
-
 const SCROLLS = [
   { at: 0, name: 'top' },
   { at: 0.5, name: 'middle' },
@@ -500,7 +462,7 @@ test.describe('kept notices', () => {
     await expectNothingUnderNotices(app, 'the users table');
 
     // A finished batch, its results exported: a second kept notice.
-    await finishedBatch(bridge, profile.id, 'REQ-NOTICE-2');
+    await finishedBatch(bridge, profile.id, 'REQ-NOTICE-2', lastFiveNumberedUids);
     await app.getByRole('tab', { name: 'Batch' }).click();
     await app.getByRole('button', { name: /^Results of the batch from / }).first().click();
     await expect(app.getByRole('table', { name: /^Results of batch / }).locator('tbody tr')).toHaveCount(5);
@@ -563,7 +525,7 @@ test.describe('long uids', () => {
 
     await app.getByRole('button', { name: `Show details of ${uid}` }).click();
     await expectUidWhole(app.getByRole('complementary', { name: 'User details' }), uid, 'the detail panel');
-    await anonymiseThroughTheDialog(app, uid, 'REQ-LONG-1', (dialog) => expectUidWhole(dialog, uid, 'the erasure dialog'));
+    await anonymiseThroughTheDialog(app, uid, 'REQ-LONG-1', { inDialog: (dialog) => expectUidWhole(dialog, uid, 'the erasure dialog') });
     await expectUidWhole(app.getByRole('region', { name: 'Notifications' }), uid, 'the kept notice');
     await app.getByRole('button', { name: 'Close details' }).click();
 

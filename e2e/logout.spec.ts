@@ -1,7 +1,6 @@
-import { createServer } from 'node:net';
-import type { Page, TestInfo } from '@playwright/test';
 import { test, expect, createSandboxUser, loginSandboxUser, sandboxUser, uniqueName, waitForConsole } from './fixtures';
-import { saveScreenshot } from './support';
+import { closedPort } from './sandbox-helpers';
+import { photograph, saveScreenshot } from './support';
 
 const NEGATIVE_CASES = ['Wrong secret', 'alg: none', 'Expired', 'Missing sub', 'Wrong aud'] as const;
 
@@ -157,36 +156,21 @@ test.describe('logout tester: the badge follows the verdict', () => {
     await expect(badge).toHaveText('○ 200 · Says it failed');
     const history = app.getByRole('region', { name: 'This session’s tests' });
     await expect(history).toContainText('says it failed (200)');
-    await photographLogout(app, testInfo, 'logout-says-failed');
+    await photograph(app, testInfo, 'logout-says-failed', { awaitTheme: true, scrollTo: 'logout-badge' });
 
     await app.getByRole('combobox', { name: 'Language' }).selectOption('fr');
     await expect(badge).toHaveText('○ 200 · Dit avoir échoué');
     await expect(app.getByRole('region', { name: 'Cas négatifs' })).toContainText('Non concluant\u00a0: la réponse du service dit que la déconnexion a échoué ou a été refusée');
-    await photographLogout(app, testInfo, 'logout-says-failed-fr');
+    await photograph(app, testInfo, 'logout-says-failed-fr', { awaitTheme: true, scrollTo: 'logout-badge' });
     await app.getByRole('combobox', { name: 'Langue' }).selectOption('en');
     sandbox.setVariants({ logoutErrorStatus: 400 });
   });
 });
 
-async function photographLogout(page: Page, testInfo: TestInfo, name: string, target: string = 'logout-badge'): Promise<void> {
-  for (const [width, height] of [[1360, 850], [1024, 700]] as const) {
-    await page.setViewportSize({ width, height });
-    for (const theme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
-      await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
-      if (target) await page.getByTestId(target).scrollIntoViewIfNeeded();
-      await saveScreenshot(page, testInfo, `${name}-${width}x${height}`, theme, { fullPage: false });
-    }
-  }
-}
-
 test('on a live profile, a negative case asks with what it really risks, in English and French; Cancel sends nothing', async ({ app, bridge, profile }, testInfo) => {
   void profile;
   // https on an IPv4-mapped loopback address: live by the console's rule, yet nothing can leave this computer.
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const port = await closedPort();
   const liveName = uniqueName('E2E live');
   const saved = await bridge('profiles.save', { name: liveName, baseUrl: `https://[::ffff:127.0.0.1]:${port}`, applicationName: 'city-portal', apiKey: 'live-key-e2e', apiSecret: 'live-secret-e2e' });
   if (!saved.ok) throw new Error(saved.error.message);
@@ -201,13 +185,13 @@ test('on a live profile, a negative case asks with what it really risks, in Engl
     await expect(confirm).toContainText('This sends a deliberately broken token (Wrong secret) for jean␣dupont to [::ffff:7f00:1]');
     await expect(confirm).toContainText('The service should refuse it and end no session; if it accepts it, the real sessions of jean␣dupont end, and that cannot be undone.');
     await expect(confirm).not.toContainText('This ends real sessions');
-    await photographLogout(app, testInfo, 'logout-live-negative-confirm', '');
+    await photograph(app, testInfo, 'logout-live-negative-confirm', { awaitTheme: true });
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await app.getByRole('combobox', { name: 'Language' }).selectOption('fr');
     await app.getByRole('region', { name: 'Cas négatifs' }).getByRole('button', { name: 'Mauvais secret', exact: true }).click();
     const confirmFr = app.getByRole('dialog', { name: 'Envoyer un jeton de déconnexion cassé aux données réelles\u00a0?' });
     await expect(confirmFr).toContainText('Le service doit le refuser et ne mettre fin à aucune session');
-    await photographLogout(app, testInfo, 'logout-live-negative-confirm-fr', '');
+    await photograph(app, testInfo, 'logout-live-negative-confirm-fr', { awaitTheme: true });
     await confirmFr.getByRole('button', { name: 'Annuler' }).click();
     await app.getByRole('combobox', { name: 'Langue' }).selectOption('en');
     await expect(app.getByRole('region', { name: /Response/ })).toHaveCount(0);

@@ -1,10 +1,11 @@
-import type { Locator, Page, TestInfo } from '@playwright/test';
+import type { Page, TestInfo } from '@playwright/test';
 import { createSessionCredentialStore } from '../core/credential-store';
 import { createI18n } from '../renderer/i18n';
 import { visibleUidText } from '../shared/invisible-characters';
 import { startWebHost } from '../web-host/web-host';
-import { test, expect, uniqueName, type BridgeCaller } from './fixtures';
-import { COUNTDOWN_SECONDS, expectNoSeriousAxeViolations, holdPageClock, saveScreenshot } from './support';
+import { test, expect, uniqueName } from './fixtures';
+import { finishedBatch, putSandboxFaults } from './sandbox-helpers';
+import { anonymiseThroughTheDialog, expectNoSeriousAxeViolations, holdPageClock, runCountdown, saveScreenshot, type ErasureDialogWords } from './support';
 
 /**
  * Every screen at the two sizes operators use (1360×850 and 1024×700), in both languages and both themes:
@@ -61,11 +62,6 @@ async function photographWholeView(page: Page, testInfo: TestInfo, name: string,
   if (hidden > 0) await page.setViewportSize(size);
 }
 
-async function putFaults(sandboxUrl: string, faults: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${sandboxUrl}/sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
-  expect(response.ok).toBe(true);
-}
-
 function closeDialog(say: Say) {
   return async (page: Page) => {
     await page.getByRole('dialog').getByRole('button', { name: new RegExp(`^(${say('common.cancel')}|${say('common.close')})$`) }).first().click();
@@ -73,26 +69,16 @@ function closeDialog(say: Say) {
   };
 }
 
-/** runCountdown (support.ts) in the window's language: the held clock moves one second at a time, then runs again. */
-async function runCountdown(page: Page, dialog: Locator, say: Say): Promise<void> {
-  const timer = dialog.getByRole('timer');
-  for (let seconds = COUNTDOWN_SECONDS; seconds >= 1; seconds -= 1) {
-    await expect(timer).toContainText(say('erasure.countdown', { seconds }));
-    await page.clock.runFor(1000);
-  }
-  await page.clock.resume();
-}
-
-/** An erasure sent through the dialog (held clock, countdown), as an operator would: its kept notice follows. */
-async function anonymiseThroughTheDialog(page: Page, say: Say, uid: string, reference: string): Promise<void> {
-  await page.getByRole('button', { name: say('users.rowAnonymize', { uid }), exact: true }).first().click();
-  const dialog = page.getByRole('dialog', { name: say('erasure.titleAnonymize', { uid: visibleUidText(uid) }) });
-  await dialog.getByLabel(say('erasure.typeUid')).fill(uid);
-  await dialog.getByLabel(say('erasure.reference')).fill(reference);
-  await holdPageClock(page);
-  await dialog.getByRole('button', { name: say('common.confirm') }).click();
-  await runCountdown(page, dialog, say);
-  await expect(dialog).toBeHidden({ timeout: 15_000 });
+/** The erasure dialog's words in the window's language. */
+function erasureWords(say: Say): ErasureDialogWords {
+  return {
+    rowAnonymise: (uid) => say('users.rowAnonymize', { uid }),
+    title: (uid) => say('erasure.titleAnonymize', { uid: visibleUidText(uid) }),
+    typeUid: say('erasure.typeUid'),
+    reference: say('erasure.reference'),
+    confirm: say('common.confirm'),
+    countdown: (seconds) => say('erasure.countdown', { seconds }),
+  };
 }
 
 function screens(say: Say, sandboxUrl: string): Screen[] {
@@ -144,12 +130,12 @@ function screens(say: Say, sandboxUrl: string): Screen[] {
         await page.getByRole('button', { name: say('users.rowAnonymize', { uid: jean }) }).first().click();
         const dialog = erasureDialog(page);
         await dialog.getByLabel(say('erasure.typeUid')).fill(jean);
-        await putFaults(sandboxUrl, { errorRate: 1 });
+        await putSandboxFaults(sandboxUrl, { errorRate: 1 });
         await holdPageClock(page);
         await dialog.getByRole('button', { name: say('common.confirm') }).click();
-        await runCountdown(page, dialog, say);
+        await runCountdown(page, dialog, undefined, erasureWords(say).countdown);
         await expect(dialog.getByRole('alert').first()).toBeVisible({ timeout: 30_000 });
-        await putFaults(sandboxUrl, { errorRate: 0 });
+        await putSandboxFaults(sandboxUrl, { errorRate: 0 });
       },
       close: closeDialog(say),
     },
@@ -158,7 +144,7 @@ function screens(say: Say, sandboxUrl: string): Screen[] {
       name: 'kept-notice',
       viewport: true,
       open: async (page) => {
-        await anonymiseThroughTheDialog(page, say, 'alice@example.org', 'DPO-2026/ACCESS-AND-ERASURE-REQUESTS/CASE-000118-A');
+        await anonymiseThroughTheDialog(page, 'alice@example.org', 'DPO-2026/ACCESS-AND-ERASURE-REQUESTS/CASE-000118-A', { words: erasureWords(say) });
         await expect(page.getByRole('region', { name: say('common.notices') }).getByText(say('erasure.successAnonymize', { uid: 'alice@example.org', requestId: '\u0000' }).split('\u0000')[0]!)).toBeVisible();
         await scrollView(page, 'end');
       },
@@ -339,22 +325,8 @@ function liveScreens(say: Say, sandboxProfileName: string, liveProfileName: stri
   ];
 }
 
-/** Anonymises five plain seeded uids as a batch through the bridge and waits until the job is finished. */
-async function finishedBatch(bridge: BridgeCaller, profileId: string): Promise<void> {
-  const listed = await bridge('users.list', { profileId, page: 1, perPage: 60 });
-  if (!listed.ok) throw new Error(listed.error.message);
-  const uids = listed.value.users.slice(30).map((user) => user.uid).filter((uid): uid is string => uid !== null && /^[\w.@-]{1,60}$/.test(uid)).slice(0, 5);
-  const preview = await bridge('batch.preview', { text: uids.join('\n'), sourceName: 'requests.txt' });
-  if (!preview.ok) throw new Error(preview.error.message);
-  const started = await bridge('batch.start', { draftId: preview.value.draftId, profileId, action: 'anonymize', reference: 'REQ-2026-118', confirmation: `ANONYMISE ${uids.length}` });
-  if (!started.ok) throw new Error(started.error.message);
-  await expect
-    .poll(async () => {
-      const job = await bridge('batch.get', { batchId: started.value.batchId });
-      return job.ok ? job.value.job?.state : undefined;
-    })
-    .toBe('finished');
-}
+/** The batch these screens show finished: five plain seeded uids from the 31st on. */
+const fivePlainUidsFrom31st = (uids: (string | null)[]) => uids.slice(30).filter((uid): uid is string => uid !== null && /^[\w.@-]{1,60}$/.test(uid)).slice(0, 5);
 
 /** Waits until the console has applied the emulated system theme. */
 async function useTheme(page: Page, theme: (typeof THEMES)[number]): Promise<void> {
@@ -379,7 +351,7 @@ for (const size of SIZES) {
       await chooseLanguage(app, language);
       // One logout and one finished batch so the tester, the trail and the batch screen show real content.
       await bridge('logout.send', { profileId: profile.id, uid: 'alice@example.org', options: {} });
-      await finishedBatch(bridge, profile.id);
+      await finishedBatch(bridge, profile.id, 'REQ-2026-118', fivePlainUidsFrom31st);
       const problems: string[] = [];
       const shoot = async (screen: Screen) => {
         await screen.open(app);

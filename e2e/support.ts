@@ -55,17 +55,119 @@ export async function holdPageClock(page: Page): Promise<void> {
   await page.clock.pauseAt(pageNow + 60_000);
 }
 
+/** The erasure dialog's words as a test reads them: English unless a test gives another language's. */
+export interface ErasureDialogWords {
+  rowAnonymise: (uid: string) => string;
+  title: (uid: string) => string;
+  typeUid: string;
+  reference: string;
+  confirm: string;
+  countdown: (seconds: number) => string;
+}
+
+export const ENGLISH_ERASURE_WORDS: ErasureDialogWords = {
+  rowAnonymise: (uid) => `Anonymise ${uid}`,
+  title: (uid) => `Anonymise user ${uid}`,
+  typeUid: 'Type the uid to confirm',
+  reference: 'Reference',
+  confirm: 'Confirm',
+  countdown: (seconds) => `Sending in ${seconds} s`,
+};
+
 /**
  * Moves the held clock through the countdown one second at a time, checking each number the operator
  * sees (each tick renders before the next one is scheduled), then lets time run again for the request.
+ * `countdown`: what the timer says, in the window's language.
  */
-export async function runCountdown(page: Page, dialog: Locator, beforeLastSecond?: () => Promise<void>): Promise<void> {
+export async function runCountdown(page: Page, dialog: Locator, beforeLastSecond?: () => Promise<void>, countdown = ENGLISH_ERASURE_WORDS.countdown): Promise<void> {
   const timer = dialog.getByRole('timer');
   for (let seconds = COUNTDOWN_SECONDS; seconds >= 1; seconds -= 1) {
-    await expect(timer).toContainText(`Sending in ${seconds} s`);
+    await expect(timer).toContainText(countdown(seconds));
     if (seconds === 1) await beforeLastSecond?.();
     await page.clock.runFor(1000);
   }
   await page.clock.resume();
 }
 
+/**
+ * Anonymises the uid through its row's button and the dialog (held clock, countdown), as an operator would; the
+ * outcome's notice stays. `inDialog` looks at the open dialog before it is filled.
+ */
+export async function anonymiseThroughTheDialog(
+  page: Page,
+  uid: string,
+  reference: string,
+  options: { words?: ErasureDialogWords; inDialog?: (dialog: Locator) => Promise<void> } = {},
+): Promise<void> {
+  const words = options.words ?? ENGLISH_ERASURE_WORDS;
+  await page.getByRole('button', { name: words.rowAnonymise(uid), exact: true }).first().click();
+  const dialog = page.getByRole('dialog', { name: words.title(uid) });
+  await expect(dialog.getByLabel(words.typeUid)).toBeVisible();
+  await options.inDialog?.(dialog);
+  await dialog.getByLabel(words.typeUid).fill(uid);
+  await dialog.getByLabel(words.reference).fill(reference);
+  await holdPageClock(page);
+  await dialog.getByRole('button', { name: words.confirm }).click();
+  await runCountdown(page, dialog, undefined, words.countdown);
+  await expect(dialog).toBeHidden({ timeout: 15_000 });
+}
+
+/**
+ * Fills "Act on a uid" and asks for the action; returns the dialog it opens. `goOnIfUnseen`: a uid not on the
+ * loaded page is said to be unseen first, and the test means to go on to the typed confirmation.
+ */
+export async function actOnUid(page: Page, uid: string, action: 'Anonymise' | 'Delete', options: { goOnIfUnseen?: boolean } = {}): Promise<Locator> {
+  const box = page.getByRole('region', { name: 'Act on a uid' });
+  await box.getByLabel('uid', { exact: true }).fill(uid);
+  await box.getByRole('button', { name: action, exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  if (options.goOnIfUnseen) {
+    const goOn = dialog.getByRole('button', { name: 'Continue anyway' });
+    await expect(dialog.getByLabel('Type the uid to confirm').or(goOn)).toBeVisible();
+    if (await goOn.isVisible()) await goOn.click();
+  }
+  return dialog;
+}
+
+/**
+ * Opens the Audit view and waits for its table, which it returns. `frenchToo`: the window may be in French
+ * (otherwise the English names are required).
+ */
+export async function openAudit(page: Page, options: { frenchToo?: boolean } = {}): Promise<Locator> {
+  await page.getByRole('tab', { name: options.frenchToo ? /^(Audit trail|Journal d’audit)$/ : 'Audit trail' }).click();
+  const table = page.getByRole('table', { name: options.frenchToo ? /^(Audit trail entries|Entrées du journal d’audit)$/ : 'Audit trail entries' });
+  await expect(table).toBeVisible();
+  return table;
+}
+
+/** The two window sizes operators use. */
+export const SCREEN_SIZES = [
+  { width: 1360, height: 850 },
+  { width: 1024, height: 700 },
+] as const;
+
+export interface PhotographOptions {
+  /** Waits until the console has applied each emulated theme (html[data-theme]) before its shot. */
+  awaitTheme?: boolean;
+  /** data-testid of an element scrolled into view before each shot. */
+  scrollTo?: string;
+  /** Runs at each size before its shots (e.g. to check that a dialog fits). */
+  atEachSize?: (size: (typeof SCREEN_SIZES)[number]) => Promise<void>;
+  /** Gives the window back the first size afterwards. */
+  restoreSize?: boolean;
+}
+
+/** The window as the operator sees it (not a full page), at both sizes and in both themes: <name>-<size>-<theme>.png. */
+export async function photograph(page: Page, testInfo: TestInfo, name: string, options: PhotographOptions = {}): Promise<void> {
+  for (const size of SCREEN_SIZES) {
+    await page.setViewportSize(size);
+    await options.atEachSize?.(size);
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+      if (options.awaitTheme) await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+      if (options.scrollTo) await page.getByTestId(options.scrollTo).scrollIntoViewIfNeeded();
+      await saveScreenshot(page, testInfo, `${name}-${size.width}x${size.height}`, theme, { fullPage: false });
+    }
+  }
+  if (options.restoreSize) await page.setViewportSize(SCREEN_SIZES[0]);
+}

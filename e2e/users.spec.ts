@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { UserRecord } from '../shared/users';
 import { test, expect } from './fixtures';
-import { saveScreenshot } from './support';
+import { deleteWithBuiltCli, putSandboxFaults } from './sandbox-helpers';
+import { photograph } from './support';
 
 function usersTable(page: Page, pageNumber: number) {
   return page.getByRole('table', { name: `Users on page ${pageNumber}` });
@@ -87,13 +87,7 @@ test.describe('users', () => {
     const row = bodyRows(app, 1).filter({ has: app.getByRole('button', { name: `Show details of ${uid}` }) });
     await expect(row.getByRole('button', { name: `Delete ${uid}` })).toBeVisible();
 
-    const { apiKey, apiSecret, applicationName } = sandbox.credentials;
-    const cli = await runBuiltCli(['--base-url', sandbox.url, '--app', applicationName, 'users', 'delete', uid, '--confirm', uid, '--no-logout-first'], {
-      PRIVACY_DESK_DATA_DIR: dataDir,
-      PRIVACY_DESK_API_KEY: apiKey,
-      PRIVACY_DESK_API_SECRET: apiSecret,
-    });
-    expect(cli.code, cli.output).toBe(0);
+    await deleteWithBuiltCli(sandbox, dataDir, uid);
 
     // Within a few seconds, without a Refresh: the row stays, says what happened and from where, and offers nothing.
     await expect(row).toContainText('Deleted from the command line', { timeout: 15_000 });
@@ -107,7 +101,7 @@ test.describe('users', () => {
     await expect(app.locator('.find-person__age')).toHaveText('List read just now.');
     await expect(pagination).toContainText('60 users · read');
     await row.scrollIntoViewIfNeeded();
-    await photograph(app, testInfo, 'users-erased-by-cli');
+    await photograph(app, testInfo, 'users-erased-by-cli', { restoreSize: true });
 
     // Its detail panel says the same, with when the audit trail recorded it.
     await row.getByRole('button', { name: `Show details of ${uid}` }).click();
@@ -117,52 +111,19 @@ test.describe('users', () => {
     await panel.getByRole('button', { name: 'Close details' }).click();
 
     // Refresh while the service fails: the old page stays only under a banner saying when it was read.
-    await putFaults(sandbox.url, { errorRate: 1 });
+    await putSandboxFaults(sandbox.url, { errorRate: 1 });
     await app.getByRole('button', { name: 'Refresh' }).click();
     const banner = app.getByRole('alert').filter({ hasText: 'Refreshing failed' });
     await expect(banner).toContainText(/Refreshing failed: this page was read at \d{1,2}:\d{2}\s?[AP]M \((just now|\d+ min ago)\) and may be out of date\./, { timeout: 20_000 });
     await expect(row).toContainText('Deleted from the command line');
-    await photograph(app, testInfo, 'users-refresh-failed');
+    await photograph(app, testInfo, 'users-refresh-failed', { restoreSize: true });
 
     await app.getByRole('combobox', { name: 'Language' }).selectOption('fr');
     const rowFr = app.getByRole('table', { name: 'Utilisateurs de la page 1' }).locator('tbody tr').filter({ has: app.getByRole('button', { name: `Afficher le détail de ${uid}` }) });
     await expect(rowFr).toContainText('Supprimé depuis la ligne de commande');
     await expect(app.getByRole('alert').filter({ hasText: 'L’actualisation a échoué' })).toContainText('cette page a été lue à');
     await expect(app.getByRole('navigation', { name: 'Pagination' })).toContainText('60 utilisateurs · lue');
-    await photograph(app, testInfo, 'users-erased-by-cli-fr');
+    await photograph(app, testInfo, 'users-erased-by-cli-fr', { restoreSize: true });
   });
 });
 
-const SIZES = [
-  { width: 1360, height: 850 },
-  { width: 1024, height: 700 },
-] as const;
-
-/** The screen at both sizes, in both themes. */
-async function photograph(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    for (const theme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
-      await saveScreenshot(page, testInfo, `${name}-${size.width}x${size.height}`, theme, { fullPage: false });
-    }
-  }
-  await page.setViewportSize(SIZES[0]);
-}
-
-async function putFaults(sandboxUrl: string, faults: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${sandboxUrl}/sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
-  expect(response.ok).toBe(true);
-}
-
-/** The built CLI (bin/privacy-desk.js → dist/cli/main.js), as an operator would run it at the same time, on the same data folder. */
-function runBuiltCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/privacy-desk.js', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
