@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEntry } from '../../../shared/audit';
@@ -8,6 +8,7 @@ import { useAuditFilter } from './audit-filter-store';
 import { giveAuditGridAHeight } from '../../test/audit-grid-layout';
 import { bytesFromBase64 } from './receipt-button';
 import { msg } from '../../../shared/messages';
+import { confirmThroughCountdown } from '../../test/countdown';
 
 const base = { profileId: 'sandbox', profileName: 'Sandbox', baseUrl: 'http://127.0.0.1:4010', via: 'app', action: 'delete' } as const;
 const ENTRIES: AuditEntry[] = [
@@ -90,15 +91,7 @@ describe('receipt button', () => {
     const dialog = await screen.findByRole('dialog');
     await user.type(within(dialog).getByLabelText('Type the uid to confirm'), 'alice@example.com');
     await user.type(within(dialog).getByLabelText('Reference (optional)'), 'TICKET-42');
-    vi.useFakeTimers();
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    // The 5-second countdown, a second at a time, then the answer.
-    for (let i = 0; i < 10; i++) {
-      await act(async () => {
-        await vi.advanceTimersByTimeAsync(i < 5 ? 1000 : 50);
-      });
-    }
-    vi.useRealTimers();
+    await confirmThroughCountdown(dialog);
     const notices = await screen.findByRole('region', { name: 'Notifications' });
     // The notice draws the uid in a box of its own: the sentence is the paragraph's whole text.
     await within(notices).findByText((_, element) => element?.tagName === 'P' && /^User alice@example\.com anonymised/.test(element.textContent ?? ''));

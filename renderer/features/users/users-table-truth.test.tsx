@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../test/render-app';
 import { ERASED_SINCE_POLL_MS } from './use-erased-since';
+import { confirmThroughCountdown } from '../../test/countdown';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -65,15 +66,7 @@ describe('the users table says what is still true of the page it shows', () => {
     const dialog = await screen.findByRole('dialog');
     await user.type(await within(dialog).findByLabelText('Type the uid to confirm'), 'Carol');
     fake.failNext('users.list', { code: 'NETWORK', outcome: 'not-sent', message: 'Privacy Desk could not connect.' });
-    // The countdown, a second at a time (as the dialog's own tests do), then real timers again.
-    vi.useFakeTimers();
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    for (let i = 0; i < 10; i++) {
-      await act(async () => {
-        await vi.advanceTimersByTimeAsync(i < 5 ? 1000 : 50);
-      });
-    }
-    vi.useRealTimers();
+    await confirmThroughCountdown(dialog);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(rowOf('Carol').textContent).toContain('Deleted from this console'));
     expect(within(rowOf('Carol')).queryByRole('button', { name: 'Delete Carol' })).toBeNull();
