@@ -6,6 +6,7 @@ import type { AuditEntry, ChainVerdict } from '../shared/audit';
 import { isPrivacyDeskError } from '../shared/errors';
 import { wordInEnglish } from '../shared/messages';
 import { acknowledgeFinding } from './audit-anchor-acknowledge';
+import { settleAnchorConfirmations } from './audit-anchor-confirm';
 import { describeAnchor } from './audit-anchor-verdict';
 import { openAuditLog } from './audit-log';
 import { memoryAnchor } from './test/memory-anchor';
@@ -21,7 +22,12 @@ describe('acknowledging an anchor finding', () => {
     anchor = memoryAnchor();
     clock = Date.parse('2026-11-22T17:00:00.000Z');
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  // A write's anchor confirmation (a moment after it) lands before the folder goes: removing it under that write
+  // failed with ENOTEMPTY on a busy machine.
+  afterEach(async () => {
+    await settleAnchorConfirmations();
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  });
 
   const trail = () => join(dir, 'audit.jsonl');
   const open = () => openAuditLog(dir, { anchor: anchor.store, now });
