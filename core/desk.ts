@@ -47,7 +47,7 @@ export interface DeskOptions {
   userIndexTtlMs?: number;
   /** Test hook: how a connection is opened (the gate still wraps it); defaults to the real service client. */
   connect?: (options: ServiceClientOptions) => ServiceConnection;
-  /** Test hook: a batch run's waits (backoff, Retry-After) without the wall clock, e.g. moving a sandbox clock. */
+  /** Test hook: a batch run's waits (backoff, Retry-After), and the service client's between attempts of a read or a token, without the wall clock (e.g. moving a sandbox clock). */
   batchSleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
@@ -119,6 +119,8 @@ export function createDesk(options: DeskOptions) {
     if (options.fetch) clientOptions.fetch = options.fetch;
     if (options.timeoutMs !== undefined) clientOptions.timeoutMs = options.timeoutMs;
     if (options.now) clientOptions.now = options.now;
+    const sleep = options.batchSleep;
+    if (sleep) clientOptions.sleep = (ms) => sleep(ms);
     return openGatedConnection(clientOptions, { audit, via, operator, appVersion: options.appVersion ?? 'unknown' }, options.connect);
   };
 

@@ -32,9 +32,18 @@ export function retryDelayMs(attempt: number, retryAfterSeconds: number | undefi
   return Math.min(MAX_RETRY_WAIT_MS, Math.max(jittered, asked));
 }
 
+/** Failures a call already repeated as far as it would: a call around it does not repeat them again (tokens). */
+const settled = new WeakSet<object>();
+
+/** Marks a failure as final: it was already asked again as often as allowed, so retries around it stop. */
+export function asSettled<T extends object>(error: T): T {
+  settled.add(error);
+  return error;
+}
+
 /** The failures after which repeating a SAFE (read-only) request can help. */
 export function isRetryable(error: unknown): error is PrivacyDeskError {
-  if (!(error instanceof PrivacyDeskError)) return false;
+  if (!(error instanceof PrivacyDeskError) || settled.has(error)) return false;
   return error.code === 'NETWORK' || error.code === 'TIMEOUT' || error.code === 'SERVER_ERROR' || error.code === 'RATE_LIMITED';
 }
 
@@ -46,7 +55,7 @@ export interface RetryOptions {
    * The most the whole call may take, attempts and waits together, on `now`'s clock. No retry
    * starts that could not finish within it, and each attempt is told what is left (to cap its timeout).
    */
-  budget?: { totalMs: number; now: () => number };
+  budget?: { totalMs: number; now: () => number; what?: 'list-page' | 'token' };
 }
 
 export interface AttemptContext {
@@ -72,7 +81,7 @@ export async function withRetry<T>(operation: (context: AttemptContext) => Promi
       const delay = retryDelayMs(attempt, error.retryAfterSeconds, options.random);
       // Waiting and trying again would overrun the call's budget: stop now and say so.
       // An inner call that already gave up for its own budget is said once, as it is, not wrapped again.
-      if (budget && delay >= remaining()) throw isGaveUp(error) ? error : budgetSpent(error, attempt + 1, budget.now() - started, budget.totalMs);
+      if (budget && delay >= remaining()) throw isGaveUp(error) ? error : budgetSpent(error, attempt + 1, budget.now() - started, budget.totalMs, budget.what);
       await options.sleep(delay);
     }
   }
@@ -82,20 +91,20 @@ export async function withRetry<T>(operation: (context: AttemptContext) => Promi
  * The call gave up: its code and outcome are the last attempt's (a cut connection is NETWORK, a silent service
  * TIMEOUT, a 5xx SERVER_ERROR), so what happened is said, and the words say the limit it gave up at.
  */
-function budgetSpent(last: PrivacyDeskError, attempts: number, elapsedMs: number, totalMs: number): PrivacyDeskError {
+function budgetSpent(last: PrivacyDeskError, attempts: number, elapsedMs: number, totalMs: number, what: 'list-page' | 'token' = 'list-page'): PrivacyDeskError {
   const seconds = (ms: number) => Math.round(ms / 100) / 10;
   return new PrivacyDeskError({
     code: last.code,
     outcome: last.outcome,
     status: last.status,
     requestId: last.requestId,
-    text: msg('http.gaveUp', { count: attempts, elapsed: seconds(elapsedMs), limit: seconds(totalMs), last: errorText(last) }),
+    text: msg(what === 'token' ? 'http.gaveUpToken' : 'http.gaveUp', { count: attempts, elapsed: seconds(elapsedMs), limit: seconds(totalMs), last: errorText(last) }),
     ...(last.quote ? { quote: last.quote } : {}),
   });
 }
 
 function isGaveUp(error: PrivacyDeskError): boolean {
-  return error.text?.id === 'http.gaveUp';
+  return error.text?.id === 'http.gaveUp' || error.text?.id === 'http.gaveUpToken';
 }
 
 export const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -35,16 +35,18 @@ export function connectToService(options: ServiceClientOptions): ServiceConnecti
   // secrets() runs only once requests are under way, after `tokens` exists.
   const secrets = (): Iterable<string | undefined> => [apiSecret, apiKey, ...tokens.liveTokenValues()];
   const http: HttpDeps = { fetch: fetchImpl, timeoutMs, now, secrets };
-  const tokens = new TokenManager(http, { apiKey, apiSecret }, profile.baseUrl);
+  const sleep = options.sleep ?? realSleep;
+  const maxRetries = options.maxListRetries ?? DEFAULT_MAX_LIST_RETRIES;
+  const tokens = new TokenManager(http, { apiKey, apiSecret }, profile.baseUrl, { maxRetries, sleep });
   const lister = new UserLister({
     http,
     tokens,
     baseUrl: profile.baseUrl,
     apiKey,
-    maxRetries: options.maxListRetries ?? DEFAULT_MAX_LIST_RETRIES,
+    maxRetries,
     // Four attempts of a full timeout each would keep the operator waiting two minutes for a silent service.
     budgetMs: options.listBudgetMs ?? timeoutMs * 2,
-    sleep: options.sleep ?? realSleep,
+    sleep,
   });
   const tokenContext: LogoutTokenContext = { apiSecret, apiKey, applicationName: profile.applicationName, now };
 

@@ -24,6 +24,10 @@ function tokenStub(answer: (form: URLSearchParams, n: number) => Response | Prom
   return { deps, forms, advance: (ms: number) => (clock += ms), nowS: () => Math.floor(clock / 1000) };
 }
 
+/** Retries as the client makes them, without waiting: the waits asked for are recorded. */
+const waits: number[] = [];
+const NO_WAIT = { maxRetries: 3, sleep: async (ms: number) => void waits.push(ms) };
+
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('TokenManager', () => {
@@ -87,13 +91,40 @@ describe('TokenManager', () => {
       [new Response('oops', { status: 503, headers: { 'x-request-id': 'req-9' } }), 'SERVER_ERROR'],
     ];
     for (const [response, code] of cases) {
-      const stub = tokenStub(() => response);
-      const error = await new TokenManager(stub.deps, credentials, BASE).lease('public').catch((caught: unknown) => caught);
+      const stub = tokenStub(() => response.clone());
+      const error = await new TokenManager(stub.deps, credentials, BASE, NO_WAIT).lease('public').catch((caught: unknown) => caught);
       expect(error).toMatchObject({ code, status: response.status });
       const shown = JSON.stringify((error as { toInfo(): unknown }).toInfo());
       expect(shown).not.toContain(credentials.apiSecret);
       expect(shown).not.toContain(credentials.apiKey);
     }
+  });
+
+  it('asks again after a 503, a cut connection or a 429 (after its Retry-After), as every read does: one transient answer refuses nothing', async () => {
+    const token = () => json({ access_token: 'tok-after', expires_in: 7200 });
+    const answers: Array<() => Response | Promise<Response>> = [
+      () => new Response('Service Unavailable', { status: 503 }),
+      () => Promise.reject(new TypeError('fetch failed')),
+      () => new Response('Retry later\n', { status: 429, headers: { 'retry-after': '1' } }),
+      token,
+    ];
+    waits.length = 0;
+    const stub = tokenStub((_form, n) => answers[n - 1]!());
+    const { token: leased } = await new TokenManager(stub.deps, credentials, BASE, NO_WAIT).lease('authentication');
+    expect(leased.value).toBe('tok-after');
+    expect(stub.forms).toHaveLength(4);
+    // The third wait honours the service's Retry-After of 1 s.
+    expect(waits).toHaveLength(3);
+    expect(waits[2]).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('never asks again when the keys or the scope are refused (the same answer would come), and gives up after its retries', async () => {
+    const refused = tokenStub(() => json({ error: 'invalid_client' }, 401));
+    await expect(new TokenManager(refused.deps, credentials, BASE, NO_WAIT).lease('public')).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    expect(refused.forms).toHaveLength(1);
+    const failing = tokenStub(() => new Response('oops', { status: 502 }));
+    await expect(new TokenManager(failing.deps, credentials, BASE, NO_WAIT).lease('public')).rejects.toMatchObject({ code: 'SERVER_ERROR', status: 502 });
+    expect(failing.forms).toHaveLength(4);
   });
 
   it('says which scope the service refused, and the invalid_client advice', async () => {

@@ -4,6 +4,7 @@ import type { MessageText } from '../../shared/message-text';
 import { msg } from '../../shared/messages';
 import { readJson, sendRequest, serviceDescription, statusError, unexpectedBody, type HttpDeps, type HttpRequest, type HttpResponse } from './http';
 import type { Scope, TokenInfo } from '../types';
+import { asSettled, realSleep, withRetry } from '../retry';
 
 /** If the service's created_at is this far from our clock, trust our clock instead. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
@@ -18,6 +19,20 @@ export interface AccessToken {
   readonly expiresAt: number;
   readonly refreshAt: number;
 }
+
+/**
+ * How a token request is repeated: like every read (core/retry.ts), on a cut connection, a timeout, a 5xx or a
+ * 429 (after its Retry-After), within a budget. Asking for a token changes nothing on the service, so one
+ * transient answer never refuses an act or a batch.
+ */
+export interface TokenRetry {
+  maxRetries: number;
+  sleep: (ms: number) => Promise<void>;
+  /** The most all attempts and waits may take together (default: twice the request timeout, as a page of the list). */
+  budgetMs?: number;
+}
+
+const DEFAULT_TOKEN_RETRY: TokenRetry = { maxRetries: 3, sleep: realSleep };
 
 export interface TokenLease {
   token: AccessToken;
@@ -35,11 +50,13 @@ export class TokenManager {
   readonly #deps: HttpDeps;
   readonly #credentials: Credentials;
   readonly #tokenUrl: string;
+  readonly #retry: TokenRetry;
 
-  constructor(deps: HttpDeps, credentials: Credentials, baseUrl: string) {
+  constructor(deps: HttpDeps, credentials: Credentials, baseUrl: string, retry: TokenRetry = DEFAULT_TOKEN_RETRY) {
     this.#deps = deps;
     this.#credentials = credentials;
     this.#tokenUrl = `${baseUrl}/oauth/token`;
+    this.#retry = retry;
   }
 
   /** Live token values, so error text quoting the service can be scrubbed of them. */
@@ -81,9 +98,18 @@ export class TokenManager {
     }).toString();
     const purpose = msg('purpose.getToken', { scope });
     const request = { method: 'POST' as const, url: this.#tokenUrl, purpose, body, headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' } };
-    const response = await sendRequest(this.#deps, request);
-    const receivedAt = this.#deps.now();
-    if (response.status !== 200) throw this.#tokenError(response, scope, purpose, request);
+    const { maxRetries, sleep, budgetMs = this.#deps.timeoutMs * 2 } = this.#retry;
+    const { response, receivedAt } = await withRetry(
+      async () => {
+        const answer = await sendRequest(this.#deps, request);
+        if (answer.status !== 200) throw this.#tokenError(answer, scope, purpose, request);
+        return { response: answer, receivedAt: this.#deps.now() };
+      },
+      { maxRetries, sleep, budget: { totalMs: budgetMs, now: this.#deps.now, what: 'token' } },
+    ).catch((error: unknown) => {
+      // Asked again as often as a token is: a read that needed it gives up too, rather than asking again in turn.
+      throw typeof error === 'object' && error !== null ? asSettled(error) : error;
+    });
     const token = this.#parseToken(response, scope, receivedAt, purpose);
     this.#tokens.set(scope, token);
     return token;

@@ -105,6 +105,10 @@ export const messagesFr: MessageWordings = {
     one: 'Abandon après {{count}} tentative en {{elapsed}} s : une page de la liste est redemandée pendant {{limit}} s au plus. La dernière tentative : {{last}}',
     other: 'Abandon après {{count}} tentatives en {{elapsed}} s : une page de la liste est redemandée pendant {{limit}} s au plus. La dernière tentative : {{last}}',
   },
+  'http.gaveUpToken': {
+    one: 'Abandon après {{count}} tentative en {{elapsed}} s : un jeton d’accès est redemandé pendant {{limit}} s au plus. La dernière tentative : {{last}}',
+    other: 'Abandon après {{count}} tentatives en {{elapsed}} s : un jeton d’accès est redemandé pendant {{limit}} s au plus. La dernière tentative : {{last}}',
+  },
   'token.keysRefused': 'La clé API ou la clé secrète a été refusée. Vérifiez-les toutes deux dans Configuration › Général du panneau d’administration du service.',
   'token.scopeRefused': 'Le service n’accorde pas à cette clé API la portée « {{scope}} ». Demandez aux administrateurs du service de l’autoriser pour cette application cliente.',
   'token.requestRefused': 'Le service a refusé la demande de jeton ({{status}}). Vérifiez l’adresse du service et les clés ; si elles sont justes, contactez le service.',

@@ -32,6 +32,13 @@ export const SERVICE_MESSAGES = {
     },
     { count: param.count, elapsed: param.count, limit: param.count, last: param.phrase },
   ),
+  'http.gaveUpToken': message(
+    {
+      one: 'Gave up after {{count}} attempt in {{elapsed}} s: an access token is asked for again for up to {{limit}} s. The last attempt: {{last}}',
+      other: 'Gave up after {{count}} attempts in {{elapsed}} s: an access token is asked for again for up to {{limit}} s. The last attempt: {{last}}',
+    },
+    { count: param.count, elapsed: param.count, limit: param.count, last: param.phrase },
+  ),
 
   // core/service/token-manager.ts: access tokens.
   'token.keysRefused': message('The API key or secret key was refused. Check both against Configuration > General in the service’s administration panel.'),

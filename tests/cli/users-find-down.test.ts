@@ -20,7 +20,7 @@ describe('privacy-desk users find with the service down', () => {
       const { code, stdout, stderr } = await f.cli(['users', 'find', 'marie', '--timeout', '0.5']);
       expect(code).toBe(1);
       expect(stdout).toBe('');
-      expect(stderr).toMatch(/^NETWORK: Gave up after \d+ attempts? in [\d.]+ s: a page of the list is asked for again for up to 1 s\. The last attempt: The connection to 127\.0\.0\.1:\d+ failed during the request: the connection closed before an answer came\./m);
+      expect(stderr).toMatch(/^NETWORK: Gave up after \d+ attempts? in [\d.]+ s: an access token is asked for again for up to 1 s\. The last attempt: The connection to 127\.0\.0\.1:\d+ failed during the request: the connection closed before an answer came\./m);
       // The page's limit, not the 15 s a console's search allows when no --timeout is given.
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
@@ -33,7 +33,7 @@ describe('privacy-desk users find with the service down', () => {
     try {
       const { code, stderr } = await f.cli(['users', 'find', 'marie', '--timeout', '0.4']);
       expect(code).toBe(1);
-      expect(stderr).toMatch(/^TIMEOUT: Gave up after \d+ attempts? in [\d.]+ s: a page of the list is asked for again for up to 0\.8 s\. The last attempt: No answer from 127\.0\.0\.1:\d+ within 0\.\d+ s/m);
+      expect(stderr).toMatch(/^TIMEOUT: Gave up after \d+ attempts? in [\d.]+ s: an access token is asked for again for up to 0\.8 s\. The last attempt: No answer from 127\.0\.0\.1:\d+ within 0\.\d+ s/m);
     } finally {
       f.sandbox.setFaults({ latencyMs: 0 });
     }

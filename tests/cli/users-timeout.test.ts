@@ -15,7 +15,7 @@ describe('privacy-desk users list --all --timeout', () => {
       const { code, stderr } = await f.cli(['users', 'list', '--all', '--per-page', '10', '--timeout', '0.5']);
       expect(code).toBe(1);
       // What happened (the service kept failing), and the limit it gave up at.
-      expect(stderr).toMatch(/^SERVER_ERROR: Gave up after \d+ attempts? in [\d.]+ s: a page of the list is asked for again for up to 1 s\. The last attempt: The service failed \(5\d\d\)/m);
+      expect(stderr).toMatch(/^SERVER_ERROR: Gave up after \d+ attempts? in [\d.]+ s: an access token is asked for again for up to 1 s\. The last attempt: The service failed \(5\d\d\)/m);
       // A few attempts within the second it was given (two minutes would have taken dozens, and the test's time).
       expect(f.sandbox.stats().apiRequests - before).toBeLessThanOrEqual(12);
     } finally {

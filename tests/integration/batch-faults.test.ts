@@ -172,6 +172,8 @@ describe('a batch of 1,000 uids against the sandbox with faults on', () => {
     expect(check).toMatchObject({ users: EXISTING, existing: EXISTING, missing: NEVER_EXISTED });
 
     sandbox.setVariants({ retryAfter: 'seconds' });
+    // The faults go on before the start, which asks for a token first: a transient answer to it is asked again, as every read.
+    sandbox.setFaults({ errorRate: 0.2, dropRate: 0.05, lostAnswerRate: 0.05, rateLimit: 10 });
     const runStarted = performance.now();
     const run = await desk.batch.start(
       { draftId: preview.draftId, profileId: 'temporary', action: 'delete', logoutFirst: false, reference: 'FAULTS-1', concurrency: 8, confirmation: `DELETE ${TOTAL}` },
@@ -180,8 +182,6 @@ describe('a batch of 1,000 uids against the sandbox with faults on', () => {
         onProgress: ({ counts }) => sandbox.setVariants({ retryAfter: counts.unfinished > TOTAL / 2 ? 'seconds' : 'http-date' }),
       },
     );
-    // The faults go on once the job exists (start gets a token first: a job that cannot run is not left behind), before anything is sent.
-    sandbox.setFaults({ errorRate: 0.2, dropRate: 0.05, lostAnswerRate: 0.05, rateLimit: 10 });
     const result = await run.finished;
     const runSeconds = (performance.now() - runStarted) / 1000;
     sandbox.setFaults({ errorRate: 0, dropRate: 0, lostAnswerRate: 0, rateLimit: 0 });
