@@ -111,3 +111,37 @@ describe('find a person on any page', () => {
     await waitFor(() => expect(screen.queryByRole('complementary')).toBeNull());
   });
 });
+
+describe('what find a person shows is still true after the command line erases a match', () => {
+  it('Find again asks the core, which no longer offers the person', async () => {
+    const { fake, find } = await findBox();
+    const jobId = await find('user 23');
+    act(() => fake.emitEvent('job.finished', { jobId, kind: 'users.index', status: 'completed', result: { users: 30, pages: 3, indexedAt: '2026-11-22T12:00:00.000Z' } }));
+    expect(await screen.findByRole('button', { name: 'Open User 23' }, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByText('Matches for “user 23”: 1 among 30 users.', { exact: false })).toBeTruthy();
+    fake.eraseElsewhere('user-23');
+    // The same question again: asked of the core (which takes out the erasure), not answered from memory.
+    fireEvent.click(within(screen.getByRole('search')).getByRole('button', { name: 'Find' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Open User 23' })).toBeNull());
+    expect(fake.callsOf('users.search').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('an open panel of a person found on another page says they were erased from the command line, and offers no act', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date', 'setInterval', 'clearInterval'] });
+    const { fake, find } = await findBox();
+    const jobId = await find('user 23');
+    act(() => fake.emitEvent('job.finished', { jobId, kind: 'users.index', status: 'completed', result: { users: 30, pages: 3, indexedAt: '2026-11-22T12:00:00.000Z' } }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Open User 23' }, { timeout: 5000 }));
+    const panel = await screen.findByRole('complementary', { name: 'User details' });
+    expect(within(panel).getByRole('button', { name: /Delete/ })).toBeTruthy();
+    act(() => vi.advanceTimersByTime(2000));
+    fake.eraseElsewhere('user-23');
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(5000);
+    });
+    await waitFor(() => expect(screen.getByRole('complementary', { name: 'User details' }).textContent).toContain('Deleted from the command line'));
+    expect(within(screen.getByRole('complementary', { name: 'User details' })).queryByRole('button', { name: /^(Anonymise|Delete)/ })).toBeNull();
+    // The matches are asked again too: the person is no longer offered.
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Open User 23' })).toBeNull());
+  });
+});

@@ -48,7 +48,7 @@ function fieldRanges(match: UserMatch, field: SearchedField): MatchRange[] {
  * every user of the profile (read once by the main process, kept in memory).
  * A result opens the same detail panel and actions as a table row.
  */
-export function FindPerson({ profileId, onOpen, erasedMarks = [] }: { profileId: string; onOpen: (user: UserRecord) => void; erasedMarks?: readonly ErasedMark[] }) {
+export function FindPerson({ profileId, onOpen, erasedMarks = [] }: { profileId: string; onOpen: (user: UserRecord, answeredAt: number) => void; erasedMarks?: readonly ErasedMark[] }) {
   const { t } = useTranslation();
   const inputId = useId();
   const [draft, setDraft] = useState('');
@@ -124,7 +124,7 @@ export function FindPerson({ profileId, onOpen, erasedMarks = [] }: { profileId:
             <ul className="find-person__list" aria-label={t('search.resultsLabel', { text })}>
               {matches.map((match, index) => (
                 <li key={`${match.user.uid ?? 'erased'}-${index}`}>
-                  <button type="button" className="find-person__result" onClick={() => onOpen(match.user)} aria-label={t('search.open', { name: visibleTextLine(match.user.fullName ?? match.user.uid ?? '') })}>
+                  <button type="button" className="find-person__result" onClick={() => onOpen(match.user, search.dataUpdatedAt)} aria-label={t('search.open', { name: visibleTextLine(match.user.fullName ?? match.user.uid ?? '') })}>
                     <span className="find-person__name">{match.user.fullName !== null ? <Highlighted text={match.user.fullName} ranges={fieldRanges(match, 'fullName')} /> : '—'}</span>
                     <span className="find-person__uid mono">{match.user.uid === null ? t('users.noUid') : hasInvisible(match.user.uid) ? <VisibleUid uid={match.user.uid} inline /> : <Highlighted text={match.user.uid} ranges={fieldRanges(match, 'uid')} />}</span>
                     <span className="find-person__email">{match.user.email !== null ? <Highlighted text={match.user.email} ranges={fieldRanges(match, 'email')} kind="exact" /> : ''}</span>

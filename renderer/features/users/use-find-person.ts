@@ -4,6 +4,7 @@ import type { UserSearchAnswer } from '../../../shared/user-search';
 import { useBridge } from '../../bridge/bridge-context';
 import { queryKeys } from '../../state/query-keys';
 import { useReadEveryPage, type ReadEnding } from './use-read-every-page';
+import { ERASED_SINCE_POLL_MS } from './use-erased-since';
 
 /** Keyed under the profile's users, so an erasure's invalidation asks the (updated) index again. */
 const searchKey = (profileId: string, text: string) => [...queryKeys.usersOfProfile(profileId), 'search', text] as const;
@@ -28,6 +29,9 @@ export function useFindPerson(profileId: string) {
     queryFn: (): Promise<UserSearchAnswer> => bridge['users.search']({ profileId, text }),
     enabled: text !== '',
     retry: false,
+    // Asked again while shown: the core takes out first whoever any process on this computer erased since (the CLI
+    // too), so a match deleted meanwhile leaves the list, and the count with it, within a few seconds.
+    refetchInterval: ERASED_SINCE_POLL_MS,
   });
   const answer = search.data;
   const fresh = answer?.state === 'ready' && freshRead?.profileId === profileId && freshRead.text === text && answer.indexedAt >= freshRead.indexedAt;
@@ -56,9 +60,12 @@ export function useFindPerson(profileId: string) {
   const find = useCallback(
     (next: string) => {
       if (reader.state.phase === 'cancelled' || reader.state.phase === 'failed') reader.reset();
-      setText(next.trim());
+      const question = next.trim();
+      // The same question asked again is asked of the core again, never answered from this window's memory.
+      if (question === text && question !== '') void search.refetch();
+      setText(question);
     },
-    [reader],
+    [reader, search, text],
   );
 
   return {

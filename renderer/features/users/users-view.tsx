@@ -15,8 +15,17 @@ import { userRowKey, useUsersPage } from './use-users-page';
 import { ViewSection } from '../../components/view-section';
 import { erasedMarkOf, useErasedUsers, type ErasedMark } from '../erasure/erased-users';
 import { ErasedDetail } from './erased-detail';
-import { rowErasures, useErasedSince, type RowErasure } from './use-erased-since';
+import type { ErasedSinceAnswer } from '../../../shared/user-search';
+import { rowErasures, rowErasureOf, useErasedSince, useErasuresOf, type RowErasure } from './use-erased-since';
 import { PageTruth } from './page-truth';
+
+/** How much earlier than its answer a search's list may have been caught up with the audit trail (the two clocks are this computer's). */
+const SINCE_MARGIN_MS = 1000;
+
+const foundErasureOf = (answer: ErasedSinceAnswer | undefined): RowErasure | undefined => {
+  const [latest] = answer?.erasures ?? [];
+  return latest ? rowErasureOf(latest) : undefined;
+};
 
 function matchesFilter(user: UserRecord, filter: string): boolean {
   const needle = filter.toLocaleLowerCase();
@@ -54,15 +63,19 @@ export function UsersView({ profile }: { profile: ProfileView }) {
   const extraFields = useMemo(() => available.filter((field) => visibleFields.includes(field.path)), [available, visibleFields]);
   const selected = users.find((user, index) => userRowKey(user, index) === selectedKey);
   // A person found on any page opens the same detail panel and actions as a row of this page.
-  const [found, setFound] = useState<{ profileId: string; user: UserRecord } | null>(null);
+  const [found, setFound] = useState<{ profileId: string; user: UserRecord; since: string } | null>(null);
   const foundUser = found?.profileId === profile.id ? found.user : undefined;
+  // A person found on another page: erased since the search answered (by the CLI, a batch…), the panel says so.
+  const foundUids = useMemo(() => (foundUser?.uid ? [foundUser.uid] : []), [foundUser]);
+  const foundErasures = useErasuresOf(profile.id, foundUids, foundUser ? found?.since : undefined);
   const onSelect = useCallback((key: string) => {
     setFound(null);
     selectUser(key);
   }, [selectUser]);
-  const openFound = useCallback((user: UserRecord) => {
+  const openFound = useCallback((user: UserRecord, answeredAt: number) => {
     selectUser(null);
-    setFound({ profileId: profile.id, user });
+    // The search answered after taking out every erasure recorded until then: only later ones concern this panel.
+    setFound({ profileId: profile.id, user, since: new Date(answeredAt - SINCE_MARGIN_MS).toISOString() });
   }, [profile.id, selectUser]);
   const shown = foundUser ?? selected;
   // The person the panel is about, and whether an act on them was answered since it opened.
@@ -70,9 +83,11 @@ export function UsersView({ profile }: { profile: ProfileView }) {
   const markSince = useMarkSince(marks, profile.id, subjectUid);
   const erased: RowErasure | undefined = markSince
     ? { uid: markSince.uid, action: markSince.action, result: markSince.result, via: 'this-console' }
-    : selected?.uid
-      ? erasures.get(selected.uid)
-      : undefined;
+    : foundUser
+      ? foundErasureOf(foundErasures.data)
+      : selected?.uid
+        ? erasures.get(selected.uid)
+        : undefined;
   const closePanel = () => {
     setFound(null);
     selectUser(null);
