@@ -624,6 +624,7 @@ export const en = {
     legacyLines_one: '{{count}} older line without a chain',
     legacyLines_other: '{{count}} older lines without a chain',
     chainBroken: 'Chain broken at line {{line}}: {{kind}}',
+    chainBrokenEmpty: 'The trail is empty or missing: {{kind}}',
     head: 'Head',
     noHead: 'No chained entry yet.',
     copyHead: 'Copy full hash',

@@ -611,6 +611,7 @@ export const fr: Messages = {
     legacyLines_one: '{{count}} ligne ancienne hors chaîne',
     legacyLines_other: '{{count}} lignes anciennes hors chaîne',
     chainBroken: 'Chaîne rompue à la ligne {{line}} : {{kind}}',
+    chainBrokenEmpty: 'Journal vide ou absent : {{kind}}',
     head: 'Tête',
     noHead: 'Aucune entrée chaînée pour l’instant.',
     copyHead: 'Copier l’empreinte complète',

@@ -61,6 +61,13 @@ describe('integrity badge: the anchor kept outside the file', () => {
     expect(screen.getByTestId('integrity-anchor').textContent).toBe('Ancré dans le trousseau de cet ordinateur\u00a0: un retour en arrière, un fichier supprimé ou une réécriture sont détectés. Une écriture a trouvé 1 problème en chemin\u00a0; il reste consigné.');
   });
 
+  it('a deleted trail names no line: it says the trail is empty or missing', () => {
+    const emptied: MessageText = { id: 'anchor.emptied', params: { held: { id: 'anchor.held', params: { seq: 4, hash: '08725bf3e8fd…', at: AT } } } };
+    const badge = show({ ok: false, entries: 0, kind: 'rolled-back', line: 1, message: 'emptied', text: emptied, headHash: null, anchor: { store: 'keychain', state: 'checked', findings: 1 } });
+    expect(badge.querySelector('.integrity__title')?.textContent).toBe('The trail is empty or missing: the trail ends before the head its anchor recorded (rolled back or deleted)');
+    expect(badge.textContent).not.toContain('line 1');
+  });
+
   it('a deleted trail, an act, then a backup put back: both open findings are counted and listed, each with what to do, in English and French', () => {
     const rewritten: MessageText = { id: 'anchor.rewritten', params: { held: { id: 'anchor.held', params: { seq: 2, hash: 'ce124a850ae3…', at: AT } }, now: { id: 'anchor.now.entry', params: { seq: 4, hash: '08725bf3e8fd…' } } } };
     const emptied: MessageText = { id: 'anchor.emptied', params: { held: { id: 'anchor.held', params: { seq: 4, hash: '08725bf3e8fd…', at: AT } } } };

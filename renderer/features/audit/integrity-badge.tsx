@@ -20,7 +20,8 @@ export function IntegrityBadge({ verdict, onVerify, verifying, onAcknowledge }: 
       <div className="integrity integrity--broken" role="alert" data-testid="integrity">
         <span aria-hidden="true" className="integrity__mark">✗</span>
         <div className="integrity__text">
-          <p className="integrity__title">{t('audit.chainBroken', { line: verdict.line, kind: t(`audit.breaks.${verdict.kind}`) })}</p>
+          {/* An empty or missing trail has no line to name. */}
+          <p className="integrity__title">{t(verdict.entries === 0 ? 'audit.chainBrokenEmpty' : 'audit.chainBroken', { line: verdict.line, kind: t(`audit.breaks.${verdict.kind}`) })}</p>
           <p className="integrity__detail">{(verdict.text && wordMessage(i18n, verdict.text)) ?? verdict.message}</p>
           {verdict.headHash && <HeadHash hash={verdict.headHash} />}
           <AnchorLine report={verdict.anchor} />
