@@ -97,7 +97,7 @@ test('a uid pasted with spaces at an end: drawn as it is, called a likely mistak
   await callout.getByRole('button', { name: 'Use the trimmed uid' }).click();
   await expect(callout.getByText(/^Your choice: the trimmed uid is sent instead of the one pasted\./)).toBeVisible();
   // Said of the uids as they will be sent: all three exist, none is listed as ending "not found", the list shows the trimmed uid.
-  await expect(app.locator('.batch-check__result > p').first()).toHaveText(/^All 3 uids exist on the service\. \(as sent: the trimmed uids by your choice\)/);
+  await expect(app.locator('.batch-check__result > p').first()).toHaveText(/^All 3 uids exist on the service\. As sent, with the trimmed uids you chose\. \(/);
   await expect(app.getByRole('heading', { name: 'Not on the service (first ones)' })).toHaveCount(0);
   await expect(app.locator('.batch-ends__list').first().getByRole('listitem')).toHaveText([first!, 'user-000490', second!]);
 

@@ -828,7 +828,7 @@ export const en = {
       someAbsent_one: '{{missing}} does not.',
       someAbsent_other: '{{missing}} do not.',
       walked: '({{users}} users read)',
-      asSentTrimmed: '(as sent: the trimmed uids by your choice)',
+      asSentTrimmed: 'As sent, with the trimmed uids you chose.',
       missingHeading: 'Not on the service (first ones)',
       missingHint: 'These will end as “not found”: nothing is erased for them.',
       trimmableHeading: 'Likely mistake: spaces at an end',

@@ -65,7 +65,7 @@ describe('receipts: a PDF for the acts of a reference, read back as text', () =>
     expect(text).toContain('404');
     expect(text).toContain('dpo-operator');
     expect(text).toContain('9.8.7-test');
-    expect(text).toContain(`${sandbox.current.url} (local (sandbox or test service))`);
+    expect(text).toContain(`${sandbox.current.url} (local: a sandbox or test service)`);
     expect(text).toContain('2026-11-22T'); // times with their offset
     expect(text).toMatch(/[+-]\d\d:\d\d/);
 

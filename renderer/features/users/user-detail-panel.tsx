@@ -32,8 +32,10 @@ export function UserDetailPanel({ user, onClose }: { user: UserRecord; onClose: 
     if (list) setMoreBelow(list.scrollHeight - list.scrollTop - list.clientHeight > 4);
   }, []);
   useEffect(() => {
-    // Move focus to the panel so keyboard and screen-reader users land on what they opened.
-    headingRef.current?.focus();
+    // Move focus to the panel so keyboard and screen-reader users land on what they opened; at 1024 it opens below
+    // the table, so it is brought into view too (a click on a match far above would otherwise show no change).
+    headingRef.current?.focus({ preventScroll: true });
+    panelRef.current?.scrollIntoView?.({ block: 'nearest' });
   }, [user.uid]);
   useLayoutEffect(() => {
     listRef.current?.scrollTo?.({ top: 0 });
