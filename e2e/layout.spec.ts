@@ -460,6 +460,16 @@ test.describe('kept notices', () => {
     await anonymiseThroughTheDialog(app, 'alice@example.org', 'REQ-NOTICE-1');
     await expect(notices.getByText(/anonymised \(request id/)).toBeVisible();
     await expectNothingUnderNotices(app, 'the users table');
+    // A user's detail panel ends above the notices too: its last lines are never behind them.
+    await app.getByRole('button', { name: 'Show details of jean dupont' }).click();
+    const panel = app.getByRole('complementary', { name: 'User details' });
+    for (const size of SIZES) {
+      await app.setViewportSize(size);
+      await panel.scrollIntoViewIfNeeded();
+      const [panelBottom, viewBottom] = await panel.evaluate((box) => [box.getBoundingClientRect().bottom, box.closest('main')!.getBoundingClientRect().bottom]);
+      expect(panelBottom, `at ${size.width}×${size.height}: the detail panel runs under the notices`).toBeLessThanOrEqual(viewBottom + 1);
+    }
+    await panel.getByRole('button', { name: 'Close details' }).click();
 
     // A finished batch, its results exported: a second kept notice.
     await finishedBatch(bridge, profile.id, 'REQ-NOTICE-2', lastFiveNumberedUids);

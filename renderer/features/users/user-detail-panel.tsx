@@ -25,8 +25,11 @@ export function UserDetailPanel({ user, onClose }: { user: UserRecord; onClose: 
     // The panel ends inside the viewport wherever the page is scrolled, so its last line is never off screen.
     const panel = panelRef.current;
     if (panel) {
-      const top = Math.max(panel.getBoundingClientRect().top, 16);
-      panel.style.maxHeight = `${Math.max(window.innerHeight - top - 16, 240)}px`;
+      // The view scrolls in its own box (main), with the kept notices docked under it: the panel ends above them.
+      const view = panel.closest('main')?.getBoundingClientRect();
+      const top = Math.max(panel.getBoundingClientRect().top, (view?.top ?? 0) + 16);
+      const bottom = view?.bottom ?? window.innerHeight;
+      panel.style.maxHeight = `${Math.max(bottom - top - 16, 240)}px`;
     }
     const list = listRef.current;
     if (list) setMoreBelow(list.scrollHeight - list.scrollTop - list.clientHeight > 4);
@@ -40,11 +43,16 @@ export function UserDetailPanel({ user, onClose }: { user: UserRecord; onClose: 
   useLayoutEffect(() => {
     listRef.current?.scrollTo?.({ top: 0 });
     measure();
+    // The view's box scrolls, and it grows or shrinks as notices come and go: measured again on each.
+    const view = panelRef.current?.closest('main');
+    const resized = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(measure);
+    if (view) resized?.observe(view);
     window.addEventListener('resize', measure);
-    window.addEventListener('scroll', measure, { passive: true });
+    view?.addEventListener('scroll', measure, { passive: true });
     return () => {
+      resized?.disconnect();
       window.removeEventListener('resize', measure);
-      window.removeEventListener('scroll', measure);
+      view?.removeEventListener('scroll', measure);
     };
   }, [user, measure]);
 
