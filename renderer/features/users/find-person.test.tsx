@@ -41,6 +41,9 @@ describe('find a person on any page', () => {
     const panel = await screen.findByRole('complementary');
     expect(within(panel).getAllByText('User 23').length).toBeGreaterThan(0);
     expect(within(panel).getByRole('button', { name: /Anonymise/ })).toBeTruthy();
+    // The panel carries the actions: the table gives up its actions column (it covered the Votes column at 1360).
+    const table = screen.getByRole('table', { name: 'Users on page 1' });
+    expect(within(table).queryByRole('columnheader', { name: 'Actions' })).toBeNull();
   });
 
   it('stops reading on Cancel and says nothing can be searched yet', async () => {

@@ -21,13 +21,15 @@ interface UsersTableProps {
   selectedKey: string | null;
   onSelect: (key: string) => void;
   busy: boolean;
+  /** A detail panel is open (a row's, or a person found on another page): it carries the actions, the table its width. */
+  detailOpen?: boolean;
   /** Users an act concerned since the page was read: their row says so in place of its actions. */
   erasures?: ReadonlyMap<string, RowErasure>;
 }
 
 const NO_ERASURES: ReadonlyMap<string, RowErasure> = new Map();
 
-export function UsersTable({ users, page, extraFields, selectedKey, onSelect, busy, erasures = NO_ERASURES }: UsersTableProps) {
+export function UsersTable({ users, page, extraFields, selectedKey, onSelect, busy, erasures = NO_ERASURES, detailOpen = selectedKey !== null }: UsersTableProps) {
   const { t, i18n } = useTranslation();
   const columns = useMemo(
     () =>
@@ -46,7 +48,7 @@ export function UsersTable({ users, page, extraFields, selectedKey, onSelect, bu
     columns,
     getCoreRowModel: getCoreRowModel(),
     manualPagination: true,
-    state: { columnVisibility: { actions: selectedKey === null } },
+    state: { columnVisibility: { actions: !detailOpen } },
   });
 
   return (

@@ -103,7 +103,7 @@ export function UsersView({ profile }: { profile: ProfileView }) {
   } else if (filtered.length === 0) {
     body = <p className="empty-inline">{t('users.filterNoMatch', { filter })}</p>;
   } else {
-    body = <UsersTable users={filtered} page={page} extraFields={extraFields} selectedKey={selected ? selectedKey : null} onSelect={onSelect} busy={query.isFetching} erasures={erasures} />;
+    body = <UsersTable users={filtered} page={page} extraFields={extraFields} selectedKey={selected ? selectedKey : null} onSelect={onSelect} busy={query.isFetching} erasures={erasures} detailOpen={Boolean(shown || erased)} />;
   }
 
   return (
