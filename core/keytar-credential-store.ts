@@ -27,7 +27,28 @@ export interface KeytarStoreOptions {
 
 async function loadRealKeytar(): Promise<Keytar> {
   const mod = (await import('keytar')) as Keytar & { default?: Keytar };
-  return mod.default ?? mod;
+  return oneCallAtATime(mod.default ?? mod);
+}
+
+/** The calls to the real keytar in this process, one after another. */
+let keytarQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * keytar runs each call on a thread of its own, and libsecret is not made for calls from several threads of one
+ * process at once: six stores opened together (probes overlapping) once ended the whole process. Every keychain of
+ * this process shares one queue; a call waits for the one before it, whatever that one's outcome.
+ */
+function oneCallAtATime(keytar: Keytar): Keytar {
+  const queued = <T,>(call: () => Promise<T>): Promise<T> => {
+    const result = keytarQueue.then(call, call);
+    keytarQueue = result.catch(() => undefined);
+    return result;
+  };
+  return {
+    getPassword: (service, account) => queued(() => keytar.getPassword(service, account)),
+    setPassword: (service, account, password) => queued(() => keytar.setPassword(service, account, password)),
+    deletePassword: (service, account) => queued(() => keytar.deletePassword(service, account)),
+  };
 }
 
 /**

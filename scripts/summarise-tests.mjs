@@ -14,6 +14,13 @@ if (vitestReport && existsSync(vitestReport)) {
   // A file that fails to load has no failed test of its own: count it once.
   if (report.success === false && !report.numFailedTests) failed += Math.max(1, report.numFailedTestSuites ?? 0);
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  // Tests that never finished (a worker that ended unexpectedly takes its file's tests with it) are failures too.
+  const ended = (report.numPassedTests ?? 0) + (report.numFailedTests ?? 0) + (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  const unfinished = (report.numTotalTests ?? 0) - ended;
+  if (unfinished > 0) {
+    console.error(`${unfinished} Vitest test(s) never finished: a test worker ended unexpectedly (see "Unhandled Errors" above).`);
+    failed += unfinished;
+  }
 } else {
   console.error('No Vitest report was written: the unit and integration suites did not run.');
   failed += 1;
