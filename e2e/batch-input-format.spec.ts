@@ -20,6 +20,9 @@ test('a French Excel CSV is read with its columns, and rows read whole are refus
   await expect(app.getByText('(CSV, séparé par des points-virgules)')).toBeVisible();
   await expect(app.getByLabel('Colonne des uid')).toBeVisible();
   await app.getByLabel('Colonne de référence (facultatif)').selectOption('référence');
+  // The list is read again with its reference column (a new preview) before it is checked: a check of the old
+  // preview would be dropped when the new one comes.
+  await expect(app.getByText('Avec leur propre référence')).toBeVisible();
   await app.getByRole('button', { name: 'Vérifier auprès du service' }).click();
   await expect(app.locator('.batch-check__result')).toContainText(/2 uid/);
   await expect(app.locator('.batch-check__missing')).toHaveCount(0);

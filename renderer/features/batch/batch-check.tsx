@@ -9,7 +9,8 @@ import { BatchLookalikes } from './batch-lookalikes';
 import { useBatchCheck } from './use-batch-check';
 
 /** Optional: which uids of the list exist on the service (a read-only walk of the users list, with progress and Cancel). */
-export function BatchCheck({ draftId, profileId, items, onResult }: { draftId: string; profileId: string; items: number; onResult?: (result: BatchCheckResult) => void }) {
+/** `stale`: the list is being read again (a new preview is coming): a check now would be of the old one, so it waits. */
+export function BatchCheck({ draftId, profileId, items, stale = false, onResult }: { draftId: string; profileId: string; items: number; stale?: boolean; onResult?: (result: BatchCheckResult) => void }) {
   const { t, i18n } = useTranslation();
   const n = (value: number) => formatNumber(value, i18n.language);
   const { state, check, cancel } = useBatchCheck(draftId, profileId);
@@ -42,7 +43,7 @@ export function BatchCheck({ draftId, profileId, items, onResult }: { draftId: s
         </div>
       ) : (
         <div className="batch-check__start">
-          <button type="button" className="button button--small" onClick={() => void check()}>
+          <button type="button" className="button button--small" onClick={() => void check()} disabled={stale}>
             {state.phase === 'done' ? t('batch.check.again') : t('batch.check.button')}
           </button>
           {/* Why it helps, not only what it does: a uid known to be missing stays "not found" after a repeated attempt. */}

@@ -88,7 +88,7 @@ export function BatchPreviewPanel({ preview, pending, error, action, profile, en
           {preview.edgeSpaces.count > 0 && <EdgeSpaces edgeSpaces={preview.edgeSpaces} />}
           {preview.items > 0 && <UidEnds preview={preview} ends={asSent} />}
           {preview.invalidCount > 0 && <InvalidLines preview={preview} />}
-          {preview.items > 0 && <BatchCheck draftId={preview.draftId} profileId={profile.id} items={preview.items} onResult={(result) => setChecked({ draftId: preview.draftId, result })} />}
+          {preview.items > 0 && <BatchCheck draftId={preview.draftId} profileId={profile.id} items={preview.items} stale={pending} onResult={(result) => setChecked({ draftId: preview.draftId, result })} />}
         </div>
       )}
     </CardSection>
