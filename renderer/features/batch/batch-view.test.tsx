@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BatchJobDamage, BatchJobSummary, BatchProgress } from '../../../shared/batch';
+import type { BatchJobDamage, BatchJobSummary } from '../../../shared/batch';
 import { FAKE_FAILURE_REASON } from '../../test/fake-batch';
 import { LIVE_PROFILE, LOCAL_PROFILE } from '../../test/fake-bridge';
 import type { FakeBridgeOptions } from '../../test/fake-bridge';
@@ -8,6 +8,7 @@ import { renderApp } from '../../test/render-app';
 import { useUiStore } from '../../state/ui-store';
 import { useBatchDraft } from './batch-draft-store';
 import { resetBatchRun } from './batch-run-store';
+import { progressOf, seededJob } from './test/batch-test-kit';
 
 const UIDS = Array.from({ length: 20 }, (_, index) => `support-${index + 1}`);
 
@@ -46,16 +47,7 @@ async function startBatch(fake: Awaited<ReturnType<typeof openBatch>>['fake'], u
   return { jobId, batchId };
 }
 
-const progress = (batchId: string, more: Partial<BatchProgress> = {}): BatchProgress => ({
-  batchId,
-  total: 20,
-  counts: { done: 6, doneBeforeInterruption: 1, notFound: 2, failed: 1, unfinished: 10 },
-  inFlight: 4,
-  ratePerSecond: 2.5,
-  secondsLeft: 4,
-  state: 'running',
-  ...more,
-});
+const progress = progressOf;
 
 describe('the Batch screen', () => {
   it('previews a pasted list at once: counts, duplicates, invalid lines with their numbers, first and last uids', async () => {
@@ -457,20 +449,7 @@ describe('the Batch screen', () => {
     expect(screen.queryByText('No batch yet.')).toBeNull();
   });
   it('a job paused in another process reads Paused in the jobs table and its offer, and is not offered for resuming here', async () => {
-    const pausedElsewhere: BatchJobSummary = {
-      batchId: '20261121-093000-abcdef',
-      action: 'delete',
-      profileId: LOCAL_PROFILE.id,
-      profileName: LOCAL_PROFILE.name,
-      baseUrl: LOCAL_PROFILE.baseUrl,
-      logoutFirst: true,
-      source: 'closures.csv',
-      createdAt: '2026-11-21T09:30:00.000Z',
-      total: 250,
-      state: 'paused',
-      counts: { done: 120, doneBeforeInterruption: 0, notFound: 10, failed: 0, unfinished: 120 },
-      revision: 0,
-    };
+    const pausedElsewhere = seededJob({ total: 250, state: 'paused', counts: { done: 120, doneBeforeInterruption: 0, notFound: 10, failed: 0, unfinished: 120 } });
     await openBatch({ batchJobs: [pausedElsewhere] });
     const table = await screen.findByRole('table', { name: 'Batches on this computer' });
     const row = within(table).getAllByRole('row')[1]!;
