@@ -16,6 +16,7 @@ import { createBridgeHandlers } from './create-bridge-handlers';
 import { dispatchBridgeCall } from './dispatch';
 import { createJobRegistry } from './jobs';
 import type { BridgeHandlers } from './types';
+import { settleAnchorConfirmations } from '../core/audit-anchor-confirm';
 
 /** The batch.* bridge methods over a real Desk and the sandbox, as the console calls them. */
 
@@ -129,7 +130,10 @@ beforeAll(async () => {
 afterAll(async () => {
   release();
   await sandbox?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  // A run's last writes (its anchor's confirmation a moment after the last audit write) land before the folder goes:
+  // removing it under them failed with ENOTEMPTY on a busy machine.
+  await settleAnchorConfirmations();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 3 });
 });
 
 beforeEach(() => {
