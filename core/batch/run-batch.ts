@@ -192,7 +192,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
     for (;;) {
       await control.pause?.whileRunning(signal);
       if (signal.aborted) return;
-      await pacer.turn(signal);
+      const sentAt = await pacer.turn(signal);
       if (signal.aborted) return;
       // Paused while it waited for its turn (a Retry-After): it waits for Resume rather than going out now.
       if (control.pause?.paused) continue;
@@ -209,12 +209,10 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
       }
       const error = result.error;
       if (result.status !== undefined || result.outcome !== 'not-sent') lastAnswerAt = now();
-      if (!error || result.outcome === 'done') {
-        pacer.answered();
-        return record(run, 'done', result);
-      }
+      // Any answer but a 429 passed the service's limiter: the pacer learns the rate it accepts from them.
+      if (result.status !== undefined && result.status !== 429) pacer.answered();
+      if (!error || result.outcome === 'done') return record(run, 'done', result);
       if (error.code === 'NOT_FOUND') {
-        pacer.answered();
         if (mayHaveReached && !run.missingAtCheck) return record(run, 'done-before-interruption', result, msg('batch.reason.doneBefore'));
         return record(run, 'not-found', result);
       }
@@ -224,7 +222,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
           await record(run, 'not-sent-retry', result, errorText(error));
           return halt(waitTooLong(error, error.retryAfterSeconds, now()));
         }
-        pacer.rateLimited(error.retryAfterSeconds);
+        pacer.rateLimited(sentAt, error.retryAfterSeconds);
         rateLimited += 1;
         if (rateLimited > maxRateLimited) return record(run, 'failed', result, msg('batch.reason.rateLimited', { count: rateLimited, last: errorText(error) }));
         await record(run, 'not-sent-retry', result);

@@ -1,14 +1,17 @@
 import { MAX_RETRY_WAIT_MS } from '../retry';
+import { AnswerCounter } from './answer-counter';
 
 export interface SendPacer {
-  /** Waits for this request's turn: after any hold the service asked for, and spaced by the current interval. */
-  turn(signal?: AbortSignal): Promise<void>;
-  /** A 429: hold every sender for Retry-After (or a backoff when it said nothing) and space requests out more. */
-  rateLimited(retryAfterSeconds: number | undefined): void;
-  /** An answer that was not a 429: relax the spacing a little. */
+  /** Waits for this request's turn (after any hold the service asked for, at the learned pace); returns when it was let go. */
+  turn(signal?: AbortSignal): Promise<number>;
+  /** A 429 for the request let go at `sentAt`: everyone holds for Retry-After; the first 429 of an episode lowers the pace. */
+  rateLimited(sentAt: number, retryAfterSeconds: number | undefined): void;
+  /** An answer other than 429 (the request passed the service's limiter): counted to learn the rate it accepts. */
   answered(): void;
   /** Seconds left of the hold the service asked for (0 when none). */
   holdSeconds(): number;
+  /** The pace kept now, in requests a second; undefined while no 429 has been met (no pacing). */
+  ratePerSecond(): number | undefined;
 }
 
 export interface PacerClock {
@@ -17,40 +20,80 @@ export interface PacerClock {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-const FIRST_INTERVAL_MS = 50;
-const MAX_INTERVAL_MS = 2_000;
+/** The pace is kept this far under the rate the service accepted before it said "too many". */
+const UNDER_THE_LIMIT = 0.97;
+/** After this long without a 429 the pace creeps up, in case the limit was raised or shared with a client that stopped. */
+const QUIET_BEFORE_PROBING_MS = 30_000;
+/** How much it creeps up, per second of quiet past QUIET_BEFORE_PROBING_MS. */
+const PROBE_STEP = 0.01;
+/** Without Retry-After, the hold of a per-second window (the common one). */
 const NO_RETRY_AFTER_HOLD_MS = 1_000;
+/** The pace never falls under this, so a run always makes progress. */
+const SLOWEST_RATE = 0.2;
 
 /**
- * One limiter shared by every sender of a run, so a 429 slows the whole run down and not
- * only the item that met it: everyone waits out the Retry-After (seconds or an HTTP date,
- * already read into seconds by the HTTP layer), then requests leave spaced out; the spacing
- * doubles on each 429 and shrinks as answers come back without one.
+ * One pacer shared by every sender of a run, so a 429 slows the whole run and not only the item
+ * that met it. It learns the service's rate instead of guessing it:
+ * - Until the first 429 nothing is paced.
+ * - A 429 opens an episode: everyone holds for its Retry-After (seconds or an HTTP date, read into
+ *   seconds by the HTTP layer; a second when absent), and the pace becomes 97 % of the answers the
+ *   service accepted in the second before it (halved when it accepted none). The other 429s of
+ *   the same burst (requests let go before the episode opened) hold too but lower nothing more:
+ *   one decrease per episode, not one per request in flight.
+ * - Requests then leave one interval apart (1 / pace), never in a burst, so neither a sliding
+ *   one-second window nor a fixed one is overrun; after 30 s without a 429 the pace creeps up 1 %
+ *   a second until the next episode (additive increase, multiplicative decrease).
  */
 export function createSendPacer({ now, sleep }: PacerClock): SendPacer {
+  const accepted = new AnswerCounter();
+  let rate = Infinity;
   let holdUntil = 0;
-  let intervalMs = 0;
   let nextAt = 0;
+  let episodeAt = -Infinity;
+  let lastProbeAt = -Infinity;
+  const intervalMs = () => (Number.isFinite(rate) ? 1000 / rate : 0);
+
+  function probe(at: number) {
+    if (!Number.isFinite(rate) || at - Math.max(episodeAt, holdUntil) < QUIET_BEFORE_PROBING_MS || at - lastProbeAt < 1000) return;
+    rate *= 1 + PROBE_STEP;
+    lastProbeAt = at;
+  }
+
   return {
     async turn(signal) {
       for (;;) {
-        if (signal?.aborted) return;
-        const wait = Math.max(holdUntil, nextAt) - now();
-        if (wait <= 0) break;
-        await sleep(wait, signal);
+        const at = now();
+        if (signal?.aborted) return at;
+        probe(at);
+        // Each waiter takes the next slot, so senders woken together still leave one interval apart.
+        const slot = Math.max(at, holdUntil, nextAt);
+        nextAt = slot + intervalMs();
+        if (slot <= at) return at;
+        const holdSeen = holdUntil;
+        await sleep(slot - at, signal);
+        // A 429 met while it waited: its slot was given at the old pace, so it queues again.
+        if (holdUntil === holdSeen) return now();
       }
-      nextAt = now() + intervalMs;
     },
-    rateLimited(retryAfterSeconds) {
+    rateLimited(sentAt, retryAfterSeconds) {
+      const at = now();
       const holdMs = retryAfterSeconds === undefined ? NO_RETRY_AFTER_HOLD_MS : Math.min(MAX_RETRY_WAIT_MS, retryAfterSeconds * 1000);
-      holdUntil = Math.max(holdUntil, now() + holdMs);
-      intervalMs = Math.min(MAX_INTERVAL_MS, intervalMs === 0 ? FIRST_INTERVAL_MS : intervalMs * 2);
+      holdUntil = Math.max(holdUntil, at + holdMs);
+      if (sentAt <= episodeAt) return; // let go before this episode opened: the same burst
+      episodeAt = at;
+      const acceptedLastSecond = accepted.inLastSecond(at);
+      const learned = acceptedLastSecond > 0 ? acceptedLastSecond * UNDER_THE_LIMIT : rate / 2;
+      // Met before any answer was counted, nothing is learned: the rate stays unpaced (Infinity) and the hold alone acts.
+      rate = Math.max(SLOWEST_RATE, Math.min(rate * UNDER_THE_LIMIT, learned));
     },
     answered() {
-      intervalMs = intervalMs < 5 ? 0 : intervalMs * 0.95;
+      accepted.add(now());
     },
     holdSeconds() {
       return Math.max(0, Math.ceil((holdUntil - now()) / 1000));
+    },
+    ratePerSecond() {
+      return Number.isFinite(rate) ? rate : undefined;
     },
   };
 }
