@@ -43,9 +43,10 @@ export const batchItemSchema = z.looseObject({
 
 const eventBase = { seq: z.number().int().positive(), at: z.iso.datetime({ offset: true }), item: count };
 
-/** One line of journal.jsonl: a start, or an outcome with one of the item outcomes. */
+/** One line of journal.jsonl: a start, an outcome with one of the item outcomes, or a failed item sent again. */
 export const journalEventSchema = z.discriminatedUnion('kind', [
   z.looseObject({ ...eventBase, kind: z.literal('started') }),
+  z.looseObject({ ...eventBase, kind: z.literal('retry'), recheck: z.boolean() }),
   z.looseObject({
     ...eventBase,
     kind: z.literal('outcome'),
@@ -81,7 +82,7 @@ type Fits<Output, Interface> = Output extends Interface ? true : never;
 export type _BatchFileSchemasAgree = [
   Checked<Exclude<keyof StoredPlan, keyof typeof storedPlanSchema.shape>>,
   Checked<Exclude<keyof BatchItem, keyof typeof batchItemSchema.shape>>,
-  Checked<Exclude<keyof JournalEvent, keyof (typeof journalEventSchema.options)[1]['shape']>>,
+  Checked<Exclude<keyof JournalEvent, keyof (typeof journalEventSchema.options)[1]['shape'] | keyof (typeof journalEventSchema.options)[2]['shape']>>,
   Fits<z.output<typeof storedPlanSchema>, StoredPlan>,
   Fits<z.output<typeof batchItemSchema>, BatchItem>,
   Fits<z.output<typeof journalEventSchema>, JournalEvent>,

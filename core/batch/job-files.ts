@@ -43,12 +43,18 @@ export const RETRY_OUTCOMES = ['not-sent-retry', 'unknown-retry'] as const;
 export type FinalOutcome = (typeof FINAL_OUTCOMES)[number];
 export type ItemOutcome = FinalOutcome | (typeof RETRY_OUTCOMES)[number];
 
-/** One line of journal.jsonl. */
+/**
+ * One line of journal.jsonl: 'started' before an item is sent, 'outcome' after; 'retry' when the operator
+ * chose to send a failed item again (batch retry): the item is unfinished again, its failure stays in the
+ * lines before.
+ */
 export interface JournalEvent {
   seq: number;
   at: string;
   item: number;
-  kind: 'started' | 'outcome';
+  kind: 'started' | 'outcome' | 'retry';
+  /** 'retry': an earlier attempt may have reached the service and no check has seen the uid since, so a 404 means "done before". */
+  recheck?: boolean;
   outcome?: ItemOutcome;
   status?: number;
   requestId?: string;

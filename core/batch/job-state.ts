@@ -12,7 +12,9 @@ import { msg } from '../../shared/messages';
  * - 'in-flight': started with no outcome (a crash, or a run still going): it may have reached the
  *   service, so it is re-checked as unknown; 'retry-unknown': an attempt may have reached it.
  *   Re-checked items send the same act again; a 404 then means "done before the interruption".
- * - the final outcomes: never sent again.
+ * - the final outcomes: never sent again, except a failed item the operator chose to send again: its
+ *   'retry' event makes it 'retry-unknown' (an attempt may have reached the service and no check has seen the
+ *   uid since) or 'retry-not-sent' (a fresh send).
  */
 export const ITEM_STATES = ['never-started', 'in-flight', 'retry-not-sent', 'retry-unknown', ...FINAL_OUTCOMES] as const;
 export type ItemState = (typeof ITEM_STATES)[number];
@@ -41,6 +43,8 @@ export interface JobState {
   corruptLines: number[];
   tornTail: boolean;
   stateOf(item: number): ItemState;
+  /** Whether an attempt of the item may have reached the service (an unknown outcome, or started twice without one). */
+  mayHaveReached(item: number): boolean;
   /** Unfinished items in order, with whether to re-check them as unknown. */
   unfinishedItems(): Generator<{ item: number; state: ItemState; recheckAsUnknown: boolean }>;
 }
@@ -76,7 +80,7 @@ export function journalDamage(dataDir: string, jobId: string, corruptLines: read
 /**
  * Streams journal.jsonl into one byte per item (a Uint8Array: 100,000 items take 100 kB), so
  * memory stays flat whatever the journal's length. A torn last line is ignored; corrupt lines are
- * skipped and listed. Final states are sticky: a later event cannot make a done item unfinished.
+ * skipped and listed. Final states are sticky: no later event makes a done item unfinished (only a 'retry', a failed one).
  */
 export async function readJobState(dataDir: string, jobId: string): Promise<JobState> {
   const plan = readPlan(dataDir, jobId);
@@ -108,6 +112,7 @@ export async function readJobState(dataDir: string, jobId: string): Promise<JobS
     corruptLines,
     tornTail,
     stateOf,
+    mayHaveReached: (item) => ((codes[item] ?? 0) & MAY_HAVE_REACHED) !== 0,
     *unfinishedItems() {
       for (let item = 0; item < codes.length; item++) {
         const state = stateOf(item);
@@ -119,14 +124,20 @@ export async function readJobState(dataDir: string, jobId: string): Promise<JobS
 
 function nextCode(code: number, event: JournalEvent): number {
   const state = code & ~MAY_HAVE_REACHED;
-  if (state >= FIRST_FINAL) return code;
   const reached = code & MAY_HAVE_REACHED;
+  // The one way back from a final state: a failed item the operator chose to send again (batch retry).
+  if (event.kind === 'retry') {
+    if (state !== CODE.failed) return code;
+    return event.recheck ? CODE['retry-unknown'] | MAY_HAVE_REACHED : CODE['retry-not-sent'];
+  }
+  if (state >= FIRST_FINAL) return code;
   // Started again while in flight: the earlier attempt never reported, so it may have gone out.
   if (event.kind === 'started') return CODE['in-flight'] | (state === CODE['in-flight'] ? MAY_HAVE_REACHED : reached);
   const outcome = event.outcome ?? 'unknown-retry';
   if (outcome === 'unknown-retry') return CODE['retry-unknown'] | MAY_HAVE_REACHED;
   if (outcome === 'not-sent-retry') return (reached ? CODE['retry-unknown'] : CODE['retry-not-sent']) | reached;
-  return CODE[outcome];
+  // A failed item keeps whether an attempt may have reached the service: sending it again depends on it.
+  return outcome === 'failed' ? CODE.failed | reached : CODE[outcome];
 }
 
 /** One journal line as an event (journalEventSchema, an item of the job), or null when it is not one (readJobState lists it as corrupt). */

@@ -2,7 +2,8 @@
  * The durable record of a batch job in the data folder: `<dataDir>/batches/<jobId>/`
  *   plan.json      what the job does (written once, atomically, 0600)
  *   items.jsonl    one { line, uid, reference? } per item, appended by the caller as it streams the input
- *   journal.jsonl  one JournalEvent per line: 'started' before an item is sent, 'outcome' after
+ *   journal.jsonl  one JournalEvent per line: 'started' before an item is sent, 'outcome' after,
+ *                  'retry' when a failed item is to be sent again (batch retry)
  *   run.lock       held by the one process running the job
  *   runner.json    which process holds run.lock, and whether its operator paused the run (job-runner.ts)
  *
@@ -55,6 +56,11 @@ export interface Journal {
   finishItems(): Promise<void>;
   /** Resolves once the 'started' lines are on disk (one write, one fsync): only then send the items. */
   recordStarted(items: readonly number[]): Promise<void>;
+  /**
+   * Turns failed items back to unfinished (batch retry), in one write and one fsync before any of them is sent
+   * again, so a crash from here on leaves them for `batch resume`; `recheck` as JournalEvent says.
+   */
+  recordRetry(items: readonly { item: number; recheck: boolean }[]): Promise<void>;
   /** Buffers an outcome; resolves when it is buffered, or written if this filled the buffer. */
   recordOutcome(record: OutcomeRecord): Promise<void>;
   /** Writes buffered outcomes (one write, one fsync). */
@@ -176,6 +182,12 @@ async function openJournal(dataDir: string, plan: StoredPlan, lock: RunLock, sta
         if (itemsFile) throw new Error('Call finishItems() before starting items');
         for (const item of items) assertItem(item, itemCount);
         await writeDurably(takeBuffer() + items.map((item) => line({ at: now().toISOString(), item, kind: 'started' })).join(''));
+      }),
+    recordRetry: (items) =>
+      serial(async () => {
+        if (itemsFile) throw new Error('Call finishItems() before retrying items');
+        for (const { item } of items) assertItem(item, itemCount);
+        await writeDurably(takeBuffer() + items.map(({ item, recheck }) => line({ at: now().toISOString(), item, kind: 'retry', recheck })).join(''));
       }),
     recordOutcome: (record) => {
       assertItem(record.item, itemCount);

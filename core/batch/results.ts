@@ -8,7 +8,9 @@
  *
  * An item's final outcome is its FIRST final 'outcome' event (done, done-before-interruption,
  * not-found, failed), exactly as readJobState counts it: a final state is sticky, later events
- * of that item are ignored, retry outcomes are not final. An item with none is 'unfinished'; its
+ * of that item are ignored, retry outcomes are not final — except after a 'retry' event of a failed
+ * item (batch retry), which clears it: the row shows what the new attempts record (one more byte an
+ * item says whether the final outcome is 'failed'). An item with none is 'unfinished'; its
  * reason is then its last attempt's outcome when it had one (not sent, or unknown: what a resume does
  * with it), located the same way (12 more bytes an item).
  */
@@ -121,15 +123,27 @@ interface OutcomeLines {
   /** Each item's last retry outcome line (not sent, or unknown), the same way. */
   retryOffsets: Float64Array;
   retryLengths: Uint32Array;
+  /** 1 when the item's final outcome is 'failed': a 'retry' event clears only that one. */
+  failed: Uint8Array;
 }
 
 async function locateFinalOutcomes(journalPath: string, total: number): Promise<OutcomeLines> {
-  const lines: OutcomeLines = { offsets: new Float64Array(total), lengths: new Uint32Array(total), retryOffsets: new Float64Array(total), retryLengths: new Uint32Array(total) };
+  const lines: OutcomeLines = { offsets: new Float64Array(total), lengths: new Uint32Array(total), retryOffsets: new Float64Array(total), retryLengths: new Uint32Array(total), failed: new Uint8Array(total) };
   await forEachLineAt(journalPath, (bytes, offset) => {
     // Cheap test first: most lines are 'started' events.
-    if (bytes.indexOf('"outcome"') < 0) return;
+    if (bytes.indexOf('"outcome"') < 0 && bytes.indexOf('"retry"') < 0) return;
     const event = parseEvent(bytes.toString('utf8'), total);
-    if (!event || event.kind !== 'outcome') return;
+    if (!event || event.kind === 'started') return;
+    if (event.kind === 'retry') {
+      // A failed item sent again: its row shows what the new attempts record, not the old failure.
+      if (lines.failed[event.item] !== 1) return;
+      lines.failed[event.item] = 0;
+      lines.offsets[event.item] = 0;
+      lines.lengths[event.item] = 0;
+      lines.retryOffsets[event.item] = 0;
+      lines.retryLengths[event.item] = 0;
+      return;
+    }
     if (RETRY.includes(event.outcome ?? '')) {
       lines.retryOffsets[event.item] = offset + 1; // the last one stands
       lines.retryLengths[event.item] = bytes.length;
@@ -139,6 +153,7 @@ async function locateFinalOutcomes(journalPath: string, total: number): Promise<
     if (lines.offsets[event.item] !== 0) return; // sticky: the first final outcome stands
     lines.offsets[event.item] = offset + 1;
     lines.lengths[event.item] = bytes.length;
+    lines.failed[event.item] = event.outcome === 'failed' ? 1 : 0;
   });
   return lines;
 }
