@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { PrivacyDeskError, errorText, isPrivacyDeskError, type ErrorCode } from '../../shared/errors';
 import type { BatchCounts, BatchProgress, BatchRunResult } from '../../shared/batch';
 import type { ErasureAction } from '../../shared/users';
@@ -83,6 +84,8 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
   const pacer = createSendPacer({ now, sleep });
   const stop = new AbortController();
   const signal = control.signal ? AbortSignal.any([control.signal, stop.signal]) : stop.signal;
+  // Every sender may wait on it at once (a hold, its slot, a backoff), each with its own listener: not a leak.
+  setMaxListeners(4 * Math.max(1, options.concurrency) + 10, signal);
   let fatal: unknown = null;
   let inFlight = 0;
   let lastAnswerAt = now();
@@ -203,6 +206,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
       let result: BatchSendResult;
       try {
         const attempt = await admit(run, actId);
+        await pacer.slot(signal);
         result = await attempt.send();
       } finally {
         inFlight -= 1;

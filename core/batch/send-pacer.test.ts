@@ -73,6 +73,9 @@ interface Simulation {
   retryAfter: 'seconds' | 'none';
 }
 
+/** How long each request's durable write takes, in turn: mostly a few ms, sometimes a stall of a third of a second. */
+const writeDelays = [2, 5, 3, 8, 2, 4, 300, 3, 6, 2, 150, 4, 3];
+
 /** `concurrency` senders share one pacer, as a run's do; each item is sent until it passes the limiter. */
 async function simulate({ items, concurrency, latencyMs, limiter, retryAfter }: Simulation) {
   const time = virtualClock();
@@ -85,6 +88,9 @@ async function simulate({ items, concurrency, latencyMs, limiter, retryAfter }: 
       left -= 1;
       for (;;) {
         const sentAt = await pacer.turn();
+        // Its records are written before it leaves: a write takes a few ms, and now and then stalls (a busy disk).
+        await time.sleep(writeDelays[requests % writeDelays.length] as number);
+        await pacer.slot();
         requests += 1;
         // Half the latency on the way there, half back: the limiter counts the arrival.
         await time.sleep(latencyMs / 2);
@@ -132,6 +138,7 @@ describe('the send pacer, one episode at a time', () => {
     const pacer = pacerAt(clock);
     for (let i = 0; i < 100; i += 1) pacer.answered();
     const sentAt = await Promise.all(Array.from({ length: 16 }, () => pacer.turn()));
+    await Promise.all(sentAt.map(() => pacer.slot()));
     for (const at of sentAt) pacer.rateLimited(at, 1);
     expect(pacer.ratePerSecond()).toBeCloseTo(97, 5);
     expect(pacer.holdSeconds()).toBe(1);
@@ -155,7 +162,11 @@ describe('the send pacer, one episode at a time', () => {
     for (let i = 0; i < 20; i += 1) pacer.answered();
     pacer.rateLimited(await pacer.turn(), 3);
     const sentAt: number[] = [];
-    for (let i = 0; i < 5; i += 1) sentAt.push(await pacer.turn());
+    for (let i = 0; i < 5; i += 1) {
+      sentAt.push(await pacer.turn());
+      await pacer.slot();
+      sentAt[i] = clock.at;
+    }
     expect(sentAt[0]).toBeGreaterThanOrEqual(3_000);
     const gaps = sentAt.slice(1).map((at, i) => at - (sentAt[i] as number));
     expect(gaps.every((gap) => gap >= 1000 / (20 * 0.97) - 1e-9)).toBe(true);
@@ -176,10 +187,10 @@ describe('the send pacer, one episode at a time', () => {
     pacer.rateLimited(await pacer.turn(), 1);
     const learned = pacer.ratePerSecond() as number;
     clock.at += 29_000;
-    await pacer.turn();
+    await pacer.slot();
     expect(pacer.ratePerSecond()).toBe(learned);
     clock.at += 10_000;
-    await pacer.turn();
+    await pacer.slot();
     expect(pacer.ratePerSecond()).toBeGreaterThan(learned);
   });
 });

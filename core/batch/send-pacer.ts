@@ -2,8 +2,10 @@ import { MAX_RETRY_WAIT_MS } from '../retry';
 import { AnswerCounter } from './answer-counter';
 
 export interface SendPacer {
-  /** Waits for this request's turn (after any hold the service asked for, at the learned pace); returns when it was let go. */
+  /** Before a request is admitted (its records written): waits out any hold the service asked for; returns when it was let go. */
   turn(signal?: AbortSignal): Promise<number>;
+  /** Right before it leaves: waits for its slot, one interval after the previous request's, at the learned pace. */
+  slot(signal?: AbortSignal): Promise<void>;
   /** A 429 for the request let go at `sentAt`: everyone holds for Retry-After; the first 429 of an episode lowers the pace. */
   rateLimited(sentAt: number, retryAfterSeconds: number | undefined): void;
   /** An answer other than 429 (the request passed the service's limiter): counted to learn the rate it accepts. */
@@ -41,7 +43,9 @@ const SLOWEST_RATE = 0.2;
  *   the same burst (requests let go before the episode opened) hold too but lower nothing more:
  *   one decrease per episode, not one per request in flight.
  * - Requests then leave one interval apart (1 / pace), never in a burst, so neither a sliding
- *   one-second window nor a fixed one is overrun; after 30 s without a 429 the pace creeps up 1 %
+ *   one-second window nor a fixed one is overrun. The interval is kept right before a request
+ *   leaves, after its records are written: a slow write delays the requests behind it, and they
+ *   must not then leave together; after 30 s without a 429 the pace creeps up 1 %
  *   a second until the next episode (additive increase, multiplicative decrease).
  */
 export function createSendPacer({ now, sleep }: PacerClock): SendPacer {
@@ -63,17 +67,18 @@ export function createSendPacer({ now, sleep }: PacerClock): SendPacer {
     async turn(signal) {
       for (;;) {
         const at = now();
-        if (signal?.aborted) return at;
-        probe(at);
-        // Each waiter takes the next slot, so senders woken together still leave one interval apart.
-        const slot = Math.max(at, holdUntil, nextAt);
-        nextAt = slot + intervalMs();
-        if (slot <= at) return at;
-        const holdSeen = holdUntil;
-        await sleep(slot - at, signal);
-        // A 429 met while it waited: its slot was given at the old pace, so it queues again.
-        if (holdUntil === holdSeen) return now();
+        if (signal?.aborted || holdUntil <= at) return at;
+        await sleep(holdUntil - at, signal);
       }
+    },
+    async slot(signal) {
+      const at = now();
+      probe(at);
+      // Each request takes the next slot, so requests admitted together (one journal write) still leave one interval apart;
+      // one admitted just before a 429 came waits out its hold too.
+      const slotAt = Math.max(at, nextAt, holdUntil);
+      nextAt = slotAt + intervalMs();
+      if (slotAt > at) await sleep(slotAt - at, signal);
     },
     rateLimited(sentAt, retryAfterSeconds) {
       const at = now();
