@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { ANONYMOUS_NAME, buildUser, seedUsers, type NewUserInput } from './seed';
 import type { ServiceUser, StoredUser, UserLifecycleState } from './types';
+import { UserRoster } from './user-roster';
 
 export interface IssuedToken {
   /** sha256 of the token: the sandbox never keeps (or persists) a usable token. */
@@ -46,8 +47,7 @@ export function seedSnapshot(seed: number, userCount: number): StateSnapshot {
 
 /** The service's data: users, what became of erased uids, issued tokens. Every change calls onChange. */
 export class SandboxState {
-  private users: StoredUser[] = [];
-  private byUid = new Map<string, StoredUser>();
+  private users = new UserRoster([]);
   private tombstones = new Map<string, Tombstone>();
   private tokens = new Map<string, IssuedToken>();
   /** Every access token issued since start, in clear, in memory only (never in a snapshot): for leak checks in tests. */
@@ -57,7 +57,8 @@ export class SandboxState {
 
   constructor(
     snapshot: StateSnapshot,
-    private readonly onChange: (snapshot: StateSnapshot) => void = () => {},
+    /** Without it (no data file) no snapshot is built: one per change would make each erasure cost as much as all the tombstones. */
+    private readonly onChange?: (snapshot: StateSnapshot) => void,
     /** The sandbox's clock: dates of new sessions and users. */
     private readonly now: () => number = Date.now,
   ) {
@@ -73,7 +74,7 @@ export class SandboxState {
   snapshot(): StateSnapshot {
     return {
       version: 1,
-      users: this.users,
+      users: [...this.users.inOrder()],
       tombstones: [...this.tombstones.entries()],
       tokens: [...this.tokens.values()],
       nextUserId: this.nextUserId,
@@ -83,15 +84,15 @@ export class SandboxState {
 
   /** All users still on record (active and anonymised), in id order. */
   allUsers(): readonly StoredUser[] {
-    return this.users;
+    return this.users.inOrder();
   }
 
   findActive(uid: string): StoredUser | undefined {
-    return this.byUid.get(uid);
+    return this.users.active(uid);
   }
 
   anonymize(uid: string): boolean {
-    const user = this.byUid.get(uid);
+    const user = this.users.active(uid);
     if (!user) return false;
     // The uid itself is erased; contributions, counts and sessions stay.
     Object.assign(user.record, {
@@ -99,18 +100,17 @@ export class SandboxState {
       age: null, city: null, occupation: null, interests: null,
     } satisfies Partial<ServiceUser>);
     user.state = 'anonymized';
-    this.byUid.delete(uid);
+    this.users.retire(uid);
     this.tombstones.set(uid, { state: 'anonymized', userId: user.record.id });
     this.changed();
     return true;
   }
 
   delete(uid: string): boolean {
-    const user = this.byUid.get(uid);
+    const user = this.users.active(uid);
     if (!user) return false;
     // The record, its contributions and its sessions all go.
-    this.users = this.users.filter((u) => u !== user);
-    this.byUid.delete(uid);
+    this.users.remove(user, uid);
     this.tombstones.set(uid, { state: 'deleted', userId: user.record.id });
     this.changed();
     return true;
@@ -118,7 +118,7 @@ export class SandboxState {
 
   /** Ends every session of the active user with this uid; returns how many ended. */
   logout(uid: string): number {
-    const user = this.byUid.get(uid);
+    const user = this.users.active(uid);
     if (!user || user.sessions.length === 0) return 0;
     const ended = user.sessions.length;
     user.sessions = [];
@@ -128,7 +128,7 @@ export class SandboxState {
 
   /** Opens a session (as if the user signed in); undefined when no active user has this uid. */
   login(uid: string): number | undefined {
-    const user = this.byUid.get(uid);
+    const user = this.users.active(uid);
     if (!user) return undefined;
     user.sessions.push({ id: randomUUID(), createdAt: new Date(this.now()).toISOString() });
     this.changed();
@@ -136,21 +136,20 @@ export class SandboxState {
   }
 
   create(input: NewUserInput): StoredUser | undefined {
-    if (this.byUid.has(input.uid)) return undefined;
+    if (this.users.active(input.uid)) return undefined;
     const user = buildUser(input, this.nextUserId++, this.contributionIds, new Date(this.now()));
-    this.users.push(user);
-    this.byUid.set(input.uid, user);
+    this.users.add(user, input.uid);
     this.tombstones.delete(input.uid);
     this.changed();
     return user;
   }
 
   inspect(uid: string): UserInspection | undefined {
-    const active = this.byUid.get(uid);
+    const active = this.users.active(uid);
     if (active) return describe('active', active);
     const tombstone = this.tombstones.get(uid);
     if (!tombstone) return undefined;
-    const kept = this.users.find((u) => u.record.id === tombstone.userId);
+    const kept = this.users.inOrder().find((u) => u.record.id === tombstone.userId);
     if (tombstone.state === 'anonymized' && kept) return describe('anonymized', kept);
     return { state: 'deleted', user: null, sessionCount: 0, messagesCount: 0, votesCount: 0 };
   }
@@ -179,9 +178,7 @@ export class SandboxState {
   }
 
   private load(snapshot: StateSnapshot): void {
-    this.users = snapshot.users.map((u) => structuredClone(u));
-    this.byUid = new Map();
-    for (const user of this.users) if (user.state === 'active' && user.record.uid !== null) this.byUid.set(user.record.uid, user);
+    this.users = new UserRoster(snapshot.users.map((u) => structuredClone(u)));
     this.tombstones = new Map(snapshot.tombstones);
     this.tokens = new Map(snapshot.tokens.map((t) => [t.hash, t]));
     this.nextUserId = snapshot.nextUserId;
@@ -189,7 +186,7 @@ export class SandboxState {
   }
 
   private changed(): void {
-    this.onChange(this.snapshot());
+    if (this.onChange) this.onChange(this.snapshot());
   }
 }
 
