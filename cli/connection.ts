@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { cliVersion } from './version';
+import { parseWholeNumber } from './parse';
 import { PrivacyDeskError, invalidInput } from '../shared/errors';
 import type { Credentials } from '../shared/profile';
 import { createSessionCredentialStore } from '../core/credential-store';
@@ -16,6 +17,8 @@ export interface ConnectionOptions {
   baseUrl?: string;
   app?: string;
   timeout?: string;
+  /** Batch commands only: minutes an item is tried before it is failed (--retry-for). */
+  retryFor?: string;
 }
 
 export const CONNECTION_OPTION_KEYS = ['profile', 'baseUrl', 'app', 'timeout'] as const;
@@ -32,6 +35,20 @@ export function addConnectionOptions(command: Command): Command {
     .addOption(new Option('--timeout <seconds>', 'seconds to wait for each answer from the service (default 30); a retried list gives up after twice that'));
 }
 
+/** The longest --retry-for: a day. An item tried longer than that is better looked at by a person. */
+const LONGEST_RETRY_FOR_MINUTES = 24 * 60;
+
+/** Batch option: how long each item is tried before it is failed (default 10 minutes), shared by the commands that run a job. */
+export function addRetryForOption(command: Command): Command {
+  return command.option('--retry-for <minutes>', 'how long an item whose attempts get no clear answer (a 5xx, a cut connection, a timeout) is tried again, with backoff, before it is failed (default 10)');
+}
+
+/** `--retry-for` in minutes as milliseconds, or undefined when not given; refused (exit 2) when unusable. */
+export function parseRetryForMs(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  return parseWholeNumber(value, '--retry-for', { max: LONGEST_RETRY_FOR_MINUTES }) * 60_000;
+}
+
 /** `--timeout` in seconds (decimals allowed) as milliseconds, or undefined when not given; refused (exit 2) when unusable. */
 export function parseTimeoutMs(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -44,9 +61,15 @@ export function parseTimeoutMs(value: string | undefined): number | undefined {
 }
 
 /** A Desk over the data folder; the keychain is opened only when stored profiles' credentials are needed. */
-export async function openDesk(options: { keychain: boolean; timeoutMs?: number }, env: NodeJS.ProcessEnv): Promise<Desk> {
+export async function openDesk(options: { keychain: boolean; timeoutMs?: number; batchRetryForMs?: number }, env: NodeJS.ProcessEnv): Promise<Desk> {
   const dataDir = ensureDataDir(resolveDataDir(env));
-  const common = { dataDir, via: 'cli' as const, appVersion: cliVersion(), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
+  const common = {
+    dataDir,
+    via: 'cli' as const,
+    appVersion: cliVersion(),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.batchRetryForMs !== undefined ? { batchRetryForMs: options.batchRetryForMs } : {}),
+  };
   // The audit trail's anchor lives in the keychain whether or not credentials come from it (the app and every
   // command keep the same one); it is opened only when the trail is written or checked.
   if (!options.keychain) return createDesk({ ...common, credentialStore: createSessionCredentialStore(), auditAnchor: anchorInCredentialStore(() => openCredentialStore({ env }), dataDir) });
@@ -83,15 +106,16 @@ export function credentialsFromEnv(env: NodeJS.ProcessEnv, whoReads = '--base-ur
  */
 export async function resolveConnection(options: ConnectionOptions, env: NodeJS.ProcessEnv): Promise<{ desk: Desk; profileId: string }> {
   const timeoutMs = parseTimeoutMs(options.timeout);
+  const batchRetryForMs = parseRetryForMs(options.retryFor);
   if (options.baseUrl !== undefined || options.app !== undefined) {
     if (options.profile !== undefined) throw invalidInput('Use either --profile or --base-url with --app, not both.');
     if (!options.baseUrl || !options.app) throw invalidInput('--base-url and --app go together: give the service address and the application name.');
     const credentials = credentialsFromEnv(env);
-    const desk = await openDesk({ keychain: false, timeoutMs }, env);
+    const desk = await openDesk({ keychain: false, timeoutMs, batchRetryForMs }, env);
     const profile = desk.useTemporaryConnection({ baseUrl: options.baseUrl, applicationName: options.app, credentials });
     return { desk, profileId: profile.id };
   }
-  const desk = await openDesk({ keychain: true, timeoutMs }, env);
+  const desk = await openDesk({ keychain: true, timeoutMs, batchRetryForMs }, env);
   const { profiles, activeId } = await desk.listProfiles();
   const profileId = options.profile !== undefined ? (await desk.findProfile(options.profile)).id : activeId;
   if (profileId) {

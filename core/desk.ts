@@ -49,6 +49,8 @@ export interface DeskOptions {
   connect?: (options: ServiceClientOptions) => ServiceConnection;
   /** Test hook: a batch run's waits (backoff, Retry-After), and the service client's between attempts of a read or a token, without the wall clock (e.g. moving a sandbox clock). */
   batchSleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** How long a batch item is tried before it is failed (runBatch's retryForMs; default 10 minutes): the CLI's --retry-for. */
+  batchRetryForMs?: number;
 }
 
 export interface TemporaryConnection {
@@ -176,6 +178,7 @@ export function createDesk(options: DeskOptions) {
     onRunEnded: (profileId) => userIndexes.forget(profileId),
     ...(options.now ? { now: options.now } : {}),
     ...(options.batchSleep ? { sleep: options.batchSleep } : {}),
+    ...(options.batchRetryForMs !== undefined ? { retryForMs: options.batchRetryForMs } : {}),
   });
 
   return {

@@ -10,7 +10,7 @@ import { openBatchInput, parseColumn, parseSeparator, withSeparatorHint } from '
 import { INVALID_LINES_SHOWN, sayCheck, sayCheckHint, sayConfirmation, sayPreview, type Say } from '../batch-report';
 import { followRun } from '../batch-run';
 import { BATCH_EXIT_CODES_HELP, BATCH_INPUT_HELP, resumeCommand } from '../batch-help';
-import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
+import { addConnectionOptions, addRetryForOption, resolveConnection, type ConnectionOptions } from '../connection';
 import type { CliContext } from '../context';
 import type { CliIo } from '../io';
 import { noteLiveData } from '../live-data';
@@ -54,7 +54,7 @@ export function batchCommand(context: CliContext): Command {
       .option('--yes <phrase>', 'the typed confirmation, e.g. --yes "DELETE 250" (the operation and the count of valid uids)')
       .option('--json', 'print only a JSON summary on stdout: { batchId, state, total, counts, resultsFile }')
       .addHelpText('after', `${BATCH_INPUT_HELP}\n${BATCH_EXIT_CODES_HELP}`);
-    addConnectionOptions(command).action((file: string, opts: BatchFlags) => runBatch(context, action, file, opts));
+    addConnectionOptions(addRetryForOption(command)).action((file: string, opts: BatchFlags) => runBatch(context, action, file, opts));
   }
   return withBatchJobCommands(batch, context);
 }

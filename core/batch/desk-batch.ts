@@ -28,6 +28,8 @@ export interface DeskBatchDeps {
   /** Tests make backoffs and Retry-After waits instant (or move a sandbox clock). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
+  /** How long an item is tried before it is failed (runBatch's retryForMs). */
+  retryForMs?: number;
 
 const APPEND_EVERY = 1000;
 /** Previews of one process kept at once (their drafts are on disk until run, discarded, or a day old). */
@@ -66,6 +68,7 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
       now,
       ...(deps.sleep ? { sleep: deps.sleep } : {}),
     });
+      ...(deps.retryForMs !== undefined ? { retryForMs: deps.retryForMs } : {}),
     const forget = () => {
       live.delete(plan.jobId);
       revision++;

@@ -7,6 +7,7 @@ import type { BatchProgress } from '../../shared/batch';
 import type { BatchGate, BatchOrder, BatchSendResult } from '../service/erasure-gate';
 import { createJob, type Journal } from './journal';
 import { readJobState } from './job-state';
+import { readResults } from './results';
 import { createPauseSwitch } from './pause-switch';
 import { runBatch, type RunBatchOptions, type RunItem } from './run-batch';
 
@@ -91,6 +92,12 @@ describe('runBatch', () => {
     });
   }
 
+  async function readRows(jobId: string) {
+    const rows = [];
+    for await (const row of readResults(dataDir, jobId)) rows.push(row);
+    return rows;
+  }
+
   const uids = (n: number) => Array.from({ length: n }, (_, i) => `user-${i}`);
 
   it('sends every item once, never more than the concurrency at a time, in fewer durable writes than items', async () => {
@@ -127,16 +134,33 @@ describe('runBatch', () => {
     expect(result.counts).toMatchObject({ notFound: 1, doneBeforeInterruption: 0 });
   });
 
-  it('retries unknown items with backoff, then fails them with the reason once the budget is spent', async () => {
+  it('retries unknown items with backoff for the item\'s time, then fails them saying how long and how often', async () => {
     const list = ['always-502'];
     const scripted = scriptedGate(() => failure('SERVER_ERROR', 'unknown', { status: 502 }));
     const journal = await job(list);
-    const result = await run(journal, scripted.gate, list, { maxAttempts: 3 });
+    const startedAt = clock;
+    const result = await run(journal, scripted.gate, list, { retryForMs: 3_000 });
     expect(result.counts).toMatchObject({ failed: 1, unfinished: 0 });
-    expect(scripted.sent).toHaveLength(3);
-    expect(waits.filter((ms) => ms >= 250)).toHaveLength(2); // a backoff between attempts
-    const rows = (await readJobState(dataDir, journal.jobId)).counts;
-    expect(rows.failed).toBe(1);
+    // 375 + 750 + 1,500 ms of backoff (jitter at its middle), then the last one cut to the 375 ms left: five attempts in 3 s.
+    expect(scripted.sent).toHaveLength(5);
+    expect(clock - startedAt).toBe(3_000);
+    const [row] = await readRows(journal.jobId);
+    expect(row?.reason).toMatch(/^Tried 5 times over 3 s; the last attempt: The service failed while handling the request\./);
+    // Sent to check the user once, not twice.
+    expect(row?.reason?.match(/check the user/g)).toHaveLength(1);
+  });
+
+  it('at a 50 % error rate every item of a 10-item batch finishes: an item is tried for 10 minutes, not 5 times', async () => {
+    const list = uids(10);
+    let seed = 7;
+    // A fixed pseudo-random sequence: the same half of the answers fail on every run of the test.
+    const coin = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) < 0.5;
+    const scripted = scriptedGate(() => (coin() ? failure('SERVER_ERROR', 'unknown', { status: 503 }) : done()));
+    const result = await run(await job(list), scripted.gate, list);
+    expect(result.counts).toMatchObject({ done: 10, failed: 0, unfinished: 0 });
+    // Some items needed more than 5 attempts: the old count would have failed them.
+    const attempts = list.map((uid) => scripted.sent.filter((sent) => sent === uid).length);
+    expect(Math.max(...attempts)).toBeGreaterThan(5);
   });
 
   it('stops the run, resumable, when the service answers nothing at all for 30 s, instead of failing every item', async () => {

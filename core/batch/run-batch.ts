@@ -39,8 +39,11 @@ export interface RunBatchOptions {
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
-  /** Attempts per item whose outcome was unknown (or not-sent: twice as many), then it is failed with the last reason. Default 5. */
-  maxAttempts?: number;
+  /**
+   * How long an item whose attempts were not sent or got no clear answer goes on being tried (with backoff), its
+   * paused time not counted; then it is failed with the last reason. Default DEFAULT_RETRY_FOR_MS (10 minutes).
+   */
+  retryForMs?: number;
   /** 429 answers one item may meet before it is failed. Default 100. */
   maxRateLimited?: number;
 }
@@ -61,6 +64,8 @@ const UNREACHABLE_AFTER_MS = 30_000;
 /** Not-sent failures that can pass (the network, the token endpoint); any other not-sent fails the item at once. */
 const PASSING_NOT_SENT: ReadonlySet<ErrorCode> = new Set(['NETWORK', 'TIMEOUT', 'SERVER_ERROR', 'UNEXPECTED_RESPONSE', 'INTERNAL']);
 const RATE_WINDOW_MS = 10_000;
+/** An item is tried this long before it is failed: long enough to outlast a service's bad spell, a deploy, a failover. */
+export const DEFAULT_RETRY_FOR_MS = 10 * 60_000;
 /** The longest Retry-After a run waits out (its senders hold, then go on); a longer one stops the run, resumable. */
 export const LONGEST_RATE_LIMIT_WAIT_MS = 10 * 60_000;
 
@@ -77,7 +82,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
   const { journal, gate, control = {} } = options;
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? abortableSleep;
-  const maxAttempts = options.maxAttempts ?? 5;
+  const retryForMs = options.retryForMs ?? DEFAULT_RETRY_FOR_MS;
   const maxRateLimited = options.maxRateLimited ?? 100;
   const counts: BatchCounts = { ...options.counts };
   const total = counts.done + counts.doneBeforeInterruption + counts.notFound + counts.failed + counts.unfinished;
@@ -192,11 +197,18 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
     let notSentAttempts = 0;
     let rateLimited = 0;
     let unauthorized = 0;
+    // The item's own clock: it runs from its first attempt, and stops while the operator has the run paused.
+    let firstAttemptAt: number | null = null;
+    let pausedMs = 0;
+    const tryingForMs = () => (firstAttemptAt === null ? 0 : now() - firstAttemptAt - pausedMs);
     for (;;) {
+      const beforePause = now();
       await control.pause?.whileRunning(signal);
+      pausedMs += now() - beforePause;
       if (signal.aborted) return;
       const sentAt = await pacer.turn(signal);
       if (signal.aborted) return;
+      firstAttemptAt ??= now();
       // Paused while it waited for its turn (a Retry-After): it waits for Resume rather than going out now.
       if (control.pause?.paused) continue;
       // On its way from here, with no wait since the pause was last checked: its records (journal, audit trail),
@@ -255,14 +267,17 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
         mayHaveReached = true;
         attempts += 1;
       }
-      if (attempts >= maxAttempts || notSentAttempts >= maxAttempts * 2) {
-        attempts += notSentAttempts;
+      const leftMs = retryForMs - tryingForMs();
+      if (leftMs <= 0) {
         // Said once: the last attempt's own message may already send the operator to check the user.
-        const maybe = mayHaveReached && !/check the user/i.test(error.message);
-        return record(run, 'failed', result, msg(maybe ? 'batch.reason.triedMayHaveReached' : 'batch.reason.tried', { count: attempts, last: errorText(error) }));
+        const last = errorText(error);
+        const maybe = mayHaveReached && !/check the user/i.test(wordInEnglish(last));
+        const params = { count: attempts + notSentAttempts, duration: durationText(tryingForMs() / 1000), last };
+        return record(run, 'failed', result, msg(maybe ? 'batch.reason.triedMayHaveReached' : 'batch.reason.tried', params));
       }
       await record(run, error.outcome === 'unknown' ? 'unknown-retry' : 'not-sent-retry', result, errorText(error));
-      await sleep(retryDelayMs(attempts + notSentAttempts - 1, undefined, options.random), signal);
+      // The backoff never runs past the item's time: its last attempt goes out as that time ends.
+      await sleep(Math.min(leftMs, retryDelayMs(attempts + notSentAttempts - 1, undefined, options.random)), signal);
     }
   }
 

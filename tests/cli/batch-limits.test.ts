@@ -87,6 +87,18 @@ describe('privacy-desk batch: limits a run keeps', () => {
     expect(f.sandbox.stats().logoutRequests - logoutsBefore).toBe(2);
   });
 
+  it('--retry-for sets how long an item is tried (in minutes); a value it cannot use is refused before anything is sent', async () => {
+    const help = await runBatchCli(f, ['batch', 'delete', '--help']);
+    expect(help.stdout).toMatch(/--retry-for <minutes>[\s\S]*before it is failed \(default 10\)/);
+    const requestsBefore = f.sandbox.stats().apiRequests;
+    for (const [value, words] of [['0', 'must be between 1 and 1440 (got 0)'], ['ten', 'must be a whole number (got "ten")'], ['1441', 'must be between 1 and 1440 (got 1441)']] as const) {
+      const refused = await runBatchCli(f, ['batch', 'delete', uidFile(uids.slice(0, 1)), '--retry-for', value, '--yes', 'DELETE 1']);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`--retry-for ${words}`);
+    }
+    expect(f.sandbox.stats().apiRequests).toBe(requestsBefore);
+  });
+
   it('a dry run, or a run that was not confirmed, leaves no draft in the data folder', async () => {
     const drafts = join(f.dataDir, 'batches', 'drafts');
     const left = () => (existsSync(drafts) ? readdirSync(drafts) : []);
