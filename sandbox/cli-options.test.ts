@@ -9,11 +9,11 @@ describe('parseSandboxArgs', () => {
   it('maps every option onto sandbox options', () => {
     const options = parseSandboxArgs([
       '--port', '0', '--users', '42', '--seed', '9', '--token-ttl', '5', '--data', '/tmp/x.json', '--latency', '20',
-      '--error-rate', '0.25', '--drop-rate', '0', '--rate-limit', '3', '--lost-answer-rate', '0.1', '--list-variant', 'users-key', '--logout-error-status', '422',
+      '--error-rate', '0.25', '--drop-rate', '0', '--rate-limit', '3', '--rate-limit-window', 'fixed', '--lost-answer-rate', '0.1', '--list-variant', 'users-key', '--logout-error-status', '422',
     ]);
     expect(options).toEqual({
       port: 0, users: 42, seed: 9, tokenTtlSeconds: 5, dataFile: '/tmp/x.json', quiet: false,
-      faults: { latencyMs: 20, errorRate: 0.25, dropRate: 0, lostAnswerRate: 0.1, rateLimit: 3 },
+      faults: { latencyMs: 20, errorRate: 0.25, dropRate: 0, lostAnswerRate: 0.1, rateLimit: 3, rateLimitWindow: 'fixed' },
       variants: { listBody: 'users-key', logoutErrorStatus: 422 },
     });
   });
@@ -23,7 +23,7 @@ describe('parseSandboxArgs', () => {
   });
 
   it.each([
-    [['--port', '70000']], [['--users', '-1']], [['--token-ttl', '0']], [['--drop-rate', 'lots']], [['--lost-answer-rate', '1.5']], [['--data', '']], [['extra']],
+    [['--port', '70000']], [['--users', '-1']], [['--token-ttl', '0']], [['--drop-rate', 'lots']], [['--lost-answer-rate', '1.5']], [['--rate-limit-window', 'rolling']], [['--data', '']], [['extra']],
   ])('refuses %j', (args) => {
     expect(() => parseSandboxArgs(args)).toThrow(UsageError);
   });

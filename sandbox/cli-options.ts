@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { SANDBOX_DEFAULTS } from './defaults';
+import { RATE_LIMIT_WINDOWS, type RateLimitWindow } from './rate-limiter';
 import type { SandboxOptions } from './types';
 
 export const USAGE = `Usage: npm run sandbox -- [options]
@@ -18,6 +19,7 @@ Options:
   --drop-rate R         share (0..1) of API connections cut without an answer (nothing done)
   --lost-answer-rate R  share (0..1) of anonymise/delete requests done, then cut before the answer
   --rate-limit N        more than N API requests per second get 429 (0 = off)
+  --rate-limit-window W sliding (the last 1,000 ms, default) | fixed (each calendar second)
   --list-variant V      success-data | bare-array | users-key | data-meta | no-headers
   --logout-error-status 400 | 422
   --help                show this help
@@ -46,6 +48,14 @@ function share(name: string, raw: string | undefined): number | undefined {
   return value;
 }
 
+function rateLimitWindow(raw: string | undefined): RateLimitWindow | undefined {
+  if (raw === undefined) return undefined;
+  if (!(RATE_LIMIT_WINDOWS as readonly string[]).includes(raw)) {
+    throw new UsageError(`--rate-limit-window must be one of ${RATE_LIMIT_WINDOWS.join(', ')} (got "${raw}").`);
+  }
+  return raw as RateLimitWindow;
+}
+
 /** Turns the command line into sandbox options; 'help' when --help was given. Throws UsageError on bad input. */
 export function parseSandboxArgs(argv: string[]): SandboxOptions | 'help' {
   let values;
@@ -58,6 +68,7 @@ export function parseSandboxArgs(argv: string[]): SandboxOptions | 'help' {
         port: { type: 'string' }, host: { type: 'string' }, users: { type: 'string' }, seed: { type: 'string' },
         'token-ttl': { type: 'string' }, data: { type: 'string' }, latency: { type: 'string' },
         'error-rate': { type: 'string' }, 'drop-rate': { type: 'string' }, 'rate-limit': { type: 'string' },
+        'rate-limit-window': { type: 'string' },
         'lost-answer-rate': { type: 'string' },
         'list-variant': { type: 'string' }, 'logout-error-status': { type: 'string' }, help: { type: 'boolean' },
       },
@@ -87,6 +98,7 @@ export function parseSandboxArgs(argv: string[]): SandboxOptions | 'help' {
     dropRate: share('drop-rate', values['drop-rate']),
     lostAnswerRate: share('lost-answer-rate', values['lost-answer-rate']),
     rateLimit: integer('rate-limit', values['rate-limit'], 0),
+    rateLimitWindow: rateLimitWindow(values['rate-limit-window']),
   };
   options.faults = Object.fromEntries(Object.entries(faults).filter(([, v]) => v !== undefined));
 

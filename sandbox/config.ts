@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_FAULTS, DEFAULT_VARIANTS } from './defaults';
+import { RATE_LIMIT_WINDOWS } from './rate-limiter';
 import type { SandboxFaults, SandboxVariants } from './types';
 
 const share = z.number().min(0).max(1);
@@ -10,6 +11,7 @@ export const faultsSchema = z.strictObject({
   dropRate: share,
   lostAnswerRate: share,
   rateLimit: z.number().int().min(0),
+  rateLimitWindow: z.enum(RATE_LIMIT_WINDOWS),
 });
 
 export const variantsSchema = z.strictObject({

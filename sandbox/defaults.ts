@@ -29,7 +29,7 @@ export const SANDBOX_DEFAULTS = {
 };
 
 /** Faults are off by default: the sandbox behaves like a healthy service. */
-export const DEFAULT_FAULTS: SandboxFaults = { latencyMs: 0, errorRate: 0, dropRate: 0, lostAnswerRate: 0, rateLimit: 0 };
+export const DEFAULT_FAULTS: SandboxFaults = { latencyMs: 0, errorRate: 0, dropRate: 0, lostAnswerRate: 0, rateLimit: 0, rateLimitWindow: 'sliding' };
 
 /** The real service's observed behaviour: docs/SERVICE-API.md#sandbox-variants. */
 export const DEFAULT_VARIANTS: SandboxVariants = {

@@ -56,7 +56,7 @@ export function registerFaults(app: FastifyInstance, ctx: SandboxContext, onDrop
     const kind = apiRouteKind(request.url);
     if (!kind) return;
     countRequest(ctx, kind, request);
-    const { latencyMs, dropRate, rateLimit, errorRate } = ctx.config.faults;
+    const { latencyMs, dropRate, rateLimit, rateLimitWindow, errorRate } = ctx.config.faults;
     if (latencyMs > 0) await sleep(latencyMs);
     if (dropRate > 0 && Math.random() < dropRate) {
       onDrop(request);
@@ -65,7 +65,7 @@ export function registerFaults(app: FastifyInstance, ctx: SandboxContext, onDrop
       return;
     }
     if (rateLimit > 0) {
-      const waitMs = ctx.rateLimiter.take(rateLimit, ctx.clock.now());
+      const waitMs = ctx.rateLimiter.take(rateLimit, ctx.clock.now(), rateLimitWindow);
       if (waitMs !== undefined) return sendRateLimited(ctx, reply, waitMs);
     }
     if (errorRate > 0 && Math.random() < errorRate) {

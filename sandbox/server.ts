@@ -11,7 +11,8 @@ import type { RunningSandbox, SandboxCredentials, SandboxOptions } from './types
 import { UidRequestLog } from './uid-requests';
 
 export type {
-  LoggedAct, RunningSandbox, SandboxCredentials, SandboxFaults, SandboxOptions, SandboxStats, SandboxVariants, ServiceUser, UidRequest,
+  LoggedAct, RateLimitWindow, RunningSandbox, SandboxCredentials, SandboxFaults, SandboxOptions, SandboxStats, SandboxVariants, ServiceUser,
+  UidRequest,
 } from './types';
 export { SANDBOX_DEFAULTS, SANDBOX_ONLY_API_KEY, SANDBOX_ONLY_API_SECRET, SANDBOX_ONLY_APPLICATION_NAME } from './defaults';
 

@@ -1,5 +1,8 @@
 /** Public types of the sandbox. `server.ts` re-exports them; other parts import from there. */
+import type { RateLimitWindow } from './rate-limiter';
 import type { UidRequest } from './uid-requests';
+
+export type { RateLimitWindow } from './rate-limiter';
 
 export type { LoggedAct, UidRequest } from './uid-requests';
 
@@ -17,6 +20,8 @@ export interface SandboxFaults {
   lostAnswerRate: number;
   /** 0 = off; more than N API requests within one second get 429. */
   rateLimit: number;
+  /** How that second is counted: the last 1,000 ms ('sliding'), or the calendar second ('fixed': 429s wait for the next one). */
+  rateLimitWindow: RateLimitWindow;
 }
 
 export interface SandboxVariants {
