@@ -274,8 +274,24 @@ export interface BatchJobSummary {
   counts: BatchCounts;
   /** Present while this process (the app) runs the job: what its run says now. A job run by another process (the CLI) has none. */
   live?: BatchJobLive;
+  /** Present while a process holds the job's run lock and has said which (running, paused or stopping): who, since when, where the lock is. */
+  holder?: BatchJobHolder;
   /** The revision this view was read at (BatchProgress.revision): the higher of two views of a job is the newer. */
   revision: number;
+}
+
+/** The process that holds a job's run lock (core/batch/lock-holder.ts), as its runner.json records it. */
+export interface BatchJobHolder {
+  /** Its process id, on its computer. */
+  pid: number;
+  host: string;
+  /** It runs on this computer (whose core made this summary), and its process was found running. */
+  onThisComputer: boolean;
+  /** When it took the job (ISO 8601). */
+  since: string;
+  lockPath: string;
+  /** All of the above, as a phrase ("process 4242 on this computer (desk-7) since …, holding the lock …"). */
+  text: MessageText;
 }
 
 /** The file of a batch job (core/batch/journal.ts) that a damaged job's entry names. */

@@ -283,6 +283,7 @@ function summaryOf(job: JobSummary, progress: BatchProgress | undefined, at: num
     revision: Math.max(at, progress?.revision ?? 0),
   };
   if (plan.reference) summary.reference = plan.reference;
+  if (job.holder) summary.holder = job.holder;
   if (progress) summary.live = liveOf(progress);
   return summary;
 }

@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { BATCH_JOB_FILES } from '../../shared/batch';
+import { BATCH_JOB_FILES, type BatchJobHolder } from '../../shared/batch';
 import type { Quote } from '../../shared/errors';
 import type { MessageText } from '../../shared/message-text';
 import { msg } from '../../shared/messages';
@@ -24,6 +24,8 @@ export interface JobSummary {
   state: JobRunState;
   counts: Record<ItemState, number>;
   unfinished: number;
+  /** Running, paused or stopping: the process that holds its run lock, once it has recorded itself. */
+  holder?: BatchJobHolder;
 }
 
 export interface JobDamage {
@@ -68,8 +70,11 @@ export async function listJobs(dataDir: string): Promise<JobList> {
     }
     // A runner that ended without letting go (killed, crashed) runs nothing: the job is unfinished, to be resumed.
     const runner = await jobRunner(dataDir, jobId);
-    const held = runner.state === 'running' || runner.state === 'paused' || runner.state === 'stopping';
-    jobs.push({ ...summary, state: held ? runner.state : summary.unfinished > 0 ? 'unfinished' : 'finished' });
+    if (runner.state === 'running' || runner.state === 'paused' || runner.state === 'stopping') {
+      jobs.push({ ...summary, state: runner.state, ...(runner.holder ? { holder: runner.holder } : {}) });
+    } else {
+      jobs.push({ ...summary, state: summary.unfinished > 0 ? 'unfinished' : 'finished' });
+    }
   }
   jobs.sort((a, b) => b.plan.createdAt.localeCompare(a.plan.createdAt) || b.jobId.localeCompare(a.jobId));
   damaged.sort((a, b) => b.jobId.localeCompare(a.jobId));

@@ -4,7 +4,6 @@ import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DATA_LOCK_TIMINGS } from '../data-lock';
 import { jobPaths } from './job-files';
 import { listJobs } from './job-list';
 import { resumeJob } from './journal';
@@ -76,10 +75,10 @@ describe('a job run by another process, as this one reads it', () => {
     await once(child, 'exit');
     expect(await stateOf(jobId)).toBe('unfinished');
 
-    // And it can be resumed now: the ended holder's lock is waited out (here its last refresh is made to be
-    // nearly STALE_MS ago, instead of waiting that long), not refused as "run by another process".
-    const almostStale = new Date(Date.now() - DATA_LOCK_TIMINGS.STALE_MS + 300);
-    utimesSync(jobPaths(dir, jobId).runLock, almostStale, almostStale);
+    // And it can be resumed now, not refused as "run by another process": the ended holder's lock is taken over at
+    // once. (Its last refresh is moved an hour ahead, so only its dead pid can free it, never its going stale.)
+    const freshForAnHour = new Date(Date.now() + 3_600_000);
+    utimesSync(jobPaths(dir, jobId).runLock, freshForAnHour, freshForAnHour);
     const resumed = await resumeJob(dir, jobId);
     expect(await stateOf(jobId)).toBe('running');
     await resumed.close();

@@ -6,13 +6,15 @@
  *
  * A holder that was killed leaves both behind, and its lock looks held until it goes stale (DATA_LOCK_TIMINGS.
  * STALE_MS after its last refresh). Its pid tells sooner: a process that no longer runs on this computer runs
- * no job. (Between a new holder taking over such a lock and writing its own runner.json — a few milliseconds —
- * the old record is still there; nothing is sent in that time.)
+ * no job, and its lock is taken over at once (run-lock-takeover.ts, which removes the dead record first). Between
+ * a holder taking the lock and writing its runner.json — a few milliseconds — there is no record: the job reads
+ * as running, by a process not named yet.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { jobPaths, writeFileAtomic } from './job-files';
+import { processEnded, processStartOf } from './process-ended';
 
 export interface RunnerRecord {
   pid: number;
@@ -24,6 +26,10 @@ export interface RunnerRecord {
   stopping?: boolean;
   /** When it was last paused, resumed or stopped (or started). */
   since: string;
+  /** Its process's start as the system counts it (process-ended.ts): a later process given the same pid is not it. Absent without /proc, and in older records. */
+  processStart?: string;
+  /** Which run.lock it took (run-lock-takeover.ts lockIdOf): a lock made later by another process is not its. Absent in older records. */
+  lockId?: string;
 }
 
 const runnerSchema = z.looseObject({
@@ -33,12 +39,15 @@ const runnerSchema = z.looseObject({
   paused: z.boolean(),
   stopping: z.boolean().optional(),
   since: z.iso.datetime({ offset: true }),
+  processStart: z.string().optional(),
+  lockId: z.string().optional(),
 });
 
-/** This process, starting to run the job now. */
-export function thisRunner(now: Date): RunnerRecord {
+/** This process, starting to run the job now, with the lock it has just taken. */
+export function thisRunner(now: Date, lockId: string | null): RunnerRecord {
   const at = now.toISOString();
-  return { pid: process.pid, host: hostname(), startedAt: at, paused: false, since: at };
+  const processStart = processStartOf(process.pid);
+  return { pid: process.pid, host: hostname(), startedAt: at, paused: false, since: at, ...(processStart !== undefined ? { processStart } : {}), ...(lockId !== null ? { lockId } : {}) };
 }
 
 /** Atomically, owner-only: a reader sees the old record or the new one. */
@@ -53,7 +62,11 @@ export function removeRunner(dataDir: string, jobId: string): void {
 
 /** The record, or null when there is none or it is not one (then nothing is concluded from it). */
 export function readRunner(dataDir: string, jobId: string): RunnerRecord | null {
-  const path = jobPaths(dataDir, jobId).runner;
+  return readRunnerFile(jobPaths(dataDir, jobId).runner);
+}
+
+/** The same, from a given file (a record claimed for a takeover: run-lock-takeover.ts). */
+export function readRunnerFile(path: string): RunnerRecord | null {
   if (!existsSync(path)) return null;
   try {
     const parsed = runnerSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
@@ -63,14 +76,12 @@ export function readRunner(dataDir: string, jobId: string): RunnerRecord | null 
   }
 }
 
-/** True only when the runner was on this computer and its process has ended: elsewhere, nothing can be told. */
+/** True only when the runner was on this computer and its process has ended (killed, even if not yet reaped): elsewhere, nothing can be told. */
 export function runnerEnded(record: RunnerRecord): boolean {
-  if (record.host !== hostname()) return false;
-  try {
-    process.kill(record.pid, 0);
-    return false;
-  } catch (error) {
-    // EPERM: the process exists (another user's); only ESRCH says it is gone.
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return record.host === hostname() && processEnded(record.pid, record.processStart);
+}
+
+/** The same runner: the same process on the same computer, holding since the same moment. */
+export function sameRunner(a: RunnerRecord, b: RunnerRecord): boolean {
+  return a.pid === b.pid && a.host === b.host && a.startedAt === b.startedAt;
 }

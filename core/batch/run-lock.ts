@@ -1,8 +1,11 @@
 import { check, lock } from 'proper-lockfile';
+import type { BatchJobHolder } from '../../shared/batch';
 import { PrivacyDeskError } from '../../shared/errors';
 import { DATA_LOCK_TIMINGS } from '../data-lock';
 import { jobPaths } from './job-files';
-import { readRunner, removeRunner, runnerEnded, thisRunner, writeRunner } from './job-runner';
+import { readRunner, removeRunner, runnerEnded, thisRunner, writeRunner, type RunnerRecord } from './job-runner';
+import { beingRunText, holderOf } from './lock-holder';
+import { lockIdOf, takeOverEndedHolder } from './run-lock-takeover';
 import { msg } from '../../shared/messages';
 
 /** A job's run lock, held for the whole run (refreshed by proper-lockfile every REFRESH_MS). */
@@ -17,14 +20,12 @@ export interface RunLock {
 }
 
 const lockOptions = (runLock: string) => ({ realpath: false, lockfilePath: runLock, stale: DATA_LOCK_TIMINGS.STALE_MS });
-/** How often a lock whose holder has ended is tried again until it is stale. */
-const ENDED_HOLDER_RETRY_MS = 250;
 
 /**
  * Takes `<jobdir>/run.lock` at once or throws: one job is run by one process at a time, and a
- * second runner should be told rather than wait for a run that may last hours. Only when the
- * holder's process has ended (killed, crashed: job-runner.ts) is its lock waited for, until it is
- * stale (at most STALE_MS), so that a job listed as not running can be resumed at once.
+ * second runner should be told who runs it rather than wait for a run that may last hours. A lock
+ * whose holder's process has ended on this computer (killed, crashed: job-runner.ts) is taken over
+ * at once (run-lock-takeover.ts), so that a job listed as not running can be resumed at once.
  */
 export async function takeRunLock(dataDir: string, jobId: string, now: () => Date = () => new Date()): Promise<RunLock> {
   const paths = jobPaths(dataDir, jobId);
@@ -36,23 +37,25 @@ export async function takeRunLock(dataDir: string, jobId: string, now: () => Dat
     // The default throws from a timer and kills the process; the journal refuses further writes instead.
     onCompromised: (error: Error) => lost.abort(runLockLost(jobId, paths.runLock, error)),
   };
+  const take = () => lock(paths.dir, options);
   let release: () => Promise<void>;
   try {
-    release = await lock(paths.dir, options).catch(async (error: unknown) => {
-      const holder = readRunner(dataDir, jobId);
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || !holder || !runnerEnded(holder)) throw error;
-      const tries = Math.ceil(DATA_LOCK_TIMINGS.STALE_MS / ENDED_HOLDER_RETRY_MS) + 4;
-      return lock(paths.dir, { ...options, retries: { retries: tries, factor: 1, minTimeout: ENDED_HOLDER_RETRY_MS, maxTimeout: ENDED_HOLDER_RETRY_MS } });
+    release = await take().catch(async (error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+      const taken = await takeOverEndedHolder(dataDir, jobId, take);
+      if (!taken) throw error;
+      return taken;
     });
   } catch (error) {
-    throw runLockNotTaken(jobId, paths.runLock, error);
+    throw runLockNotTaken(dataDir, jobId, paths.runLock, error);
   }
-  let runner = thisRunner(now());
+  let runner: RunnerRecord;
   try {
+    runner = thisRunner(now(), lockIdOf(paths.runLock));
     writeRunner(dataDir, jobId, runner);
   } catch (error) {
     await release().catch(() => undefined);
-    throw runLockNotTaken(jobId, paths.runLock, error);
+    throw runLockNotTaken(dataDir, jobId, paths.runLock, error);
   }
   let released = false;
   return {
@@ -88,9 +91,10 @@ export async function takeRunLock(dataDir: string, jobId: string, now: () => Dat
 
 /**
  * Who runs a job now, as every process reads it: nobody (no live lock); a process, running, paused
- * by its operator or stopping; or a holder that has ended without letting go (killed, crashed) — nobody runs the job.
+ * by its operator or stopping — and which one, once it has recorded itself; or a holder that has ended
+ * without letting go (killed, crashed) — nobody runs the job, and its lock is taken over at once.
  */
-export type JobRunner = { state: 'none' } | { state: 'running' | 'paused' | 'stopping' } | { state: 'ended'; pid: number };
+export type JobRunner = { state: 'none' } | { state: 'running' | 'paused' | 'stopping'; holder?: BatchJobHolder } | { state: 'ended'; pid: number };
 
 export async function jobRunner(dataDir: string, jobId: string): Promise<JobRunner> {
   const paths = jobPaths(dataDir, jobId);
@@ -101,13 +105,16 @@ export async function jobRunner(dataDir: string, jobId: string): Promise<JobRunn
   // No record yet: the lock was just taken (the record follows at once).
   if (!runner) return { state: 'running' };
   if (runnerEnded(runner)) return { state: 'ended', pid: runner.pid };
-  return { state: runner.stopping ? 'stopping' : runner.paused ? 'paused' : 'running' };
+  return { state: runner.stopping ? 'stopping' : runner.paused ? 'paused' : 'running', holder: holderOf(runner, paths.runLock) };
 }
 
-function runLockNotTaken(jobId: string, runLock: string, error: unknown): PrivacyDeskError {
+function runLockNotTaken(dataDir: string, jobId: string, runLock: string, error: unknown): PrivacyDeskError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ELOCKED') {
-    return new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', text: msg('batch.runLockBusy', { job: jobId, seconds: DATA_LOCK_TIMINGS.STALE_MS / 1000 }) }, { cause: error });
+    // Who holds it, when it has said so; a holder that has not (it took the lock a moment ago) is not named.
+    const runner = readRunner(dataDir, jobId);
+    const text = runner && !runnerEnded(runner) ? beingRunText(jobId, holderOf(runner, runLock)) : msg('batch.runLockBusy', { job: jobId, seconds: DATA_LOCK_TIMINGS.STALE_MS / 1000 });
+    return new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', text }, { cause: error });
   }
   return new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', text: msg('batch.runLockFailed', { job: jobId, path: runLock }), ...(code ? { quote: { from: 'system' as const, text: code } } : {}) }, { cause: error });
 }
