@@ -131,6 +131,8 @@ export interface ConfirmationFacts {
   pasted?: { firstUids: string[]; lastUids: string[] };
   /** For a resume: where the job stands before it goes on. */
   resumeOf?: { batchId: string; total: number; counts: BatchCounts };
+  /** For a retry of the failed items: where the job stands, and whether the check chose what is sent. */
+  retryOf?: { batchId: string; total: number; counts: BatchCounts; checked: boolean };
 }
 
 /** Step 3: what is about to happen, where, and to whom. */
@@ -138,16 +140,18 @@ export function sayConfirmation(say: Say, facts: ConfirmationFacts): void {
   const words = BATCH_OPERATION_WORDS[facts.action];
   const marking = isLocalBaseUrl(facts.baseUrl) ? 'on this computer' : 'LIVE DATA';
   say('');
-  say(facts.resumeOf ? `About to resume batch ${facts.resumeOf.batchId} — irreversible:` : 'About to run this batch — irreversible:');
+  const job = facts.resumeOf ?? facts.retryOf;
+  say(facts.retryOf ? `About to send the failed items of batch ${facts.retryOf.batchId} again — irreversible:` : facts.resumeOf ? `About to resume batch ${facts.resumeOf.batchId} — irreversible:` : 'About to run this batch — irreversible:');
   say(`  environment:  ${visibleText(facts.profileName)} — ${visibleText(facts.baseUrl)} (${marking})`);
   say(`  operation:    ${words.name}: ${words.what}`);
-  const notEnded = facts.resumeOf ? 'not ended first (as confirmed when the job started)' : 'NOT ended first (--no-logout-first: the erasure only)';
+  const notEnded = job ? 'not ended first (as confirmed when the job started)' : 'NOT ended first (--no-logout-first: the erasure only)';
   say(`  sessions:     ${facts.logoutFirst ? 'each user’s sessions are ended first (a logout, then the erasure)' : notEnded}`);
   say(`  reference:    ${referenceWords(facts)}`);
-  if (facts.resumeOf) {
-    const { counts, total } = facts.resumeOf;
+  if (job) {
+    const { counts, total } = job;
     say(`  so far:       ${total} items: ${doneCount(counts)} done, ${counts.notFound} not found, ${counts.failed} failed, ${counts.unfinished} unfinished`);
-    say(`  to send:      ${plural(facts.count, 'unfinished item')} (an item that was in flight is sent again: a 404 then means it was done before the interruption)`);
+    if (facts.retryOf) say(`  to send:      ${plural(facts.count, 'failed item')} again, ${facts.retryOf.checked ? 'each still on the service at the check' : 'not checked (--no-check): a 404 for one whose earlier attempt got no clear answer means it was done before'}`);
+    else say(`  to send:      ${plural(facts.count, 'unfinished item')} (an item that was in flight is sent again: a 404 then means it was done before the interruption)`);
   } else {
     say(`  users:        ${facts.count}`);
   }
@@ -161,7 +165,7 @@ export function sayConfirmation(say: Say, facts: ConfirmationFacts): void {
 
 function referenceWords(facts: ConfirmationFacts): string {
   // A job keeps what it was started with: each item's own reference, else the batch's.
-  if (facts.resumeOf) return facts.reference !== undefined ? `${quoted(facts.reference)} for the items without their own` : 'as recorded with each item (no reference for the whole batch)';
+  if (facts.resumeOf || facts.retryOf) return facts.reference !== undefined ? `${quoted(facts.reference)} for the items without their own` : 'as recorded with each item (no reference for the whole batch)';
   if (facts.withReference > 0 && facts.withReference >= facts.count) {
     return `each item carries its own (from the reference column)${facts.reference !== undefined ? `; ${quoted(facts.reference)} is not needed` : ''}`;
   }

@@ -6,7 +6,7 @@ import type { JobRegistry } from './jobs';
 import type { AreaHandlers } from './types';
 import { msg } from '../shared/messages';
 
-type BatchMethod = 'batch.preview' | 'batch.discard' | 'batch.check' | 'batch.start' | 'batch.resume' | 'batch.setPaused' | 'batch.list' | 'batch.get' | 'batch.results';
+type BatchMethod = 'batch.preview' | 'batch.discard' | 'batch.check' | 'batch.start' | 'batch.resume' | 'batch.retryCheck' | 'batch.retry' | 'batch.setPaused' | 'batch.list' | 'batch.get' | 'batch.results';
 
 /** What the batch handlers use: desk.batch and the job registry (HandlerContext fits). */
 export interface BatchHandlerContext {
@@ -15,7 +15,7 @@ export interface BatchHandlerContext {
 }
 
 /**
- * The bridge side of batch erasure (shared/batch.ts). start and resume first
+ * The bridge side of batch erasure (shared/batch.ts, shared/batch-retry.ts). start, resume and retry first
  * ask desk.batch to begin, so a wrong confirmation or an unknown draft or job
  * rejects the call itself and nothing runs; only a run that has begun becomes
  * a 'batch.run' job, whose pause switch is kept here until the job ends.
@@ -97,6 +97,15 @@ export function batchHandlers({ desk, jobs }: BatchHandlerContext): AreaHandlers
         desk.batch.start({ draftId, profileId, action, logoutFirst, concurrency, confirmation, useTrimmed, ...(reference !== undefined ? { reference } : {}) }, control),
       ),
     'batch.resume': async ({ batchId, concurrency, confirmation }) => runAsJob((control) => desk.batch.resume(batchId, { concurrency, confirmation }, control)),
+    'batch.retryCheck': async ({ batchId }) => ({
+      jobId: jobs.start('batch.retryCheck', (job) =>
+        desk.batch.checkFailed(batchId, {
+          signal: job.signal,
+          onProgress: ({ page, collected, totalPages }) => job.progress({ page, collected, ...(totalPages !== undefined ? { totalPages } : {}) }),
+        }),
+      ),
+    }),
+    'batch.retry': async ({ batchId, checkId, concurrency, confirmation }) => runAsJob((control) => desk.batch.retry(batchId, { checkId, concurrency, confirmation }, control)),
     'batch.setPaused': async ({ jobId, paused }) => {
       const pause = pauses.get(jobId);
       if (!pause) {

@@ -61,6 +61,8 @@ function setUp(options: { refuseStart?: PrivacyDeskError; progressBeforeAnswer?:
     check: unused,
     start: (_request, control) => begin(control),
     resume: (_batchId, _options, control) => begin(control),
+    checkFailed: unused,
+    retry: (_batchId, _options, control) => begin(control),
     discard: async () => false,
     discardOpenDrafts: () => undefined,
     list: async () => summaries,

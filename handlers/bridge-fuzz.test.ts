@@ -68,6 +68,8 @@ function templates(): Partial<Record<BridgeMethod, Record<string, unknown>>> {
     'batch.check': { draftId: 'f'.repeat(32), profileId: profile.id },
     'batch.start': { draftId: 'f'.repeat(32), profileId: profile.id, action: 'anonymize', logoutFirst: false, concurrency: 2, confirmation: 'ANONYMISE 2' },
     'batch.resume': { batchId: '20000101-000000-000000', concurrency: 2, confirmation: 'DELETE 1' },
+    'batch.retryCheck': { batchId: '20000101-000000-000000' },
+    'batch.retry': { batchId: '20000101-000000-000000', checkId: 'fuzz-no-such-check', concurrency: 2, confirmation: 'DELETE 1' },
     'batch.setPaused': { jobId: 'fuzz-no-such-job', paused: true },
     'batch.list': {},
     'batch.get': { batchId: '20000101-000000-000000' },

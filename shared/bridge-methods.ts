@@ -38,6 +38,8 @@ export const BRIDGE_METHOD_NAMES = [
   'batch.check',
   'batch.start',
   'batch.resume',
+  'batch.retryCheck',
+  'batch.retry',
   'batch.setPaused',
   'batch.list',
   'batch.get',

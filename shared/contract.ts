@@ -8,6 +8,7 @@ import type { MessageText } from './message-text';
 import type { BridgeEventName, BridgeMethodName } from './bridge-methods';
 import { jobFinishedSchema, jobIdSchema, jobProgressSchema, usersIndexInputSchema, usersWalkInputSchema } from './jobs';
 import { erasedSinceInputSchema, userLookupInputSchema, userSearchInputSchema, type ErasedSinceAnswer, type UserLookupAnswer, type UserSearchAnswer } from './user-search';
+import { batchRetryCheckInputSchema, batchRetryInputSchema } from './batch-retry';
 import { batchCheckInputSchema, batchDiscardInputSchema, batchJobIdInput, batchPreviewInputSchema, batchResultsInputSchema, batchResumeInputSchema, batchStartInputSchema, type BatchJobDamage, type BatchJobSummary, type BatchPreview, type BatchResultsFile } from './batch';
 
 /**
@@ -162,6 +163,10 @@ export const bridgeContract = {
   'batch.start': { input: batchStartInputSchema, output: {} as { jobId: string; batchId: string } },
   /** Runs an unfinished batch job again (after a crash, a quit, a cancel) as a 'batch.run' job. */
   'batch.resume': { input: batchResumeInputSchema, output: {} as { jobId: string; batchId: string } },
+  /** Walks the users list as a job ('batch.retryCheck') and says which of a finished job's failed uids are still on the service (shared/batch-retry.ts). */
+  'batch.retryCheck': { input: batchRetryCheckInputSchema, output: {} as { jobId: string } },
+  /** Checks the typed confirmation, then sends the failed items the check found still there again as a 'batch.run' job of the same batch. */
+  'batch.retry': { input: batchRetryInputSchema, output: {} as { jobId: string; batchId: string } },
   /** Pauses or resumes a running 'batch.run' job: items in flight finish, nothing new is sent while paused. */
   'batch.setPaused': { input: z.object({ jobId: jobIdSchema, paused: z.boolean() }), output: {} as { paused: boolean } },
   /** Every batch job in the data folder, newest first, with its counts; `damaged`: the jobs whose files cannot be used (never resumable). */

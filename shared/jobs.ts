@@ -3,6 +3,7 @@ import { errorInfoSchema } from './errors';
 import { profileIdSchema } from './profile';
 import { MAX_PER_PAGE } from './users';
 import { batchCheckResultSchema, batchIdSchema, batchProgressSchema, batchRunResultSchema, type BatchCheckResult, type BatchProgress, type BatchRunResult } from './batch';
+import { batchRetryCheckResultSchema, type BatchRetryCheck } from './batch-retry';
 
 /**
  * Long work that runs in the main process as a job: started by a bridge
@@ -53,13 +54,16 @@ export const usersIndexResultSchema = z.object({
 
 /** `batch.check`: a walk of the users list that counts which of a draft's uids exist (shared/batch.ts). */
 const batchCheckJob = { jobId: jobIdSchema, kind: z.literal('batch.check') };
-/** `batch.start` / `batch.resume`: a batch erasure running (shared/batch.ts); its progress names the batch job. */
+/** `batch.retryCheck`: a walk of the users list that says which of a finished job's failed uids are still on the service (shared/batch-retry.ts). */
+const batchRetryCheckJob = { jobId: jobIdSchema, kind: z.literal('batch.retryCheck') };
+/** `batch.start` / `batch.resume` / `batch.retry`: a batch erasure running (shared/batch.ts); its progress names the batch job. */
 const batchRunJob = { jobId: jobIdSchema, kind: z.literal('batch.run') };
 
 export const jobProgressSchema = z.discriminatedUnion('kind', [
   z.object({ ...usersWalkJob, ...usersWalkProgressSchema.shape }),
   z.object({ ...usersIndexJob, ...usersWalkProgressSchema.shape }),
   z.object({ ...batchCheckJob, ...usersWalkProgressSchema.shape }),
+  z.object({ ...batchRetryCheckJob, ...usersWalkProgressSchema.shape }),
   z.object({ ...batchRunJob, ...batchProgressSchema.shape }),
 ]);
 
@@ -74,6 +78,9 @@ export const jobFinishedSchema = z.union([
   z.object({ ...batchCheckJob, status: z.literal('completed'), result: batchCheckResultSchema }),
   z.object({ ...batchCheckJob, status: z.literal('cancelled') }),
   z.object({ ...batchCheckJob, status: z.literal('failed'), error: errorInfoSchema }),
+  z.object({ ...batchRetryCheckJob, status: z.literal('completed'), result: batchRetryCheckResultSchema }),
+  z.object({ ...batchRetryCheckJob, status: z.literal('cancelled') }),
+  z.object({ ...batchRetryCheckJob, status: z.literal('failed'), error: errorInfoSchema }),
   // A cancelled run still reports its counts (result.state 'cancelled'); 'cancelled' without a result is a cancel before it started.
   z.object({ ...batchRunJob, status: z.literal('completed'), result: batchRunResultSchema }),
   z.object({ ...batchRunJob, status: z.literal('cancelled'), batchId: batchIdSchema.optional() }),
@@ -92,5 +99,6 @@ export interface JobShapes {
   'users.walk': { progress: UsersWalkProgress; result: UsersWalkResult };
   'users.index': { progress: UsersWalkProgress; result: UsersIndexResult };
   'batch.check': { progress: UsersWalkProgress; result: BatchCheckResult };
+  'batch.retryCheck': { progress: UsersWalkProgress; result: BatchRetryCheck };
   'batch.run': { progress: BatchProgress; result: BatchRunResult };
 }

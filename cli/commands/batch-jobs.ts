@@ -106,11 +106,11 @@ ${BATCH_EXIT_CODES_HELP}`),
   return batch;
 }
 
-function assertJobId(jobId: string): void {
+export function assertJobId(jobId: string): void {
   if (!batchIdSchema.safeParse(jobId).success) throw invalidInput(`"${jobId}" is not a batch job id (they look like 20261122-200102-a1b2c3): "privacy-desk batch list" shows them.`);
 }
 
-async function findJob(batch: DeskBatch, jobId: string): Promise<BatchJobSummary> {
+export async function findJob(batch: DeskBatch, jobId: string): Promise<BatchJobSummary> {
   const { jobs, damaged } = await batch.listAll();
   const job = jobs.find((candidate) => candidate.batchId === jobId);
   if (job) return job;
@@ -121,7 +121,7 @@ async function findJob(batch: DeskBatch, jobId: string): Promise<BatchJobSummary
 }
 
 /** A job's connection: its saved profile (read from the job), or --base-url/--app given again. */
-async function openForResume(opts: ConnectionOptions, env: NodeJS.ProcessEnv): Promise<{ desk: Desk; connection?: { profileId: string; baseUrl: string; applicationName: string } }> {
+export async function openForResume(opts: ConnectionOptions, env: NodeJS.ProcessEnv): Promise<{ desk: Desk; connection?: { profileId: string; baseUrl: string; applicationName: string } }> {
   if (opts.baseUrl === undefined && opts.app === undefined && opts.profile === undefined) {
     return { desk: await openDesk({ keychain: true, timeoutMs: parseTimeoutMs(opts.timeout) }, env) };
   }
@@ -131,7 +131,7 @@ async function openForResume(opts: ConnectionOptions, env: NodeJS.ProcessEnv): P
 }
 
 /** Never finish a job against another service than the one it was confirmed for. */
-function assertSameConnection(job: BatchJobSummary, connection: { profileId: string; baseUrl: string } | undefined): void {
+export function assertSameConnection(job: BatchJobSummary, connection: { profileId: string; baseUrl: string } | undefined, command: 'resume' | 'retry' = 'resume'): void {
   if (job.profileId === TEMPORARY_PROFILE_ID) {
     if (!connection || connection.profileId !== TEMPORARY_PROFILE_ID) {
       throw invalidInput(`Batch ${job.batchId} ran with --base-url and --app: give them again (--base-url ${shellArgument(job.baseUrl)} --app NAME, with the keys in the environment). Nothing was sent.`);
@@ -140,7 +140,7 @@ function assertSameConnection(job: BatchJobSummary, connection: { profileId: str
     return;
   }
   if (connection && connection.profileId !== job.profileId) {
-    throw invalidInput(`Batch ${job.batchId} belongs to the profile ${quoted(job.profileName)}: run "privacy-desk batch resume ${job.batchId}" without connection options. Nothing was sent.`);
+    throw invalidInput(`Batch ${job.batchId} belongs to the profile ${quoted(job.profileName)}: run "privacy-desk batch ${command} ${job.batchId}" without connection options. Nothing was sent.`);
   }
 }
 

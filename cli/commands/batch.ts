@@ -17,6 +17,7 @@ import { noteLiveData } from '../live-data';
 import { parseWholeNumber } from '../parse';
 import { visibleText } from '../visible-text';
 import { withBatchJobCommands } from './batch-jobs';
+import { withBatchRetryCommand } from './batch-retry';
 
 interface BatchFlags extends ConnectionOptions {
   separator?: string;
@@ -32,7 +33,7 @@ interface BatchFlags extends ConnectionOptions {
   json?: boolean;
 }
 
-/** `batch anonymize|delete FILE`, `batch list`, `batch resume [JOB]`, `batch results JOB`. */
+/** `batch anonymize|delete FILE`, `batch list`, `batch resume [JOB]`, `batch results JOB`, `batch retry JOB`. */
 export function batchCommand(context: CliContext): Command {
   const batch = new Command('batch').description('erase many users from a list, CSV or TSV file: preview, typed confirmation, a resumable run');
   for (const action of ['anonymize', 'delete'] as const) {
@@ -56,7 +57,7 @@ export function batchCommand(context: CliContext): Command {
       .addHelpText('after', `${BATCH_INPUT_HELP}\n${BATCH_EXIT_CODES_HELP}`);
     addConnectionOptions(addRetryForOption(command)).action((file: string, opts: BatchFlags) => runBatch(context, action, file, opts));
   }
-  return withBatchJobCommands(batch, context);
+  return withBatchRetryCommand(withBatchJobCommands(batch, context), context);
 }
 
 async function runBatch(context: CliContext, action: ErasureAction, file: string, opts: BatchFlags): Promise<void> {

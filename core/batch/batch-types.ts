@@ -1,4 +1,5 @@
 import type { BatchCheckResult, BatchJobList, BatchSeparator, BatchJobSummary, BatchPreview, BatchProgress, BatchResultRow, BatchRunResult } from '../../shared/batch';
+import type { BatchRetryCheck } from '../../shared/batch-retry';
 import type { ErasureAction } from '../../shared/users';
 import type { ListAllProgress } from '../list-all-users';
 import type { BatchInputSource } from './text-chunks';
@@ -84,6 +85,14 @@ export interface DeskBatch {
    * `confirmation` must match batchConfirmationPhrase(action, unfinished items), as the operator typed it.
    */
   resume(batchId: string, options: { concurrency: number; confirmation: string }, control?: BatchRunControl): Promise<BatchRun>;
+  /** Walks the users list (read-only) and says which of a finished job's failed uids are still on the service (core/batch/retry-failed.ts). */
+  checkFailed(batchId: string, walk?: WalkControl): Promise<BatchRetryCheck>;
+  /**
+   * Sends a finished job's failed items again, as new attempts of the same job: those the check (`checkId`) found
+   * still there, or every failed item without one; the others are recorded, never sent. `confirmation` must match
+   * batchConfirmationPhrase(action, items sent).
+   */
+  retry(batchId: string, options: { concurrency: number; confirmation: string; checkId?: string }, control?: BatchRunControl): Promise<BatchRun>;
   /** Every job in the data folder, newest first (the damaged ones left out: listAll). */
   list(): Promise<BatchJobSummary[]>;
   /** Every job in the data folder, newest first, and the jobs whose files cannot be used (damaged: never resumable). */

@@ -14,6 +14,7 @@ import { createJob, resumeJob, type Journal } from './journal';
 import { listJobs, type JobDamage, type JobSummary } from './job-list';
 import { journalDamage, readItems, readJobState, type ItemState, type JobState } from './job-state';
 import { exportResults, readResults } from './results';
+import { createFailedRetries } from './retry-failed';
 import { runBatch, type RunItem } from './run-batch';
 import { msg } from '../../shared/messages';
 
@@ -27,9 +28,9 @@ export interface DeskBatchDeps {
   now?: () => number;
   /** Tests make backoffs and Retry-After waits instant (or move a sandbox clock). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-}
   /** How long an item is tried before it is failed (runBatch's retryForMs). */
   retryForMs?: number;
+}
 
 const APPEND_EVERY = 1000;
 /** Previews of one process kept at once (their drafts are on disk until run, discarded, or a day old). */
@@ -67,8 +68,8 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
       },
       now,
       ...(deps.sleep ? { sleep: deps.sleep } : {}),
-    });
       ...(deps.retryForMs !== undefined ? { retryForMs: deps.retryForMs } : {}),
+    });
     const forget = () => {
       live.delete(plan.jobId);
       revision++;
@@ -93,6 +94,8 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
       };
     }
   }
+
+  const failedRetries = createFailedRetries({ dataDir, getProfile: deps.getProfile, connectionFor: deps.connectionFor, walkUsers: deps.walkUsers, run });
 
   /** Turns a draft into a job and runs it (start, while no discard may remove the draft). */
   async function startDraft(request: BatchStartRequest, control: BatchRunControl): Promise<BatchRun> {
@@ -233,6 +236,9 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
         throw error;
       }
     },
+
+    checkFailed: (batchId, walk) => failedRetries.check(batchId, walk),
+    retry: (batchId, options, control) => failedRetries.retry(batchId, options, control),
 
     listAll: async () => {
       const at = revision;

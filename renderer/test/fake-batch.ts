@@ -1,10 +1,11 @@
 import { batchConfirmationPhrase, jobStateOfRun, matchesBatchConfirmation, PREVIEW_ENDS, type BatchCounts, type BatchInvalidLine, type BatchJobLive, type BatchJobSummary, type BatchPreview, type BatchProgress, type BatchResultRow, type BatchRunResult } from '../../shared/batch';
+import type { BatchRetryCheck } from '../../shared/batch-retry';
 import type { ProfileView } from '../../shared/contract';
 import type { FakeBehaviours } from './fake-client';
 import { PrivacyDeskError } from '../../shared/errors';
 import { uidProblem } from '../../shared/uid';
 
-type BatchMethods = Pick<FakeBehaviours, 'batch.preview' | 'batch.discard' | 'batch.check' | 'batch.start' | 'batch.resume' | 'batch.setPaused' | 'batch.list' | 'batch.get' | 'batch.results'>;
+type BatchMethods = Pick<FakeBehaviours, 'batch.preview' | 'batch.discard' | 'batch.check' | 'batch.start' | 'batch.resume' | 'batch.retryCheck' | 'batch.retry' | 'batch.setPaused' | 'batch.list' | 'batch.get' | 'batch.results'>;
 
 interface DraftItem {
   line: number;
@@ -27,12 +28,14 @@ const hex = (length: number, seed: number) => (seed.toString(16) + '0'.repeat(le
  * the typed phrase; jobs only start — a test drives them with job.progress / job.finished events, and a
  * finished event settles the job's rows (done first, then not found, then failed, the rest unfinished).
  */
-export function createFakeBatch(nextJobId: (kind: 'batch.check' | 'batch.run') => string, profiles: ProfileView[], seeded: Array<Omit<BatchJobSummary, 'revision'> & { revision?: number }> = []) {
+export function createFakeBatch(nextJobId: (kind: 'batch.check' | 'batch.retryCheck' | 'batch.run') => string, profiles: ProfileView[], seeded: Array<Omit<BatchJobSummary, 'revision'> & { revision?: number }> = []) {
   const drafts = new Map<string, { items: DraftItem[]; sourceName: string }>();
   const jobs = new Map<string, FakeJob>(seeded.map((seed) => [seed.batchId, { summary: { revision: 0, ...seed }, rows: seededRows(seed) }]));
   /** batch.run jobs by job id → batch id. */
   const runs = new Map<string, string>();
   const paused = new Map<string, boolean>();
+  /** The checks of failed items a test finished (job.finished of a batch.retryCheck), by check id: batch.retry uses each once. */
+  const retryChecks = new Map<string, BatchRetryCheck>();
   let sequence = 0;
   let previews = 0;
 
@@ -100,6 +103,27 @@ export function createFakeBatch(nextJobId: (kind: 'batch.check' | 'batch.run') =
       runs.set(jobId, input.batchId);
       return { jobId, batchId: input.batchId };
     },
+    'batch.retryCheck': async (input) => {
+      const job = jobs.get(input.batchId);
+      if (!job || job.summary.state !== 'finished' || job.summary.counts.failed === 0) throw new PrivacyDeskError({ code: 'INVALID_INPUT', message: 'No finished batch with failed items has this id.' });
+      return { jobId: nextJobId('batch.retryCheck') };
+    },
+    'batch.retry': async (input) => {
+      const job = jobs.get(input.batchId);
+      const check = retryChecks.get(input.checkId);
+      if (!job || check?.batchId !== input.batchId) throw new PrivacyDeskError({ code: 'INVALID_INPUT', message: 'Check the failed items again.' });
+      if (check.toSend > 0 && !matchesBatchConfirmation(input.confirmation, job.summary.action, check.toSend)) {
+        throw new PrivacyDeskError({ code: 'CONFIRMATION_MISMATCH', message: `Type ${batchConfirmationPhrase(job.summary.action, check.toSend)} to confirm.` });
+      }
+      retryChecks.delete(input.checkId);
+      // As desk.batch: the ones the check did not find are recorded at once, the others are unfinished again, and the job runs.
+      const { counts } = job.summary;
+      const retried = { ...counts, failed: 0, notFound: counts.notFound + check.gone.notFound, doneBeforeInterruption: counts.doneBeforeInterruption + check.gone.doneBeforeInterruption, unfinished: check.toSend };
+      const jobId = nextJobId('batch.run');
+      job.summary = { ...job.summary, state: 'running', counts: retried, live: { state: 'running', inFlight: 0, ratePerSecond: 0, jobId } };
+      runs.set(jobId, input.batchId);
+      return { jobId, batchId: input.batchId };
+    },
     'batch.setPaused': async (input) => {
       paused.set(input.jobId, input.paused);
       const job = jobs.get(runs.get(input.jobId) ?? '');
@@ -153,6 +177,8 @@ export function createFakeBatch(nextJobId: (kind: 'batch.check' | 'batch.run') =
     methods,
     settle,
     report,
+    /** A finished check of failed items (its job.finished event): batch.retry accepts its id from then on. */
+    checkedFailed: (result: BatchRetryCheck) => retryChecks.set(result.checkId, result),
     /** The batch a batch.run job runs, when it is one. */
     batchOf: (jobId: string) => runs.get(jobId),
     isPaused: (jobId: string) => paused.get(jobId) ?? false,

@@ -105,8 +105,8 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     if (indexed) indexed = indexed.filter((user) => user.uid !== uid);
   };
   /** Which kind each started job is, so a cancel finishes it as its own kind. */
-  const jobKinds = new Map<string, 'users.walk' | 'users.index' | 'batch.check' | 'batch.run'>();
-  const startJob = (kind: 'users.walk' | 'users.index' | 'batch.check' | 'batch.run') => {
+  const jobKinds = new Map<string, 'users.walk' | 'users.index' | 'batch.check' | 'batch.retryCheck' | 'batch.run'>();
+  const startJob = (kind: 'users.walk' | 'users.index' | 'batch.check' | 'batch.retryCheck' | 'batch.run') => {
     const jobId = `job-${calls.length}`;
     runningJobs.add(jobId);
     jobKinds.set(jobId, kind);
@@ -330,6 +330,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     if (name === 'job.finished') runningJobs.delete(payload.jobId);
     if (name === 'job.finished' && payload.kind === 'batch.run' && 'status' in payload) batch.settle(payload.jobId, payload.status === 'completed' ? payload.result : undefined);
     if (name === 'job.progress' && payload.kind === 'batch.run') batch.report(payload as Extract<JobProgress, { kind: 'batch.run' }>);
+    if (name === 'job.finished' && payload.kind === 'batch.retryCheck' && 'status' in payload && payload.status === 'completed') batch.checkedFailed(payload.result);
     if (name === 'job.finished' && payload.kind === 'users.index' && 'status' in payload && payload.status === 'completed') {
       indexed = [...users];
       indexedAtMs = Date.now();

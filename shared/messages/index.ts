@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fillPlaceholders, pickWording, type MessageParam, type MessageText, type Wording } from '../message-text';
 import { AUDIT_MESSAGES } from './audit';
 import { BATCH_MESSAGES } from './batch';
+import { BATCH_RETRY_MESSAGES } from './batch-retry';
 import { CODE_MESSAGES } from './codes';
 import { LOCAL_MESSAGES } from './local';
 import { PHRASE_MESSAGES } from './phrases';
@@ -20,6 +21,7 @@ export const MESSAGES = {
   ...TOKEN_MESSAGES,
   ...LOCAL_MESSAGES,
   ...BATCH_MESSAGES,
+  ...BATCH_RETRY_MESSAGES,
   ...AUDIT_MESSAGES,
 } as const;
 
