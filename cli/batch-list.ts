@@ -1,6 +1,7 @@
 import type { BatchJobDamage, BatchJobList, BatchJobSummary } from '../shared/batch';
 import { englishMessage } from '../shared/errors';
 import { doneCount } from './batch-words';
+import { holderNote } from './batch-holder';
 import type { Say } from './batch-report';
 import { formatTable } from './table';
 
@@ -31,6 +32,7 @@ export function sayJobList(say: Say, { jobs, damaged }: BatchJobList): void {
     ]),
   );
   for (const damage of damaged) say(`Damaged job ${damage.batchId}: ${englishMessage(damage.text, damage.quote)}`);
+  for (const note of jobs.map(holderNote)) if (note) say(note);
   if (jobs.some((job) => job.state === 'paused')) say('A paused job is paused by the process that runs it (the app): it is resumed there.');
   if (jobs.some((job) => job.state === 'stopping')) say('A stopping job was cancelled by the process that runs it: its items in flight are finishing, then it is unfinished and can be resumed.');
   if (jobs.some((job) => job.state === 'unfinished')) say('Finish an unfinished job with: privacy-desk batch resume JOB');

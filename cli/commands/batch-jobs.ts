@@ -5,6 +5,7 @@ import { batchIdSchema, DEFAULT_BATCH_CONCURRENCY, isBeingRun, MAX_BATCH_CONCURR
 import { invalidInput, PrivacyDeskError } from '../../shared/errors';
 import { obtainConfirmation } from '../batch-confirm';
 import { BATCH_EXIT_CODES_HELP, resumeCommand, shellArgument } from '../batch-help';
+import { beingRunRefusal, holderJson } from '../batch-holder';
 import { lastOf, quoted, sayConfirmation, sayTrimmedByChoice, type Say } from '../batch-report';
 import { jobListJson, sayJobList } from '../batch-list';
 import { followRun } from '../batch-run';
@@ -39,7 +40,9 @@ export function withBatchJobCommands(batch: Command, context: CliContext): Comma
       .addHelpText('after', `
 A job run with --base-url and --app needs them (and the keys in the environment)
 again; a job run with a saved profile uses that profile. With no unfinished job
-it says so and exits 0.
+it says so (naming the process that runs any other job: pid, computer, since
+when, its lock) and exits 0. A job whose process was killed or crashed on this
+computer is unfinished at once: resume it right away.
 ${BATCH_EXIT_CODES_HELP}`),
   ).action(async (jobId: string | undefined, opts: ConnectionOptions & { concurrency: string; yes?: string; json?: boolean }) => {
     const concurrency = parseWholeNumber(opts.concurrency, '--concurrency', { max: MAX_BATCH_CONCURRENCY });
@@ -49,14 +52,15 @@ ${BATCH_EXIT_CODES_HELP}`),
     const job = jobId !== undefined ? await findJob(batch, jobId) : await batch.mostRecentUnfinished();
     const say: Say = opts.json ? out.note : out.line;
     if (!job) {
-      // Nothing to do is not an error: a script may run this after every crash.
-      say('No unfinished batch job: nothing to resume ("privacy-desk batch list" shows the jobs).');
-      if (opts.json) out.json({ batchId: null, state: 'nothing-to-resume' });
+      // Nothing to do is not an error: a script may run this after every crash. A job another process runs is no
+      // unfinished job, but it is said, with who runs it (a killed holder's job is unfinished at once: job-list.ts).
+      const beingRun = (await batch.list()).filter((candidate) => isBeingRun(candidate.state) && candidate.counts.unfinished > 0);
+      if (beingRun.length === 0) say('No unfinished batch job: nothing to resume ("privacy-desk batch list" shows the jobs).');
+      for (const other of beingRun) say(`Nothing to resume here. ${beingRunRefusal(other).message}`);
+      if (opts.json) out.json({ batchId: null, state: 'nothing-to-resume', ...(beingRun.length > 0 ? { beingRun: beingRun.map(holderJson) } : {}) });
       return;
     }
-    if (job.state === 'running') throw invalidInput(`Batch ${job.batchId} is being run by another process right now: let it finish, or stop it first. Nothing was sent.`);
-    if (job.state === 'paused') throw invalidInput(`Batch ${job.batchId} is paused in another process (the app, or another window of it): resume it there, or cancel it there and then resume it here. Nothing was sent.`);
-    if (job.state === 'stopping') throw invalidInput(`Batch ${job.batchId} is stopping in another process (it was cancelled there; its items in flight are finishing): resume it here once "privacy-desk batch list" says it is unfinished. Nothing was sent.`);
+    if (isBeingRun(job.state)) throw beingRunRefusal(job);
     if (job.state === 'finished' || job.counts.unfinished === 0) {
       say(`Batch ${job.batchId} is finished: every item has its outcome, nothing to resume ("privacy-desk batch results ${job.batchId}" shows them).`);
       if (opts.json) out.json({ batchId: job.batchId, state: 'finished', total: job.total, counts: job.counts, resultsFile: null });
