@@ -966,6 +966,7 @@ export const en = {
       states: { running: 'Running', paused: 'Paused', stopping: 'Stopping', unfinished: 'Unfinished', finished: 'Finished' },
       runStates: { running: 'Running', paused: 'Paused', waiting: 'Waiting', stopping: 'Stopping' },
       elsewhere: 'In another process (the CLI or another window of the app): counts as its journal records them',
+      runBy: 'Run by {{holder}}',
       unknown: 'Unknown',
       unknownSince: 'since {{time}} (lost contact)',
       stateUnknown: 'State unknown',

@@ -946,6 +946,7 @@ export const fr: Messages = {
       states: { running: 'En cours', paused: 'En pause', stopping: 'Arrêt en cours', unfinished: 'Non terminé', finished: 'Terminé' },
       runStates: { running: 'En cours', paused: 'En pause', waiting: 'En attente', stopping: 'Arrêt en cours' },
       elsewhere: 'Dans un autre processus (la CLI ou une autre fenêtre de l’application) : comptes tels que son journal les enregistre',
+      runBy: 'Traité par {{holder}}',
       unknown: 'Inconnu',
       unknownSince: 'depuis {{time}} (contact perdu)',
       stateUnknown: 'État inconnu',

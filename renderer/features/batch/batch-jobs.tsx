@@ -6,6 +6,7 @@ import { formatDateTime, formatNumber } from '../../i18n/format';
 import { useExportResults } from './batch-results';
 import { formatShortDateTime, formatSince } from './format-when';
 import { useHostContact } from '../../bridge/use-host-contact';
+import { JobHolder } from './batch-holder';
 
 interface OffersProps {
   jobs: BatchJobSummary[];
@@ -33,6 +34,7 @@ export function ResumeOffers({ jobs, onResume, onFollow, busy }: OffersProps) {
               {t(`batch.operations.${job.action}`)} · {job.profileName} · {job.source}
               {isBeingRun(job.state) ? ` · ${unknown ? t('batch.jobs.stateUnknown') : t(`batch.jobs.states.${job.state}`)}` : ''}
             </span>
+            {!unknown && <JobHolder job={job} />}
           </span>
           {job.state === 'unfinished' ? (
             <button type="button" className="button button--primary button--small" onClick={() => onResume(job)} disabled={busy}>
@@ -151,6 +153,7 @@ function JobState({ job }: { job: BatchJobSummary }) {
     <>
       <span className={`tag batch-job-state--${state ?? job.state}`}>{state ? t(`batch.jobs.runStates.${state}`) : t(`batch.jobs.states.${job.state}`)}</span>
       {isBeingRun(job.state) && !job.live && <span className="muted small block">{t('batch.jobs.elsewhere')}</span>}
+      <JobHolder job={job} />
     </>
   );
 }

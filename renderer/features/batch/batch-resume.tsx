@@ -10,6 +10,7 @@ import { formatDateTime, formatNumber } from '../../i18n/format';
 import { environmentOf, type Environment } from '../../state/use-profiles';
 import { ErasureFacts } from '../erasure/erasure-facts';
 import { BatchConfirm } from './batch-confirm';
+import { JobHolder } from './batch-holder';
 import { useBatchJob } from './batch-jobs-store';
 import { OutcomeCounts } from './batch-results';
 import { useBatchRun } from './batch-run-store';
@@ -67,6 +68,7 @@ export function BatchResume({ job: offered, profiles, appInfo, onCancel }: { job
         // Run elsewhere or finished since it was offered: nothing to confirm here.
         <p className="callout callout--warning" role="status">
           {t('batch.resume.notResumable', { state: t(`batch.jobs.states.${job.state}`) })}
+          <JobHolder job={job} />
         </p>
       )}
       <div>
