@@ -14,10 +14,12 @@ interface JobPanelProps {
   onClose: () => void;
   closeLabel: string;
   onResume: (job: BatchJobSummary) => void;
+  /** "Send the failed items again" on a finished job with failed items. */
+  onRetry: (job: BatchJobSummary) => void;
 }
 
-/** Step 5: a job's outcome — the summary by outcome, every item's row, the CSV export, and Resume when items are left. */
-export function BatchJobPanel({ batchId, runError, onClose, closeLabel, onResume }: JobPanelProps) {
+/** Step 5: a job's outcome — the summary by outcome, every item's row, the CSV export, Resume when items are left, and the failed items sent again. */
+export function BatchJobPanel({ batchId, runError, onClose, closeLabel, onResume, onRetry }: JobPanelProps) {
   const { t, i18n } = useTranslation();
   const exportResults = useExportResults();
   const job = useBatchJob(batchId);
@@ -44,6 +46,11 @@ export function BatchJobPanel({ batchId, runError, onClose, closeLabel, onResume
         {summary?.state === 'unfinished' && (
           <button type="button" className="button" onClick={() => onResume(summary)}>
             {t('batch.jobs.resume')}
+          </button>
+        )}
+        {summary?.state === 'finished' && summary.counts.failed > 0 && (
+          <button type="button" className="button" onClick={() => onRetry(summary)}>
+            {t('batch.results.retry')}
           </button>
         )}
         <button type="button" className="button button--ghost" onClick={onClose}>

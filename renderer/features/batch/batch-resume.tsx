@@ -19,7 +19,7 @@ import { msg } from '../../../shared/messages';
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
 
 /** The job's own profile as the facts need it; a profile since removed is judged by its address. */
-function jobProfile(job: BatchJobSummary, profiles: ProfileView[], appInfo?: AppInfo): { profile: ProfileView; environment: Environment } {
+export function jobProfile(job: BatchJobSummary, profiles: ProfileView[], appInfo?: AppInfo): { profile: ProfileView; environment: Environment } {
   const known = profiles.find((profile) => profile.id === job.profileId);
   if (known) return { profile: known, environment: environmentOf(known, appInfo) };
   const host = URL.canParse(job.baseUrl) ? new URL(job.baseUrl).hostname : '';

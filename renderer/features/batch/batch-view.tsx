@@ -15,12 +15,13 @@ import { useBatchJobEvents, useBatchJobs, useDamagedBatchJobs } from './batch-jo
 import { batchKeys } from './batch-keys';
 import { BatchProgressPanel } from './batch-progress';
 import { BatchResume } from './batch-resume';
+import { BatchRetry } from './batch-retry';
 import { useBatchRun } from './batch-run-store';
 
 /**
  * Batch erasure in the console: one paste, one typed confirmation, one click.
  * The list → its preview → the typed phrase and Start → live progress → results;
- * unfinished jobs are offered for resuming when the screen opens.
+ * unfinished jobs are offered for resuming when the screen opens; a finished job's failed items can be sent again.
  */
 export function BatchView({ profile }: { profile: ProfileView }) {
   const { t } = useTranslation();
@@ -37,6 +38,7 @@ export function BatchView({ profile }: { profile: ProfileView }) {
   const damaged = useDamagedBatchJobs();
   useBatchJobEvents();
   const [resuming, setResuming] = useState<BatchJobSummary | null>(null);
+  const [retrying, setRetrying] = useState<BatchJobSummary | null>(null);
   const [showing, setShowing] = useState<BatchJobSummary | null>(null);
 
   // A run that starts or ends changes the job list, the audit trail and the users of its profile.
@@ -44,6 +46,7 @@ export function BatchView({ profile }: { profile: ProfileView }) {
   useEffect(() => {
     if (run.phase === 'running') {
       setResuming(null);
+      setRetrying(null);
       setShowing(null);
       void queryClient.invalidateQueries({ queryKey: batchKeys.jobs });
     }
@@ -73,6 +76,24 @@ export function BatchView({ profile }: { profile: ProfileView }) {
           dismiss();
           setResuming(job);
         }}
+        onRetry={(job) => {
+          dismiss();
+          setRetrying(job);
+        }}
+      />
+    );
+  } else if (retrying) {
+    main = (
+      <BatchRetry
+        job={retrying}
+        profiles={profiles}
+        appInfo={appInfo}
+        onCancel={() => {
+          // Declined: back to the job's results, never to a form armed with an older phrase.
+          if (run.phase === 'failed') dismiss();
+          setRetrying(null);
+          setShowing(retrying);
+        }}
       />
     );
   } else if (resuming) {
@@ -100,6 +121,10 @@ export function BatchView({ profile }: { profile: ProfileView }) {
           setShowing(null);
           setResuming(job);
         }}
+        onRetry={(job) => {
+          setShowing(null);
+          setRetrying(job);
+        }}
       />
     );
   } else {
@@ -110,7 +135,7 @@ export function BatchView({ profile }: { profile: ProfileView }) {
     <ViewSection id="batch" title={t('batch.title')} intro={t('batch.intro')}>
       {jobs.isError && <JobsError error={jobs.error} onRetry={() => void jobs.refetch()} />}
       {/* Offered while composing: a run, its results or a resume on screen already say what to do next. */}
-      {jobs.data && (run.phase === 'idle' || run.phase === 'failed') && !resuming && !showing && (
+      {jobs.data && (run.phase === 'idle' || run.phase === 'failed') && !resuming && !retrying && !showing && (
         <ResumeOffers
           jobs={jobs.data}
           busy={busy}

@@ -114,8 +114,8 @@ export function seededJob(more: Partial<BatchJobSummary> = {}): BatchJobSummary 
   };
 }
 
-/** The Start or Resume button of the confirmation form on screen (the offers have Resume buttons too). */
-export function confirmButton(name: 'Start' | 'Resume' | 'Lancer' | 'Reprendre'): HTMLButtonElement | null {
+/** The Start, Resume or Send again button of the confirmation form on screen (the offers have Resume buttons too). */
+export function confirmButton(name: 'Start' | 'Resume' | 'Send again' | 'Lancer' | 'Reprendre' | 'Renvoyer'): HTMLButtonElement | null {
   const form = document.querySelector('form.batch-confirm');
   if (!form) return null;
   return [...form.querySelectorAll('button')].find((button) => button.textContent === name) ?? null;
