@@ -14,6 +14,8 @@ import { runBatch, type RunBatchOptions, type RunItem } from './run-batch';
 /** A gate whose answers the test scripts per uid; it counts what was admitted and sent. */
 function scriptedGate(answer: (uid: string, attempt: number) => BatchSendResult | Promise<BatchSendResult>) {
   const sent: string[] = [];
+  /** Admitted (recorded), then held back: the run was paused or stopped before it left. */
+  const withdrawn: string[] = [];
   const actIds = new Map<string, Set<string | undefined>>();
   const admittedGroups: number[] = [];
   let inFlight = 0;
@@ -24,6 +26,10 @@ function scriptedGate(answer: (uid: string, attempt: number) => BatchSendResult 
       admittedGroups.push(orders.length);
       for (const order of orders) actIds.set(order.uid, (actIds.get(order.uid) ?? new Set()).add(order.actId));
       return orders.map((order) => ({
+        withdraw: (reason) => {
+          withdrawn.push(order.uid);
+          return { outcome: 'not-sent' as const, error: reason };
+        },
         async send() {
           sent.push(order.uid);
           const attempt = (attempts.get(order.uid) ?? 0) + 1;
@@ -41,7 +47,7 @@ function scriptedGate(answer: (uid: string, attempt: number) => BatchSendResult 
     },
     async flush() {},
   };
-  return { gate, sent, actIds, admittedGroups, maxInFlight: () => maxInFlight };
+  return { gate, sent, withdrawn, actIds, admittedGroups, maxInFlight: () => maxInFlight };
 }
 
 const done = (): BatchSendResult => ({ outcome: 'done', status: 200 });
@@ -316,7 +322,7 @@ describe('runBatch', () => {
     expect([...sinces]).toEqual([new Date(clock).toISOString()]);
   });
 
-  it('pause while items are being recorded before their request: they count as in flight, and once nothing is, nothing more is sent while paused', async () => {
+  it('pause while items are being recorded before their request: they count as in flight, are held back once recorded, and nothing is sent while paused', async () => {
     const list = uids(6);
     const pause = createPauseSwitch();
     const scripted = scriptedGate(done);
@@ -351,13 +357,15 @@ describe('runBatch', () => {
     const finished = run(await job(list), gate, list, { concurrency: 2, control: { pause, onProgress } });
     await admitStarted;
     pause.pause();
-    expect(reports.at(-1)).toMatchObject({ state: 'paused', inFlight: 2 });
+    // Twice the concurrency: while two are on the wire, two more have their records written.
+    expect(reports.at(-1)).toMatchObject({ state: 'paused', inFlight: 4 });
     releaseAdmit();
     const result = await finished;
     expect(result.counts.done).toBe(6);
-    // The two on their way were sent; nothing else until Resume.
-    expect(sentWhenIdle).toBe(2);
-    expect(sentAtResume).toBe(2);
+    // Recorded during the pause, none left: each was withdrawn (its records say it was not sent); nothing went until Resume.
+    expect(scripted.withdrawn).toHaveLength(4);
+    expect(sentWhenIdle).toBe(0);
+    expect(sentAtResume).toBe(0);
   });
 
   it('pause while waiting for a Retry-After: the item waits for Resume instead of being sent when the wait ends', async () => {

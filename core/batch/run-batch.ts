@@ -10,6 +10,7 @@ import type { BatchRunControl } from './batch-types';
 import type { ItemOutcome } from './job-files';
 import type { Journal, OutcomeRecord } from './journal';
 import { abortableSleep, createSendPacer } from './send-pacer';
+import { createWireSlots } from './wire-slots';
 import { durationText, msg, wordInEnglish } from '../../shared/messages';
 import type { MessageText } from '../../shared/message-text';
 
@@ -70,13 +71,13 @@ export const DEFAULT_RETRY_FOR_MS = 10 * 60_000;
 export const LONGEST_RATE_LIMIT_WAIT_MS = 10 * 60_000;
 
 /**
- * Runs a batch job's unfinished items: `concurrency` senders share one pacer (a 429 slows
- * everyone), each item goes through the gate, and the journal records its start (durably, with
- * its audit entry, before it is sent) and its outcome. Retries: not-sent items are sent again
+ * Runs a batch job's unfinished items: at most `concurrency` requests on the wire, paced by one
+ * pacer (a 429 slows everyone), each item through the gate; the journal records its start (durably,
+ * with its audit entry, before it is sent) and its outcome. Retries: not-sent items are sent again
  * after a backoff; unknown ones too (the same act: it can only erase what was confirmed, and a
  * 404 then means it was done before the interruption); refused ones fail with the service's
- * reason; a retry budget per item ends in 'failed'. A cancel lets items in flight finish and
- * sends nothing more; the job stays resumable.
+ * reason; an item tried for its whole time ends 'failed'. A cancel lets items in flight (recorded
+ * or on the wire) finish and sends nothing more; the job stays resumable.
  */
 export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult> {
   const { journal, gate, control = {} } = options;
@@ -87,10 +88,12 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
   const counts: BatchCounts = { ...options.counts };
   const total = counts.done + counts.doneBeforeInterruption + counts.notFound + counts.failed + counts.unfinished;
   const pacer = createSendPacer({ now, sleep });
+  const concurrency = Math.max(1, options.concurrency);
+  const wire = createWireSlots(concurrency);
   const stop = new AbortController();
   const signal = control.signal ? AbortSignal.any([control.signal, stop.signal]) : stop.signal;
   // Every sender may wait on it at once (a hold, its slot, a backoff), each with its own listener: not a leak.
-  setMaxListeners(4 * Math.max(1, options.concurrency) + 10, signal);
+  setMaxListeners(8 * concurrency + 10, signal);
   let fatal: unknown = null;
   let inFlight = 0;
   let lastAnswerAt = now();
@@ -218,12 +221,24 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
       let result: BatchSendResult;
       try {
         const attempt = await admit(run, actId);
-        await pacer.slot(signal);
-        result = await attempt.send();
+        // Recorded: it may go as soon as a wire slot is free (admitted, it is in flight: a cancel or a pause lets it go out).
+        await wire.take();
+        try {
+          await pacer.slot(signal);
+          // Paused or stopped while it waited: it does not go out now, and its records say it never left.
+          result = signal.aborted || control.pause?.paused ? attempt.withdraw(withdrawn()) : await attempt.send();
+        } finally {
+          wire.give();
+        }
       } finally {
         inFlight -= 1;
       }
       const error = result.error;
+      if (error?.code === 'CANCELLED') {
+        await record(run, 'not-sent-retry', result, errorText(error));
+        report(true); // one fewer in flight: the screens say when nothing is
+        continue; // back to the pause (it waits for Resume) or the stop (it ends)
+      }
       if (result.status !== undefined || result.outcome !== 'not-sent') lastAnswerAt = now();
       // Any answer but a 429 passed the service's limiter: the pacer learns the rate it accepts from them.
       if (result.status !== undefined && result.status !== 429) pacer.answered();
@@ -295,7 +310,9 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
   }
 
   report(true);
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, sender));
+  // Twice as many senders as requests on the wire: while `concurrency` requests are out, as many more items have their
+  // records written (one group, one fsync), so a request that ends is followed at once by one whose records are on disk.
+  await Promise.all(Array.from({ length: 2 * concurrency }, sender));
   await source.return?.(undefined);
   const ended = fatal !== null ? 'stopped' : counts.unfinished === 0 ? 'finished' : 'cancelled';
   try {
@@ -314,6 +331,11 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
   report(true);
   if (fatal !== null) throw stopped(journal.jobId, counts, fatal);
   return { batchId: journal.jobId, total, counts, state: counts.unfinished === 0 ? 'finished' : 'cancelled' };
+}
+
+/** An item recorded, then held back: the run was paused or stopped before its request left. */
+function withdrawn(): PrivacyDeskError {
+  return new PrivacyDeskError({ code: 'CANCELLED', outcome: 'not-sent', text: msg('batch.withdrawn') });
 }
 
 function stopped(jobId: string, counts: BatchCounts, cause: unknown): PrivacyDeskError {

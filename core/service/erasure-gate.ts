@@ -67,6 +67,11 @@ export interface BatchSendResult {
 export interface BatchAttempt {
   /** Sends the admitted order (once). */
   send(): Promise<BatchSendResult>;
+  /**
+   * Instead of sending it: its 'attempted' entries get a not-sent outcome with `reason` (the run was paused or
+   * stopped between its records and its request), so the trail shows it never left. Once, and never after send().
+   */
+  withdraw(reason: PrivacyDeskError): BatchSendResult;
 }
 
 /**
@@ -240,12 +245,18 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
           throw new PrivacyDeskError({ code: 'AUDIT_WRITE_FAILED', outcome: 'not-sent', text: msg('audit.notWritten', { path, why, fix }), ...(quote ? { quote } : {}) }, { cause: error });
         }
         return prepared.map((item): BatchAttempt => {
-          if ('refused' in item) return { send: async () => ({ outcome: 'not-sent', error: item.refused }) };
+          if ('refused' in item) return { send: async () => ({ outcome: 'not-sent', error: item.refused }), withdraw: () => ({ outcome: 'not-sent', error: item.refused }) };
           const { order, logoutBase, eraseBase } = item;
           let sent = false;
           return {
+            withdraw(reason) {
+              if (sent) throw new Error('A batch attempt is sent once (or withdrawn)');
+              sent = true;
+              for (const base of logoutBase ? [logoutBase, eraseBase] : [eraseBase]) outcomes.push(failureEntry({ ...base, at: at() }, reason));
+              return { outcome: 'not-sent', error: reason };
+            },
             async send(): Promise<BatchSendResult> {
-              if (sent) throw new Error('A batch attempt is sent once; admit the item again to retry it');
+              if (sent) throw new Error('A batch attempt is sent once (or withdrawn); admit the item again to retry it');
               sent = true;
               if (logoutBase) {
                 // As for a single act, the logout step's own failure does not stop the erasure that was confirmed.

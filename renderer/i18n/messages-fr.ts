@@ -436,6 +436,7 @@ export const messagesFr: MessageWordings = {
   'batch.farDate': 'une date trop lointaine pour être donnée',
   'batch.reason.doneBefore': 'Un 404 à une nouvelle tentative après une tentative restée sans réponse claire : cette tentative a très probablement effacé l’utilisateur. Un uid qui n’a jamais existé répond de même ; une vérification auprès du service avant le traitement les distingue.',
   'batch.reason.rateLimited': 'Le service a répondu 429 (trop de requêtes) {{count}} fois de suite. {{last}}',
+  'batch.withdrawn': 'Non envoyé : le lot a été mis en pause ou arrêté après l’enregistrement de cet élément et avant le départ de sa requête. Il sera envoyé quand le lot reprendra.',
   'batch.reason.tried': '{{count}} tentatives en {{duration}} ; la dernière : {{last}}',
   'batch.reason.triedMayHaveReached': '{{count}} tentatives en {{duration}} ; la dernière : {{last}} Une tentative a peut-être atteint le service : vérifiez l’utilisateur avant d’agir de nouveau.',
   'batch.reason.recorded': '{{words}}',

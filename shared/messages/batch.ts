@@ -59,6 +59,7 @@ export const BATCH_MESSAGES = {
   // core/batch/run-batch.ts, results.ts: why an item ended as it did (the results' reason column).
   'batch.reason.doneBefore': message('A 404 on a retry after an attempt that got no clear answer: that attempt most likely erased the user. A uid that never existed answers the same; a check against the service before the run tells them apart.'),
   'batch.reason.rateLimited': message('The service answered 429 (too many requests) {{count}} times in a row. {{last}}', { count: param.count, last: param.phrase }),
+  'batch.withdrawn': message('Not sent: the run was paused or stopped after this item was recorded and before its request left. It is sent when the run goes on.'),
   'batch.reason.tried': message('Tried {{count}} times over {{duration}}; the last attempt: {{last}}', { count: param.count, duration: param.phrase, last: param.phrase }),
   'batch.reason.triedMayHaveReached': message('Tried {{count}} times over {{duration}}; the last attempt: {{last}} An attempt may have reached the service: check the user before acting again.', { count: param.count, duration: param.phrase, last: param.phrase }),
   /** A reason recorded before reasons were messages: its English words, shown as they were written. */
