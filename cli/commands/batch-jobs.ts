@@ -10,7 +10,7 @@ import { lastOf, quoted, sayConfirmation, sayTrimmedByChoice, type Say } from '.
 import { jobListJson, sayJobList } from '../batch-list';
 import { followRun } from '../batch-run';
 import { plural } from '../batch-words';
-import { addConnectionOptions, openDesk, parseTimeoutMs, resolveConnection, type ConnectionOptions } from '../connection';
+import { addConnectionOptions, addRetryForOption, openDesk, parseRetryForMs, parseTimeoutMs, resolveConnection, type ConnectionOptions } from '../connection';
 import type { CliContext } from '../context';
 import { noteLiveData } from '../live-data';
 import { parseWholeNumber } from '../parse';
@@ -30,7 +30,7 @@ export function withBatchJobCommands(batch: Command, context: CliContext): Comma
       sayJobList(out.line, list);
     });
 
-  addConnectionOptions(
+  addRetryForOption(addConnectionOptions(
     batch
       .command('resume [job]')
       .description('finish an unfinished job (after Ctrl-C, a crash or a kill): only its unfinished items are sent; without JOB, the most recent unfinished one')
@@ -44,7 +44,7 @@ it says so (naming the process that runs any other job: pid, computer, since
 when, its lock) and exits 0. A job whose process was killed or crashed on this
 computer is unfinished at once: resume it right away.
 ${BATCH_EXIT_CODES_HELP}`),
-  ).action(async (jobId: string | undefined, opts: ConnectionOptions & { concurrency: string; yes?: string; json?: boolean }) => {
+  )).action(async (jobId: string | undefined, opts: ConnectionOptions & { concurrency: string; yes?: string; json?: boolean }) => {
     const concurrency = parseWholeNumber(opts.concurrency, '--concurrency', { max: MAX_BATCH_CONCURRENCY });
     if (jobId !== undefined) assertJobId(jobId);
     const { desk, connection } = await openForResume(opts, io.env);
@@ -127,7 +127,8 @@ export async function findJob(batch: DeskBatch, jobId: string): Promise<BatchJob
 /** A job's connection: its saved profile (read from the job), or --base-url/--app given again. */
 export async function openForResume(opts: ConnectionOptions, env: NodeJS.ProcessEnv): Promise<{ desk: Desk; connection?: { profileId: string; baseUrl: string; applicationName: string } }> {
   if (opts.baseUrl === undefined && opts.app === undefined && opts.profile === undefined) {
-    return { desk: await openDesk({ keychain: true, timeoutMs: parseTimeoutMs(opts.timeout) }, env) };
+    const batchRetryForMs = parseRetryForMs(opts.retryFor);
+    return { desk: await openDesk({ keychain: true, timeoutMs: parseTimeoutMs(opts.timeout), ...(batchRetryForMs !== undefined ? { batchRetryForMs } : {}) }, env) };
   }
   const { desk, profileId } = await resolveConnection(opts, env);
   const profile = await desk.getProfile(profileId);

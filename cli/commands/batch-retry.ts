@@ -8,7 +8,7 @@ import { BATCH_EXIT_CODES_HELP, resumeCommand } from '../batch-help';
 import { lastOf, quoted, sayConfirmation, type Say } from '../batch-report';
 import { followRun } from '../batch-run';
 import { plural } from '../batch-words';
-import { addConnectionOptions, type ConnectionOptions } from '../connection';
+import { addConnectionOptions, addRetryForOption, type ConnectionOptions } from '../connection';
 import type { CliContext } from '../context';
 import type { CliIo } from '../io';
 import { noteLiveData } from '../live-data';
@@ -28,7 +28,7 @@ const GONE_SHOWN = 20;
 
 /** `batch retry JOB`: a finished job's failed items sent again, as new attempts of the same job. */
 export function withBatchRetryCommand(batch: Command, context: CliContext): Command {
-  addConnectionOptions(
+  addRetryForOption(addConnectionOptions(
     batch
       .command('retry <job>')
       .description('send the failed items of a finished job again, as new attempts of the same job (its results file, its counts); first each failed uid is looked up on the service, and only those still there are sent')
@@ -46,7 +46,7 @@ typing the operation and the count sent again (e.g. DELETE 3), or with --yes.
 A job run with --base-url and --app needs them (and the keys in the
 environment) again. If the retry is interrupted, "batch resume" finishes it.
 ${BATCH_EXIT_CODES_HELP}`),
-  ).action((jobId: string, opts: RetryFlags) => retryFailed(context, jobId, opts));
+  )).action((jobId: string, opts: RetryFlags) => retryFailed(context, jobId, opts));
   return batch;
 }
 

@@ -90,6 +90,8 @@ describe('privacy-desk batch: limits a run keeps', () => {
   it('--retry-for sets how long an item is tried (in minutes); a value it cannot use is refused before anything is sent', async () => {
     const help = await runBatchCli(f, ['batch', 'delete', '--help']);
     expect(help.stdout).toMatch(/--retry-for <minutes>[\s\S]*before it is failed \(default 10\)/);
+    // Every command that runs a job takes it.
+    for (const command of ['resume', 'retry']) expect((await runBatchCli(f, ['batch', command, '--help'])).stdout).toContain('--retry-for <minutes>');
     const requestsBefore = f.sandbox.stats().apiRequests;
     for (const [value, words] of [['0', 'must be between 1 and 1440 (got 0)'], ['ten', 'must be a whole number (got "ten")'], ['1441', 'must be between 1 and 1440 (got 1441)']] as const) {
       const refused = await runBatchCli(f, ['batch', 'delete', uidFile(uids.slice(0, 1)), '--retry-for', value, '--yes', 'DELETE 1']);
