@@ -137,7 +137,17 @@ function nextCode(code: number, event: JournalEvent): number {
   if (outcome === 'unknown-retry') return CODE['retry-unknown'] | MAY_HAVE_REACHED;
   if (outcome === 'not-sent-retry') return (reached ? CODE['retry-unknown'] : CODE['retry-not-sent']) | reached;
   // A failed item keeps whether an attempt may have reached the service: sending it again depends on it.
-  return outcome === 'failed' ? CODE.failed | reached : CODE[outcome];
+  if (outcome === 'failed') return CODE.failed | (reached || lastAttemptMayHaveReached(event) ? MAY_HAVE_REACHED : 0);
+  return CODE[outcome];
+}
+
+/**
+ * Whether the attempt a failed outcome records may have reached the service: the run said so, or the service
+ * answered it a 5xx or a 2xx (whose body said it failed). An item tried once only has no earlier unknown outcome.
+ */
+function lastAttemptMayHaveReached(event: JournalEvent): boolean {
+  if (event.reasonText?.id === 'batch.reason.triedMayHaveReached') return true;
+  return event.status !== undefined && (event.status >= 500 || (event.status >= 200 && event.status < 300));
 }
 
 /** One journal line as an event (journalEventSchema, an item of the job), or null when it is not one (readJobState lists it as corrupt). */

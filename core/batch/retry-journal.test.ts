@@ -52,6 +52,20 @@ describe('a failed item sent again (the journal\'s retry event)', () => {
     expect(state.counts.failed).toBe(2);
   });
 
+  it('an item failed on its only attempt, answered a 5xx or a 2xx saying it failed, may have reached the service', async () => {
+    const journal = await createJob(dir, plan(4));
+    await journal.appendItems(['five-xx', 'two-xx', 'refused', 'said-so'].map((uid, index) => ({ line: index + 1, uid })));
+    await journal.finishItems();
+    await journal.recordStarted([0, 1, 2, 3]);
+    await journal.recordOutcome({ item: 0, outcome: 'failed', status: 503 });
+    await journal.recordOutcome({ item: 1, outcome: 'failed', status: 200 });
+    await journal.recordOutcome({ item: 2, outcome: 'failed', status: 422 });
+    await journal.recordOutcome({ item: 3, outcome: 'failed', reasonText: { id: 'batch.reason.triedMayHaveReached', params: { count: 1, duration: { id: 'duration.seconds', params: { count: 30 } }, last: { id: 'code.TIMEOUT' } } } });
+    await journal.close();
+    const state = await readJobState(dir, journal.jobId);
+    expect([0, 1, 2, 3].map((item) => state.mayHaveReached(item))).toEqual([true, true, false, true]);
+  });
+
   it('turns only failed items unfinished, durably before anything is sent; a crash then leaves them for resume', async () => {
     const jobId = await finishedWithFailures(dir);
     const journal = await resumeJob(dir, jobId);
