@@ -2,7 +2,7 @@ import { createDesk } from '../core/desk';
 import { openCredentialStore } from '../core/keytar-credential-store';
 import { expect, sandboxUser, test } from './fixtures';
 import { anonymiseThroughTheBridge, plainUids, putSandboxFaults } from './sandbox-helpers';
-import { photograph } from './support';
+import { expectNoSeriousAxeViolations, photograph } from './support';
 
 /**
  * A batch whose items failed, sent again from its results in the console against the web host and a sandbox:
@@ -42,6 +42,7 @@ test('a batch with failed items: Send the failed items again, the check, the typ
   const retry = panel.getByRole('button', { name: 'Send the failed items again' });
   await expect(retry).toBeVisible();
   await photograph(app, testInfo, 'batch-results-failed', { awaitTheme: true, restoreSize: true });
+  await expectNoSeriousAxeViolations(app, testInfo, 'batch-results-failed');
 
   await retry.click();
   const retryPanel = app.getByRole('region', { name: /^Send the failed items of the batch from .+ again$/ });
@@ -51,6 +52,7 @@ test('a batch with failed items: Send the failed items again, the check, the typ
   const send = retryPanel.getByRole('button', { name: 'Send again' });
   await expect(send).toBeDisabled();
   await photograph(app, testInfo, 'batch-retry-check', { awaitTheme: true, restoreSize: true });
+  await expectNoSeriousAxeViolations(app, testInfo, 'batch-retry-check');
   await retryPanel.getByLabel('Type DELETE 3 to confirm').fill('DELETE 3');
   await send.click();
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJob } from '../../core/batch/journal';
+import { createJob, resumeJob } from '../../core/batch/journal';
 import { createSessionCredentialStore } from '../../core/credential-store';
 import { createDesk, TEMPORARY_PROFILE_ID } from '../../core/desk';
 import { jobPaths } from '../../core/batch/job-files';
@@ -147,6 +147,30 @@ describe('privacy-desk batch retry JOB: the failed items sent again, as the same
     for (const uid of items.slice(0, 2)) expect((await f.sandboxUser(uid)).body?.state).toBe('active');
     const rows = csvRows(`${jobPaths(f.dataDir, journal.jobId).dir}/results.csv`);
     expect(rows.map((row) => row.outcome)).toEqual(['done', 'done', 'done', 'done', 'not-found']);
+  });
+
+  it('a retry cut short after its items were turned back to unfinished (a crash, a kill) is finished by batch resume', async () => {
+    const items = ['crash-a', 'crash-b'];
+    const journal = await createJob(f.dataDir, { action: 'delete', profileId: 'temporary', profileName: 'sandbox (--base-url)', baseUrl: f.sandbox.url, logoutFirst: false, total: 2, source: 'crash.txt' });
+    await journal.appendItems(items.map((uid, index) => ({ line: index + 1, uid })));
+    await journal.finishItems();
+    await journal.recordStarted([0, 1]);
+    await journal.recordOutcome({ item: 0, outcome: 'done', status: 200 });
+    await journal.recordOutcome({ item: 1, outcome: 'failed', status: 503, reason: 'Tried 4 times.' });
+    await journal.close();
+    // What a retry leaves when its process dies right after its durable 'retry' line, before the run sends anything.
+    const retrying = await resumeJob(f.dataDir, journal.jobId);
+    await retrying.recordRetry([{ item: 1, recheck: true }]);
+    await retrying.close();
+
+    const listed = JSON.parse((await f.cli(['batch', 'list', '--json'], { connection: false })).stdout) as { jobs: Array<{ batchId: string; state: string; counts: RunJson['counts'] }> };
+    expect(listed.jobs.find((entry) => entry.batchId === journal.jobId)).toMatchObject({ state: 'unfinished', counts: { done: 1, failed: 0, unfinished: 1 } });
+    const resumed = await runBatchCli(f, ['batch', 'resume', journal.jobId, '--yes', 'DELETE 1', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    // Sent as an item whose earlier attempt may have reached the service: the 404 of a uid no one has is "done before".
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ state: 'finished', counts: { done: 1, doneBeforeInterruption: 1, failed: 0, unfinished: 0 } });
+    expect(erasuresSent(f, 'crash-b')).toBe(1);
+    expect(erasuresSent(f, 'crash-a')).toBe(0);
   });
 
   it('refuses a job with unfinished items (resume it first) and an unknown job, before anything is sent', async () => {
