@@ -15,6 +15,8 @@ export interface SandboxContext {
   rateLimiter: RateLimiter;
   /** Every check of time goes through it, so tests can move it forward. */
   clock: SandboxClock;
+  /** The draws of the random faults (error, drop, lost answer): Math.random, or a seeded sequence (SandboxOptions.faultSeed). */
+  faultRandom: () => number;
   /** Anonymise, delete and logout requests per uid (sandbox/uid-requests.ts). */
   requestLog: UidRequestLog;
   /** Users back to the seed, stats, request log and rate-limit window cleared, faults and variants as at start; the clock is not turned back. */

@@ -20,6 +20,26 @@ describe('faults', () => {
     for (let i = 0; i < 20; i += 1) expect((await api(sandbox, 'GET', '/api/v1/users', token)).status).toBe(200);
   });
 
+  it('faultSeed: the same seed meets the same faults on the same requests; another seed, others', async () => {
+    const statusesWith = async (faultSeed: number) => {
+      const seeded = await startSandbox({ users: 3, faultSeed });
+      try {
+        const seededToken = await tokenFor(seeded, 'public');
+        seeded.setFaults({ errorRate: 0.5 });
+        const statuses: number[] = [];
+        for (let i = 0; i < 24; i += 1) statuses.push((await api(seeded, 'GET', '/api/v1/users', seededToken)).status);
+        return statuses.join(' ');
+      } finally {
+        await seeded.close();
+      }
+    };
+    const first = await statusesWith(8);
+    expect(first).toMatch(/200/);
+    expect(first).toMatch(/50\d/);
+    expect(await statusesWith(8)).toBe(first);
+    expect(await statusesWith(9)).not.toBe(first);
+  });
+
   it('errorRate 1 answers every API route 500/502/503, and never the /sandbox routes', async () => {
     sandbox.setFaults({ errorRate: 1 });
     const statuses = new Set<number>();

@@ -58,7 +58,7 @@ export function registerFaults(app: FastifyInstance, ctx: SandboxContext, onDrop
     countRequest(ctx, kind, request);
     const { latencyMs, dropRate, rateLimit, rateLimitWindow, errorRate } = ctx.config.faults;
     if (latencyMs > 0) await sleep(latencyMs);
-    if (dropRate > 0 && Math.random() < dropRate) {
+    if (dropRate > 0 && ctx.faultRandom() < dropRate) {
       onDrop(request);
       reply.hijack();
       request.raw.socket.destroy();
@@ -68,8 +68,8 @@ export function registerFaults(app: FastifyInstance, ctx: SandboxContext, onDrop
       const waitMs = ctx.rateLimiter.take(rateLimit, ctx.clock.now(), rateLimitWindow);
       if (waitMs !== undefined) return sendRateLimited(ctx, reply, waitMs);
     }
-    if (errorRate > 0 && Math.random() < errorRate) {
-      const answer = ERROR_ANSWERS[Math.floor(Math.random() * ERROR_ANSWERS.length)] ?? ERROR_ANSWERS[0];
+    if (errorRate > 0 && ctx.faultRandom() < errorRate) {
+      const answer = ERROR_ANSWERS[Math.floor(ctx.faultRandom() * ERROR_ANSWERS.length)] ?? ERROR_ANSWERS[0];
       return reply.code(answer.status).type(answer.type).send(answer.body);
     }
   });

@@ -7,6 +7,7 @@ import { SANDBOX_DEFAULTS } from './defaults';
 import { RateLimiter } from './rate-limiter';
 import { loadSnapshot, saveSnapshot } from './persistence';
 import { SandboxState, seedSnapshot } from './state';
+import { createRandom } from './prng';
 import type { RunningSandbox, SandboxCredentials, SandboxOptions } from './types';
 import { UidRequestLog } from './uid-requests';
 
@@ -50,6 +51,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     rateLimiter: new RateLimiter(),
     clock,
     requestLog: new UidRequestLog(),
+    faultRandom: options.faultSeed === undefined ? Math.random : createRandom(options.faultSeed).next,
     reset() {
       state.replaceUsers(seedSnapshot(seed, userCount));
       config.restore();

@@ -52,6 +52,11 @@ export interface SandboxOptions {
   seed?: number;
   /** Default 7200. */
   tokenTtlSeconds?: number;
+  /**
+   * Seeds the random faults (errorRate, dropRate, lostAnswerRate): the same seed and the same requests in the same
+   * order meet the same faults, so a test of a fault rate does not depend on luck. Default: Math.random.
+   */
+  faultSeed?: number;
   /** Keeps state across restarts (atomic writes: temp file + rename). */
   dataFile?: string;
   apiKey?: string;

@@ -82,7 +82,7 @@ export function registerUidRequestLog(app: FastifyInstance, ctx: SandboxContext)
     marks.delete(request.raw);
     const status = reply.statusCode;
     const { lostAnswerRate } = ctx.config.faults;
-    const lost = ERASURE_ACTS.includes(mark.act) && status >= 200 && status < 300 && lostAnswerRate > 0 && Math.random() < lostAnswerRate;
+    const lost = ERASURE_ACTS.includes(mark.act) && status >= 200 && status < 300 && lostAnswerRate > 0 && ctx.faultRandom() < lostAnswerRate;
     ctx.requestLog.record(mark.uid, {
       method: request.method, act: mark.act, status, answered: !lost, at: new Date(ctx.clock.now()).toISOString(),
     });

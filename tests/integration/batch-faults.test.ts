@@ -280,3 +280,39 @@ describe('a batch of 1,000 uids against the sandbox with faults on', () => {
     );
   }, 60_000);
 });
+
+describe('a batch at a 50 % error rate', () => {
+  let sandbox: RunningSandbox;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    // The faults' draws are seeded: the same answers fail on every run of the test.
+    sandbox = await startSandbox({ users: 0, now: () => CLOCK_START, faultSeed: 8 });
+    dataDir = mkdtempSync(join(tmpdir(), 'privacy-desk-batch-half-'));
+  }, 60_000);
+  afterAll(async () => {
+    await sandbox?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('finishes every item of a 10-item batch: each is tried for minutes, not five times', async () => {
+    const uids = Array.from({ length: 10 }, (_, i) => `half-${i}`);
+    for (const uid of uids) await createUser(sandbox, { uid });
+    const time = virtualTime(sandbox);
+    const watch = watchingFetch(time.onWire);
+    const desk = createDesk({ dataDir, credentialStore: createSessionCredentialStore(), via: 'cli', appVersion: 'batch-faults-test', operator: 'tester', fetch: watch.fetch, now: () => sandbox.now(), batchSleep: time.sleep });
+    desk.useTemporaryConnection({ name: 'Sandbox', baseUrl: sandbox.url, applicationName: sandbox.credentials.applicationName, credentials: sandbox.credentials });
+    const preview = await desk.batch.preview({ source: uids.join('\n'), sourceName: 'half.txt' });
+    // On before the start: its token request meets them too. One at a time, so the seeded draws fall on the same requests every run.
+    sandbox.setFaults({ errorRate: 0.5 });
+    const run = await desk.batch.start({ draftId: preview.draftId, profileId: 'temporary', action: 'delete', logoutFirst: false, concurrency: 1, confirmation: 'DELETE 10' });
+    const result = await run.finished;
+    sandbox.setFaults({ errorRate: 0 });
+    expect(result).toMatchObject({ state: 'finished', counts: { failed: 0, unfinished: 0 } });
+    expect(result.counts.done + result.counts.doneBeforeInterruption).toBe(10);
+    for (const uid of uids) expect((await inspectUser(sandbox, uid))?.state).toBe('deleted');
+    // Half the answers were 5xx: some item needed more than the five attempts that used to fail it.
+    const attempts = uids.map((uid) => watch.erasures.get(uid)?.length ?? 0);
+    expect(Math.max(...attempts)).toBeGreaterThan(5);
+  }, 60_000);
+});
