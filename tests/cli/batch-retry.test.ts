@@ -149,6 +149,23 @@ describe('privacy-desk batch retry JOB: the failed items sent again, as the same
     expect(rows.map((row) => row.outcome)).toEqual(['done', 'done', 'done', 'done', 'not-found']);
   });
 
+  it('when the check finds no failed uid on the service, nothing is sent and no phrase is asked: the outcomes are recorded, the run audited', async () => {
+    const journal = await createJob(f.dataDir, { action: 'anonymize', profileId: 'temporary', profileName: 'sandbox (--base-url)', baseUrl: f.sandbox.url, logoutFirst: false, total: 1, source: 'gone.txt' });
+    await journal.appendItems([{ line: 1, uid: 'gone-before-retry' }]);
+    await journal.finishItems();
+    await journal.recordStarted([0]);
+    await journal.recordOutcome({ item: 0, outcome: 'failed', status: 422, reason: 'Refused by the service (422).' });
+    await journal.close();
+    const { code, stdout, stderr } = await runBatchCli(f, ['batch', 'retry', journal.jobId, '--json']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('Nothing to send: no failed uid is on the service any more.');
+    // Refused, it never reached the service: gone now, it is "not found".
+    expect(JSON.parse(stdout)).toMatchObject({ state: 'finished', counts: { done: 0, doneBeforeInterruption: 0, notFound: 1, failed: 0, unfinished: 0 } });
+    expect(erasuresSent(f, 'gone-before-retry')).toBe(0);
+    const summaries = f.auditLines().filter((entry) => entry.jobId === journal.jobId && entry.action === 'batch').map((entry) => entry.batch);
+    expect(summaries).toEqual([{ operation: 'anonymize', total: 1, done: 0, doneBeforeInterruption: 0, notFound: 1, failed: 0, unfinished: 0, ended: 'finished' }]);
+  });
+
   it('a retry cut short after its items were turned back to unfinished (a crash, a kill) is finished by batch resume', async () => {
     const items = ['crash-a', 'crash-b'];
     const journal = await createJob(f.dataDir, { action: 'delete', profileId: 'temporary', profileName: 'sandbox (--base-url)', baseUrl: f.sandbox.url, logoutFirst: false, total: 2, source: 'crash.txt' });
