@@ -121,6 +121,22 @@ describe('the send pacer under a rate limit', () => {
     expect(run.refusedShare).toBeLessThanOrEqual(0.1);
   });
 
+  it('a pace learned from a window another client had mostly used is found too low and climbs back within a minute or two', async () => {
+    let firstWindow = true;
+    const shared = fixedWindow(30);
+    // The run starts with 26 of the first second's 30 already taken by someone else.
+    const limiter = (at: number) => {
+      if (firstWindow) for (let i = 0; i < 26; i += 1) shared(at);
+      firstWindow = false;
+      return shared(at);
+    };
+    const run = await simulate({ items: 4_000, concurrency: 16, latencyMs: 20, limiter, retryAfter: 'seconds' });
+    expect(run.pacer.ratePerSecond()).toBeGreaterThan(0.9 * 30);
+    // Over the whole run (a few minutes), a steady 1 % a second would have averaged under 14 a second.
+    expect(run.ratePerSecond).toBeGreaterThan(20);
+    expect(run.refusedShare).toBeLessThanOrEqual(0.1);
+  });
+
   it('finds a limit it has never been told, and keeps under it', async () => {
     const run = await simulate({ items: 3_000, concurrency: 16, latencyMs: 20, limiter: slidingWindow(60), retryAfter: 'seconds' });
     expect(run.pacer.ratePerSecond()).toBeGreaterThan(50);

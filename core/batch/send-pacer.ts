@@ -24,9 +24,12 @@ export interface PacerClock {
 
 /** The pace is kept this far under the rate the service accepted before it said "too many". */
 const UNDER_THE_LIMIT = 0.97;
-/** After this long without a 429 the pace creeps up, in case the limit was raised or shared with a client that stopped. */
+/**
+ * After this long without a 429 the pace creeps up: the limit may have been raised, shared with a client that stopped,
+ * or learned from a window another client had half used (a fixed window then lets fewer through than its limit).
+ */
 const QUIET_BEFORE_PROBING_MS = 30_000;
-/** How much it creeps up, per second of quiet past QUIET_BEFORE_PROBING_MS. */
+/** How much it creeps up each second of probing, times the seconds probed so far: 1 %, 2 %, 3 %… */
 const PROBE_STEP = 0.01;
 /** Without Retry-After, the hold of a per-second window (the common one). */
 const NO_RETRY_AFTER_HOLD_MS = 1_000;
@@ -55,11 +58,14 @@ export function createSendPacer({ now, sleep }: PacerClock): SendPacer {
   let nextAt = 0;
   let episodeAt = -Infinity;
   let lastProbeAt = -Infinity;
+  let probes = 0;
   const intervalMs = () => (Number.isFinite(rate) ? 1000 / rate : 0);
 
+  /** Slow at first, a limit just above the pace is met after a small step; faster the longer it goes on, a pace far too low recovers in a minute, not in hours. */
   function probe(at: number) {
     if (!Number.isFinite(rate) || at - Math.max(episodeAt, holdUntil) < QUIET_BEFORE_PROBING_MS || at - lastProbeAt < 1000) return;
-    rate *= 1 + PROBE_STEP;
+    probes += 1;
+    rate *= 1 + PROBE_STEP * probes;
     lastProbeAt = at;
   }
 
@@ -86,6 +92,7 @@ export function createSendPacer({ now, sleep }: PacerClock): SendPacer {
       holdUntil = Math.max(holdUntil, at + holdMs);
       if (sentAt <= episodeAt) return; // let go before this episode opened: the same burst
       episodeAt = at;
+      probes = 0;
       const acceptedLastSecond = accepted.inLastSecond(at);
       const learned = acceptedLastSecond > 0 ? acceptedLastSecond * UNDER_THE_LIMIT : rate / 2;
       // Met before any answer was counted, nothing is learned: the rate stays unpaced (Infinity) and the hold alone acts.

@@ -316,3 +316,47 @@ describe('a batch at a 50 % error rate', () => {
     expect(Math.max(...attempts)).toBeGreaterThan(5);
   }, 60_000);
 });
+
+describe('a batch under the sandbox’s rate limit', () => {
+  let sandbox: RunningSandbox;
+  let dataDir: string;
+  const LIMIT = 30;
+  const ITEMS = 300;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ users: 0, now: () => CLOCK_START });
+    dataDir = mkdtempSync(join(tmpdir(), 'privacy-desk-batch-pace-'));
+  }, 60_000);
+  afterAll(async () => {
+    await sandbox?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const cases = (['sliding', 'fixed'] as const).flatMap((rateLimitWindow) => (['seconds', 'none'] as const).map((retryAfter) => ({ rateLimitWindow, retryAfter })));
+  it.each(cases)('keeps at least 0.9 of a $rateLimitWindow window’s limit with at most 10 % answered 429 (Retry-After $retryAfter)', async ({ rateLimitWindow, retryAfter }) => {
+    const prefix = `pace-${rateLimitWindow}-${retryAfter}-`;
+    const uids = Array.from({ length: ITEMS }, (_, i) => `${prefix}${i}`);
+    for (const uid of uids) await createUser(sandbox, { uid });
+    const time = virtualTime(sandbox);
+    const watch = watchingFetch(time.onWire);
+    const desk = createDesk({ dataDir, credentialStore: createSessionCredentialStore(), via: 'cli', appVersion: 'batch-faults-test', operator: 'tester', fetch: watch.fetch, now: () => sandbox.now(), batchSleep: time.sleep });
+    desk.useTemporaryConnection({ name: 'Sandbox', baseUrl: sandbox.url, applicationName: sandbox.credentials.applicationName, credentials: sandbox.credentials });
+    const preview = await desk.batch.preview({ source: uids.join('\n'), sourceName: 'pace.txt' });
+    sandbox.setVariants({ retryAfter });
+    // A fresh window: what the test before used of it is not this run's to learn from.
+    sandbox.advanceClock(2);
+    sandbox.setFaults({ rateLimit: LIMIT, rateLimitWindow });
+    const startedAt = sandbox.now();
+    const run = await desk.batch.start({ draftId: preview.draftId, profileId: 'temporary', action: 'delete', logoutFirst: false, concurrency: 16, confirmation: `DELETE ${ITEMS}` });
+    const result = await run.finished;
+    const seconds = (sandbox.now() - startedAt) / 1000;
+    sandbox.setFaults({ rateLimit: 0 });
+    expect(result).toMatchObject({ state: 'finished', counts: { done: ITEMS, failed: 0 } });
+    const sends = [...watch.erasures.values()].flat();
+    const refused = sends.filter((send) => send.status === 429).length;
+    // The limit was met (so the pace was learned, not given) and rarely again.
+    expect(refused).toBeGreaterThan(0);
+    expect(refused / sends.length).toBeLessThanOrEqual(0.1);
+    expect(ITEMS / seconds).toBeGreaterThanOrEqual(0.9 * LIMIT);
+  }, 60_000);
+});
