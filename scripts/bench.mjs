@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeMachine, loadAverage } from './bench/machine.mjs';
-import { parseBenchArgs, sizeChanges, USAGE } from './bench/options.mjs';
+import { parseBenchArgs, sizeChanges, USAGE, UsageError } from './bench/options.mjs';
 import { root } from './bench/paths.mjs';
 import { resultsTable, writeDocs, writeResults } from './bench/report.mjs';
 import { runParts } from './bench/runner.mjs';
@@ -78,6 +78,6 @@ function runNotes(options, figures) {
 }
 
 main().catch((error) => {
-  console.error(`bench: ${error.stack ?? error.message}`);
-  process.exit(1);
+  console.error(`bench: ${error instanceof UsageError ? error.message : (error.stack ?? error.message)}`);
+  process.exit(error instanceof UsageError ? 2 : 1);
 });

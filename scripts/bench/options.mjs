@@ -1,6 +1,9 @@
 // The benchmark's command line: how many repetitions, which parts, how large, where the figures go.
 import { parseArgs } from 'node:util';
 
+/** A mistake on the command line: said in a line, without a stack. */
+export class UsageError extends Error {}
+
 export const PART_NAMES = ['start', 'core', 'capacity', 'pace', 'find', 'renderer', 'memory'];
 
 export const USAGE = `npm run bench [-- options]
@@ -23,7 +26,7 @@ export const USAGE = `npm run bench [-- options]
 const FULL = {
   reps: 3, warmUp: true, startRuns: 5, clientCalls: 2000, tokenCalls: 1000,
   batchItems: 2000, curlSample: 50, paceItems: 2000, paceSerial: false,
-  memoryItems: 100_000, findUsers: 100_000, auditEntries: 50_000
+  memoryItems: 100_000, findUsers: 100_000, auditEntries: 50_000,
 };
 
 // Small enough for npm test (about 20 s), large enough that every code path runs once.
@@ -43,7 +46,7 @@ export function sizeChanges(options) {
 }
 
 export function parseBenchArgs(argv) {
-  const { values } = parseArgs({
+  const { values } = parseUsage(() => parseArgs({
     args: argv,
     options: {
       tiny: { type: 'boolean' }, reps: { type: 'string' }, only: { type: 'string' }, skip: { type: 'string' },
@@ -51,13 +54,13 @@ export function parseBenchArgs(argv) {
       'memory-items': { type: 'string' }, 'find-users': { type: 'string' }, 'audit-entries': { type: 'string' },
       out: { type: 'string' }, docs: { type: 'boolean' }, 'no-docs': { type: 'boolean' }, help: { type: 'boolean' },
     },
-  });
+  }));
   if (values.help) return { help: true };
   const options = { ...(values.tiny ? TINY : FULL), tiny: Boolean(values.tiny) };
   for (const [flag, key] of Object.entries(SIZE_FLAGS)) {
     if (values[flag] === undefined) continue;
     const value = Number(values[flag]);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`--${flag} must be a whole number of 1 or more (got "${values[flag]}").`);
+    if (!Number.isInteger(value) || value < 1) throw new UsageError(`--${flag} must be a whole number of 1 or more (got "${values[flag]}").`);
     options[key] = value;
   }
   if (values['pace-serial']) options.paceSerial = true;
@@ -74,9 +77,17 @@ export function parseBenchArgs(argv) {
   return options;
 }
 
+function parseUsage(parse) {
+  try {
+    return parse();
+  } catch (error) {
+    throw new UsageError(`${error.message}\n\n${USAGE}`);
+  }
+}
+
 function list(text) {
   const names = (text ?? '').split(',').map((name) => name.trim()).filter(Boolean);
   const unknown = names.filter((name) => !PART_NAMES.includes(name));
-  if (unknown.length > 0) throw new Error(`Unknown part(s): ${unknown.join(', ')}. Parts: ${PART_NAMES.join(', ')}.`);
+  if (unknown.length > 0) throw new UsageError(`Unknown part(s): ${unknown.join(', ')}. Parts: ${PART_NAMES.join(', ')}.`);
   return names;
 }

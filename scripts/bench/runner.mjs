@@ -1,7 +1,7 @@
 // Runs the parts interleaved: every part once as a warm-up (not counted), then round after round of every part,
 // so whatever else the machine does meanwhile falls on all of them alike rather than on whichever ran then.
-// Parts marked `once` (too long to repeat: the 100,000-uid batch; or not timed: the bundle's size) run once,
-// after the rounds.
+// A part marked `once` (the 100,000-uid batch: minutes long, and measuring memory, which the machine's load moves
+// far less than times) runs once, after the rounds.
 //
 // A part is { name, once?, setup(ctx) → state, measure(state) → { key: number }, warmUp?(state), teardown?(state) }.
 // Each figure is the median of its rounds (or what its definition in figures.mjs says).

@@ -79,7 +79,15 @@ function controls(child, facts, users, currentAnswers, clearAnswers) {
     faults: () => call('GET', '/sandbox/faults'),
     stats: () => call('GET', '/sandbox/stats'),
     resetStats: () => call('POST', '/sandbox/stats/reset'),
-    answers: () => structuredClone(currentAnswers()),
+    /**
+     * The service's answers by status since the last reset. The sandbox logs an answer once it has gone out, so
+     * a request to it first lets the log lines of the answers before it arrive.
+     */
+    async answers() {
+      await call('GET', '/sandbox/stats');
+      await new Promise((resolve) => setImmediate(resolve));
+      return structuredClone(currentAnswers());
+    },
     clearAnswers,
     /** Every seeded uid, in the service's order, read through the list with the API key (100 a page, 8 pages at once). */
     async uids() {

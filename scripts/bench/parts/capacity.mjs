@@ -31,10 +31,16 @@ export const capacityPart = {
   },
   async measure(state) {
     const n = state.uids.length;
-    const batchLoopback = await batchRun(state, 0);
-    const rawLoopback = await rawRun(state, 0);
-    const batch50 = await batchRun(state, LATENCY_MS);
-    const raw50 = await rawRun(state, LATENCY_MS);
+    // Which side goes first alternates from round to round, so a change of the machine's load between the two
+    // runs of a pair does not always favour the same side.
+    state.rounds = (state.rounds ?? 0) + 1;
+    const pair = async (latencyMs) => {
+      if (state.rounds % 2 === 1) return [await batchRun(state, latencyMs), await rawRun(state, latencyMs)];
+      const raw = await rawRun(state, latencyMs);
+      return [await batchRun(state, latencyMs), raw];
+    };
+    const [batchLoopback, rawLoopback] = await pair(0);
+    const [batch50, raw50] = await pair(LATENCY_MS);
     const curl = await curlRun(state);
     // The curl loop's time for all N: its token, then N requests at the sample's pace.
     const curlMs = curl.tokenMs + (curl.loopMs / state.curlCount) * n;

@@ -53,7 +53,7 @@ async function paceRun(sandbox, { limit, retryAfter, window }, uids, dir) {
   await sandbox.setFaults({ rateLimit: limit, retryAfter, ...(window === 'fixed' ? { rateLimitWindow: 'fixed' } : {}) });
   const allowedMs = (uids.length / limit) * 1000;
   const run = await runCliBatch({ sandbox, work: dir, uids, interruptAfterMs: Math.round(2.5 * allowedMs + 10_000) });
-  const answers = sandbox.answers();
+  const answers = await sandbox.answers();
   const itemsPerSecond = run.done / (run.ms / 1000);
   return { ratio: itemsPerSecond / limit, share429: (answers.byStatus['429'] ?? 0) / Math.max(1, answers.total), cut: run.interrupted };
 }
