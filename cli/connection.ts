@@ -72,7 +72,12 @@ export async function openDesk(options: { keychain: boolean; timeoutMs?: number;
   };
   // The audit trail's anchor lives in the keychain whether or not credentials come from it (the app and every
   // command keep the same one); it is opened only when the trail is written or checked.
-  if (!options.keychain) return createDesk({ ...common, credentialStore: createSessionCredentialStore(), auditAnchor: anchorInCredentialStore(() => openCredentialStore({ env }), dataDir) });
+  if (!options.keychain) {
+    // The anchor and the request register's key live in the keychain too; opened once, when first needed.
+    let keychain: ReturnType<typeof openCredentialStore> | undefined;
+    const openKeychain = () => (keychain ??= openCredentialStore({ env }));
+    return createDesk({ ...common, credentialStore: createSessionCredentialStore(), auditAnchor: anchorInCredentialStore(openKeychain, dataDir), requestKeyStore: async () => (await openKeychain()).store });
+  }
   const { store, problem } = await openCredentialStore({ env });
   return createDesk({ ...common, credentialStore: store, credentialProblem: problem === undefined ? undefined : cliKeychainProblem(problem) });
 }

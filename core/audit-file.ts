@@ -12,7 +12,7 @@ import { parseBoundedJson } from './bounded-json';
  */
 
 // Only these fields reach the file, whatever the caller passes: nothing secret can ride along.
-const AUDIT_FIELDS = ['at', 'actId', 'action', 'outcome', 'uid', 'reference', 'profileId', 'profileName', 'baseUrl', 'operator', 'appVersion', 'via', 'jobId', 'pastedUid', 'test', 'status', 'requestId', 'errorCode', 'verification', 'batch', 'acknowledgement'] as const;
+const AUDIT_FIELDS = ['at', 'actId', 'action', 'outcome', 'uid', 'reference', 'profileId', 'profileName', 'baseUrl', 'operator', 'appVersion', 'via', 'jobId', 'pastedUid', 'test', 'status', 'requestId', 'errorCode', 'verification', 'batch', 'acknowledgement', 'register'] as const;
 
 export async function readWhole(path: string): Promise<string> {
   try {

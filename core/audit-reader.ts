@@ -27,7 +27,7 @@ import type { MessageParam, MessageText } from '../shared/message-text';
 import { msg, wordInEnglish } from '../shared/messages';
 
 const EXCERPT_CHARS = 120;
-const ACTIONS: readonly string[] = [...ERASURE_ACTIONS, 'logout', 'batch', 'acknowledge'];
+const ACTIONS: readonly string[] = [...ERASURE_ACTIONS, 'logout', 'batch', 'acknowledge', 'request'];
 const STAGES: readonly string[] = ['attempted', ...OUTCOMES, 'verification', 'summary', 'acknowledged', 'succeeded', 'failed'];
 const VIAS: readonly string[] = ['app', 'cli', 'batch'];
 
@@ -137,6 +137,12 @@ const isAcknowledgement = (v: unknown): boolean => {
   return (['finding', 'kind', 'problem', 'reason'] as const).every((field) => isText(a[field]));
 };
 
+const isRegisterRef = (v: unknown): boolean => {
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as Record<string, unknown>;
+  return isText(r.requestId) && isText(r.change) && Number.isSafeInteger(r.event) && (r.event as number) >= 1 && isText(r.sha256) && /^[0-9a-f]{64}$/.test(r.sha256);
+};
+
 /** What is wrong with a parsed line, as a message (auditLine.*); null when it is a readable entry. */
 export function entryProblem(value: unknown): MessageText | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return msg('auditLine.notAnEntry', { what: describe(value) });
@@ -154,6 +160,7 @@ export function entryProblem(value: unknown): MessageText | null {
   if (!optional(r, 'batch', isBatchSummary)) return msg('auditLine.notBatchSummary');
   if (!optional(r, 'test', (v) => typeof v === 'object' && v !== null && isText((v as { case?: unknown }).case))) return msg('auditLine.notTestCase');
   if (!optional(r, 'acknowledgement', isAcknowledgement)) return msg('auditLine.notAcknowledgement');
+  if (!optional(r, 'register', isRegisterRef)) return msg('auditLine.notRegister');
   if (r.format === undefined) return null;
   if (r.format !== AUDIT_FORMAT) return msg('auditLine.unknownFormat', { value: shown(r.format) });
   if (!Number.isSafeInteger(r.seq) || (r.seq as number) < 1) return msg('auditLine.noSeq');

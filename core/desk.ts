@@ -26,6 +26,8 @@ import { createErasureFeed, serviceKey } from './erasure-feed';
 import type { ErasedSinceAnswer, UserLookupAnswer, UserSearchAnswer } from '../shared/user-search';
 import type { FetchLike, ServiceClient, ServiceClientOptions } from './types';
 import { createDeskBatch } from './batch/desk-batch';
+import { openLocalRequestStore } from './requests/local-request-store';
+import type { RequestStore } from './requests/request-store';
 
 export interface DeskOptions {
   dataDir: string;
@@ -51,6 +53,8 @@ export interface DeskOptions {
   batchSleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** How long a batch item is tried before it is failed (runBatch's retryForMs; default 10 minutes): the CLI's --retry-for. */
   batchRetryForMs?: number;
+  /** Where the request register's key is kept (core/requests/register-crypto.ts), opened on first need; default: beside the credentials. */
+  requestKeyStore?: () => Promise<CredentialStore>;
 }
 
 export interface TemporaryConnection {
@@ -181,9 +185,22 @@ export function createDesk(options: DeskOptions) {
     ...(options.batchRetryForMs !== undefined ? { retryForMs: options.batchRetryForMs } : {}),
   });
 
+  // The request register (core/requests/request-store.ts): the local store in the data folder, audited in the same trail.
+  const requests: RequestStore = openLocalRequestStore({
+    dataDir,
+    audit,
+    keyStore: options.requestKeyStore ?? (async () => credentialStore),
+    operator,
+    via: via === 'cli' ? 'cli' : 'app',
+    appVersion: options.appVersion ?? 'unknown',
+    ...(options.now ? { now: options.now } : {}),
+  });
+
   return {
     dataDir,
     auditPath: audit.path,
+    /** The request register: requests from receipt to answer, with their legal clock (core/requests/request-store.ts). */
+    requests,
     /** Batch erasure: drafts, checks, jobs that survive crashes (core/batch/batch-types.ts). */
     batch,
     profilesPath: profileStore.path,
@@ -330,7 +347,12 @@ export function createDesk(options: DeskOptions) {
     /** The whole trail, never failing on a bad line; a torn last line is moved aside (core/audit-reader.ts says more). */
     readAudit: (): Promise<AuditReading> => audit.read(),
     /** `anchor`: a head hash written down earlier (a ticket); the chain must still hold that entry. */
-    verifyAudit: (anchor?: string): Promise<ChainVerdict> => audit.verify(anchor),
+    verifyAudit: async (anchor?: string): Promise<ChainVerdict> => {
+      const verdict = await audit.verify(anchor);
+      // The request register is checked against the trail too, once it holds anything (an untouched verdict otherwise).
+      const register = await requests.check();
+      return register.ok && register.events === 0 ? verdict : { ...verdict, register };
+    },
     /** An open finding of the trail's anchor acknowledged with the operator's typed reason, as a chained entry; verify's verdict after it. */
     acknowledgeAuditFinding: (request: AcknowledgeRequest): Promise<ChainVerdict> =>
       acknowledgeFinding(audit, request, { operator, via, appVersion: options.appVersion ?? 'unknown', ...(options.now ? { now: options.now } : {}) }),

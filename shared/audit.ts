@@ -17,9 +17,44 @@ export type AuditStage = 'attempted' | Outcome | 'verification' | 'summary' | 'a
 
 /**
  * Which request of an act an entry is about (an act may log out first, then erase); 'batch': a batch job's summary;
- * 'acknowledge': an operator's acknowledgement of an anchor finding (outcome 'acknowledged', uid '').
+ * 'acknowledge': an operator's acknowledgement of an anchor finding (outcome 'acknowledged', uid '');
+ * 'request': a change of the request register (outcome 'done', uid '', `register`).
  */
-export type AuditOperation = ErasureAction | 'logout' | 'batch' | 'acknowledge';
+export type AuditOperation = ErasureAction | 'logout' | 'batch' | 'acknowledge' | 'request';
+
+/**
+ * On a 'request' entry: which event of the request register (requests.jsonl) it vouches for. The register's line is
+ * hashed as stored, so `audit verify` finds an event edited, removed or moved (core/requests/register-check.ts).
+ * No personal data: the requester's name and contact never reach the trail.
+ */
+export interface RegisterAuditRef {
+  requestId: string;
+  /** What changed: create, update, pause, resume, extend, link, refuse, close, purge. */
+  change: string;
+  /** The event's number in the register (1, 2, 3… over the whole file). */
+  event: number;
+  /** SHA-256 (hex) of the event's line as written, without its newline. */
+  sha256: string;
+}
+
+/** The register compared with the audit trail: every event line has its entry, in order, with the same SHA-256. */
+export type RegisterCheck =
+  | { ok: true; events: number }
+  | {
+      ok: false;
+      events: number;
+      kind: 'edited' | 'removed' | 'reordered' | 'unaudited' | 'corrupt';
+      /** 1-based line of requests.jsonl where it shows (for removed: the line the event should be on). */
+      line: number;
+      /** In English, from `text`. */
+      message: string;
+      text: MessageText;
+    };
+
+/** Whether the trail and the register it vouches for are both intact (the chain, its anchor, and the register). */
+export function auditIntact(verdict: ChainVerdict): boolean {
+  return verdict.ok && verdict.register?.ok !== false;
+}
 
 /**
  * An operator's acknowledgement of a finding of the trail's anchor (core/audit-anchor-check.ts), written as a chained
@@ -111,6 +146,8 @@ export interface AuditRecord {
   batch?: BatchAuditSummary;
   /** On an 'acknowledge' entry. */
   acknowledgement?: AnchorAcknowledgement;
+  /** On a 'request' entry. */
+  register?: RegisterAuditRef;
 }
 
 /**
@@ -200,6 +237,8 @@ export type ChainVerdict =
       /** Lines written before the chain existed (no format field): readable, but no hash covers them. */
       legacy?: number;
       anchor?: AnchorReport;
+      /** The request register checked against the trail (absent when not checked). */
+      register?: RegisterCheck;
     }
   | {
       ok: false;
@@ -221,6 +260,7 @@ export type ChainVerdict =
       anchor?: AnchorReport;
       /** The lines nothing vouches for (lineVouching); absent: every line from `line` on. */
       unvouched?: UnvouchedLines;
+      register?: RegisterCheck;
     };
 
 /**

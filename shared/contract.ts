@@ -75,7 +75,7 @@ export const auditFilterSchema = z
   .object({
     since: calendarDay.optional(),
     until: calendarDay.optional(),
-    operation: z.enum([...ERASURE_ACTIONS, 'logout', 'batch', 'acknowledge']).optional(),
+    operation: z.enum([...ERASURE_ACTIONS, 'logout', 'batch', 'acknowledge', 'request']).optional(),
     outcome: z.enum(['attempted', ...OUTCOMES, 'verification', 'summary', 'acknowledged']).optional(),
     profileId: z.string().max(200).optional(),
     uid: z.string().max(500).optional(),

@@ -700,7 +700,7 @@ export const en = {
       any: 'Any',
       clear: 'Clear filters',
     },
-    actions: { anonymize: 'Anonymise', delete: 'Delete', logout: 'Logout', batch: 'Batch job', acknowledge: 'Acknowledgement' },
+    actions: { anonymize: 'Anonymise', delete: 'Delete', logout: 'Logout', batch: 'Batch job', acknowledge: 'Acknowledgement', request: 'Request register' },
     outcomes: {
       attempted: 'Attempted',
       done: 'Done',

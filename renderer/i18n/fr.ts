@@ -685,7 +685,7 @@ export const fr: Messages = {
       any: 'Tous',
       clear: 'Effacer les filtres',
     },
-    actions: { anonymize: 'Anonymisation', delete: 'Suppression', logout: 'Déconnexion', batch: 'Lot', acknowledge: 'Prise d’acte' },
+    actions: { anonymize: 'Anonymisation', delete: 'Suppression', logout: 'Déconnexion', batch: 'Lot', acknowledge: 'Prise d’acte', request: 'Registre des demandes' },
     outcomes: {
       attempted: 'Tentée',
       done: 'Effectuée',

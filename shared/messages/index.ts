@@ -6,6 +6,7 @@ import { BATCH_RETRY_MESSAGES } from './batch-retry';
 import { CODE_MESSAGES } from './codes';
 import { LOCAL_MESSAGES } from './local';
 import { PHRASE_MESSAGES } from './phrases';
+import { REQUEST_MESSAGES } from './requests';
 import { SERVICE_MESSAGES } from './service';
 import { TOKEN_MESSAGES } from './token';
 
@@ -23,6 +24,7 @@ export const MESSAGES = {
   ...BATCH_MESSAGES,
   ...BATCH_RETRY_MESSAGES,
   ...AUDIT_MESSAGES,
+  ...REQUEST_MESSAGES,
 } as const;
 
 export type MessageId = keyof typeof MESSAGES;

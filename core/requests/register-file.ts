@@ -1,0 +1,96 @@
+import { open, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { msg } from '../../shared/messages';
+import { moveTornTailAside, readTail, readWhole } from '../audit-file';
+import { withDataLock, type DataLockName, type DataLockOptions } from '../data-lock';
+
+/**
+ * requests.jsonl: the request register as an append-only log of events, one JSON line each, written whole and
+ * fsynced under the register's lock (the app and CLI commands share the data folder), as the audit trail is. A line
+ * torn by a crash is moved aside (requests.jsonl.torn-<time>) by the next write, never glued onto.
+ */
+export const REGISTER_FILE_NAME = 'requests.jsonl';
+export const REQUESTS_LOCK: DataLockName = { name: 'requests', what: msg('lock.what.requests') };
+
+export interface RegisterLine {
+  /** 1-based line in requests.jsonl. */
+  line: number;
+  /** Exactly as stored, without its newline: what its audit entry hashes. */
+  text: string;
+}
+
+/** The complete lines of the register's text (a last line without its newline is torn: left out, and counted). */
+export function registerLines(text: string): { lines: RegisterLine[]; tornBytes: number } {
+  const parts = text.split('\n');
+  const torn = parts.pop() ?? '';
+  const lines: RegisterLine[] = [];
+  parts.forEach((part, index) => {
+    if (part.trim()) lines.push({ line: index + 1, text: part });
+  });
+  return { lines, tornBytes: Buffer.byteLength(torn, 'utf8') };
+}
+
+export interface RegisterFile {
+  readonly path: string;
+  /** The register as it stands (no lock: a line being written is torn until its newline, and left out). */
+  read(): Promise<RegisterLine[]>;
+  /**
+   * Under the register's lock: `decide` sees every line and returns the line to append (or null for nothing), which is
+   * written whole and fsynced before `after` runs, still under the lock (the audit entry that vouches for it).
+   */
+  append<T>(decide: (lines: RegisterLine[]) => Promise<{ text: string; result: T } | null>, after?: (written: RegisterLine, result: T) => Promise<void>): Promise<T | null>;
+  /** Runs `task` under the register's lock (a reader that must see the register and the audit trail at one moment). */
+  locked<T>(task: () => Promise<T>): Promise<T>;
+}
+
+export function openRegisterFile(dataDir: string, lockOptions: DataLockOptions = {}): RegisterFile {
+  const path = join(dataDir, REGISTER_FILE_NAME);
+  const locked = <T>(task: () => Promise<T>): Promise<T> => withDataLock(dataDir, REQUESTS_LOCK, task, lockOptions);
+  return {
+    path,
+    read: async () => registerLines(await readWhole(path)).lines,
+    locked,
+    append: (decide, after) =>
+      withDataLock(
+        dataDir,
+        REQUESTS_LOCK,
+        async (hold) => {
+          const handle = await open(path, 'a+', 0o600);
+          try {
+            let tail = await readTail(handle);
+            if (!tail.endsWithNewline) {
+              await moveTornTailAside(handle, path, tail);
+              tail = { ...tail, size: tail.cleanEnd, endsWithNewline: true };
+            }
+            const text = await readWhole(path);
+            const { lines } = registerLines(text);
+            const decided = await decide(lines);
+            if (!decided) return null;
+            hold.assertHeld();
+            await writeLine(handle, tail.size, decided.text);
+            // Blank lines count too: the new line is one past the file's last newline.
+            await after?.({ line: text.split('\n').length, text: decided.text }, decided.result);
+            return decided.result;
+          } finally {
+            await handle.close().catch(() => undefined);
+          }
+        },
+        lockOptions,
+      ),
+  };
+}
+
+/** One write and one fsync; a failed or short write is cut back off, so the next line never lands on a fragment. */
+async function writeLine(handle: FileHandle, size: number, text: string): Promise<void> {
+  const bytes = Buffer.from(`${text}\n`, 'utf8');
+  try {
+    let written = (await handle.write(bytes, 0, bytes.length, null)).bytesWritten;
+    if (written < bytes.length) written += (await handle.write(bytes, written, bytes.length - written, null)).bytesWritten;
+    if (written < bytes.length) throw Object.assign(new Error(`only ${written} of ${bytes.length} bytes could be written`), { code: 'SHORT_WRITE' });
+    await handle.sync();
+  } catch (error) {
+    await handle.truncate(size).catch(() => undefined);
+    await handle.sync().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,61 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PrivacyDeskError, invalidInput } from '../../shared/errors';
+import { msg } from '../../shared/messages';
+import { DEFAULT_PURGE_AFTER_YEARS, registerSettingsSchema, type RegisterSettings } from '../../shared/requests';
+import { withDataLock, type DataLockOptions } from '../data-lock';
+import { writeFileAtomic } from './atomic-file';
+import { isSupportedCountry, isValidTimeZone, systemTimeZone } from './clock';
+import { REQUESTS_LOCK } from './register-file';
+
+/**
+ * The register's settings, in requests-settings.json in the data folder (written whole: a temporary file renamed over
+ * the old one). Absent: the system's time zone, France's holidays, pauses stop the clock, purge after 3 years.
+ */
+export const SETTINGS_FILE_NAME = 'requests-settings.json';
+
+export function defaultRegisterSettings(): RegisterSettings {
+  return { timeZone: systemTimeZone(), country: 'FR', pauseStopsClock: true, purgeAfterYears: DEFAULT_PURGE_AFTER_YEARS };
+}
+
+export async function readRegisterSettings(dataDir: string): Promise<RegisterSettings> {
+  const path = join(dataDir, SETTINGS_FILE_NAME);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return defaultRegisterSettings();
+    throw error;
+  }
+  const damaged = (problem: string) => new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', text: msg('requests.settingsDamaged', { path, problem }) });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw damaged('not JSON');
+  }
+  const parsed = registerSettingsSchema.safeParse({ ...defaultRegisterSettings(), ...(typeof value === 'object' && value !== null ? value : {}) });
+  if (!parsed.success) throw damaged(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
+  if (!isValidTimeZone(parsed.data.timeZone)) throw damaged(`unknown time zone ${parsed.data.timeZone}`);
+  return parsed.data;
+}
+
+/** Checks every given setting before anything is written, then writes them all at once; returns the settings now in force. */
+export async function saveRegisterSettings(dataDir: string, changes: Partial<RegisterSettings>, lockOptions: DataLockOptions = {}): Promise<RegisterSettings> {
+  if (changes.timeZone !== undefined && !isValidTimeZone(changes.timeZone)) throw invalidInput(msg('requests.badTimeZone', { zone: changes.timeZone }));
+  if (changes.country !== undefined && !isSupportedCountry(changes.country)) throw invalidInput(msg('requests.badCountry', { country: changes.country }));
+  return withDataLock(
+    dataDir,
+    REQUESTS_LOCK,
+    async () => {
+      const next = registerSettingsSchema.safeParse({ ...(await readRegisterSettings(dataDir)), ...changes });
+      if (!next.success) {
+        const issue = next.error.issues[0];
+        throw invalidInput(msg('requests.invalid', { field: issue?.path.join('.') ?? 'settings', problem: issue?.message ?? 'is not valid' }));
+      }
+      await writeFileAtomic(join(dataDir, SETTINGS_FILE_NAME), `${JSON.stringify(next.data, null, 2)}\n`);
+      return next.data;
+    },
+    lockOptions,
+  );
+}

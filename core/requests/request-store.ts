@@ -1,0 +1,31 @@
+import type { NewRequest, RegisterSettings, RequestChangeInput, RequestExport, RequestExportFormat, RequestFilter, RequestView, RegisterCheck } from '../../shared/requests';
+
+/**
+ * The request register behind one interface: the local store (core/requests/local-request-store.ts: requests.jsonl
+ * in the data folder) today, a shared team store (PostgreSQL) later, with nothing above it changing. Every method
+ * validates its input before anything is written; every change is also an entry in the audit trail. Views carry
+ * everything a front shows (the deadline and days left included): the console and the CLI compute nothing.
+ */
+export interface RequestReadOptions {
+  /** Decrypt the requester's name and contact into the view (default: hidden; never in logs). */
+  withContact?: boolean;
+}
+
+export interface RequestStore {
+  /** Registers a new request (its id: REQ-<year received>-<next number of that year>); returns its view. */
+  create(input: NewRequest): Promise<RequestView>;
+  /** NOT found: INVALID_INPUT saying so. */
+  get(id: string, options?: RequestReadOptions): Promise<RequestView>;
+  /** Sorted by deadline, soonest first (closed requests last, newest closed first). */
+  list(filter?: RequestFilter, options?: RequestReadOptions): Promise<RequestView[]>;
+  /** One change (update, pause, resume, extend, link, refuse, close, purge), refused with the reason when it does not apply. */
+  apply(id: string, change: RequestChangeInput): Promise<RequestView>;
+  /** Purges every closed request whose purge day has come; returns their ids. */
+  purgeDue(): Promise<string[]>;
+  /** The requests a filter keeps, as CSV (formula-safe cells) or JSON; the requester only `withContact`. */
+  export(format: RequestExportFormat, options?: RequestReadOptions & { filter?: RequestFilter }): Promise<RequestExport>;
+  settings(): Promise<RegisterSettings>;
+  saveSettings(changes: Partial<RegisterSettings>): Promise<RegisterSettings>;
+  /** The register against the audit trail that vouches for it (what `audit verify` adds to its verdict). */
+  check(): Promise<RegisterCheck>;
+}
