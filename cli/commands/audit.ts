@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { describeVerdict } from '../../core/audit-chain';
 import { describeAnchor } from '../../core/audit-anchor-verdict';
 import { batchSummaryWords, vouchingWords } from '../../core/audit-export';
-import { ACKNOWLEDGEMENT_REASON, matchesAuditFilter, type AuditEntryAt, type AuditFilter, type AuditReading, type ChainVerdict } from '../../shared/audit';
+import { ACKNOWLEDGEMENT_REASON, auditIntact, matchesAuditFilter, type AuditEntryAt, type AuditFilter, type AuditReading, type ChainVerdict } from '../../shared/audit';
 import { invalidInput } from '../../shared/errors';
 import { fileNotWritten } from '../../core/disk-error';
 import { openDesk } from '../connection';
@@ -31,7 +31,7 @@ function addFilterOptions(command: Command): Command {
     .option('--until <date>', 'up to this date (YYYY-MM-DD, inclusive)')
     .option('--uid <uid>', 'only this uid (exact)')
     .option('--reference <ref>', 'only this reference (ignoring case)')
-    .addOption(new Option('--operation <op>', 'only this operation (batch: the summaries of batch runs; their items are under anonymize or delete; acknowledge: anchor findings acknowledged)').choices(['anonymize', 'delete', 'logout', 'batch', 'acknowledge']))
+    .addOption(new Option('--operation <op>', 'only this operation (batch: the summaries of batch runs; their items are under anonymize or delete; acknowledge: anchor findings acknowledged)').choices(['anonymize', 'delete', 'logout', 'batch', 'acknowledge', 'request']))
     .addOption(new Option('--outcome <stage>', 'only entries at this stage (summary: a batch run’s counts)').choices(['attempted', 'not-sent', 'refused', 'done', 'unknown', 'verification', 'summary', 'acknowledged']));
 }
 
@@ -77,8 +77,9 @@ export function auditCommand(context: CliContext): Command {
       else {
         out.line(describeVerdict(verdict));
         for (const line of describeAnchor(verdict.anchor)) out.line(line);
+        if (verdict.register) out.line(verdict.register.ok ? `Request register: verified, ${verdict.register.events} events, each vouched for by its audit entry.` : `Request register: NOT verified: ${verdict.register.message}`);
       }
-      if (!verdict.ok) context.exitCode = EXIT_FAILED;
+      if (!auditIntact(verdict)) context.exitCode = EXIT_FAILED;
     });
 
   audit

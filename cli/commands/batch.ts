@@ -12,6 +12,7 @@ import { followRun } from '../batch-run';
 import { BATCH_EXIT_CODES_HELP, BATCH_INPUT_HELP, resumeCommand } from '../batch-help';
 import { addConnectionOptions, addRetryForOption, resolveConnection, type ConnectionOptions } from '../connection';
 import type { CliContext } from '../context';
+import { link, requestToLink } from '../request-link';
 import type { CliIo } from '../io';
 import { noteLiveData } from '../live-data';
 import { parseWholeNumber } from '../parse';
@@ -24,6 +25,7 @@ interface BatchFlags extends ConnectionOptions {
   column?: string;
   referenceColumn?: string;
   reference?: string;
+  request?: string;
   concurrency: string;
   logoutFirst?: boolean;
   check?: boolean;
@@ -45,6 +47,7 @@ export function batchCommand(context: CliContext): Command {
       .option('--column <name|n>', 'the uid column: a header name, or a 0-based index when all digits')
       .option('--reference-column <name|n>', 'a column with each item’s own reference: a header name, or a 0-based index when all digits')
       .option('--reference <ref>', 'ticket or request number for the items without their own, kept in the audit trail')
+      .option('--request <id>', 'a request of the register (REQ-YYYY-NNNN): the batch job is linked to it, and its id is the reference when --reference is not given')
       .option('--concurrency <n>', `requests at once (1-${MAX_BATCH_CONCURRENCY})`, String(DEFAULT_BATCH_CONCURRENCY))
       .option('--no-logout-first', 'do not end each user’s sessions first (by default a logout is sent, then the erasure)')
       // The default since sessions are ended first everywhere; still accepted from older scripts.
@@ -71,6 +74,8 @@ async function runBatch(context: CliContext, action: ErasureAction, file: string
   if (referenceIssue) throw invalidInput(msg('input.nothingSent', { problem: referenceProblemText(referenceIssue) }));
   if (opts.useTrimmed && !opts.check) throw invalidInput('--use-trimmed needs --check: only the check tells which uids with spaces at an end have their trimmed form on the service. Nothing was sent.');
   const { desk, profileId } = await resolveConnection(opts, io.env);
+  const requestId = await requestToLink(desk, opts.request);
+  if (requestId && opts.reference === undefined) opts.reference = requestId;
   const profile = await desk.getProfile(profileId);
   const batch = desk.batch;
   // The profile's keys are read before anything else is said: a profile without them goes no further.
@@ -141,7 +146,11 @@ async function runBatch(context: CliContext, action: ErasureAction, file: string
         useTrimmed: opts.useTrimmed === true,
       },
       control,
-    ),
+    ).then(async (run) => {
+      // Linked once the job exists, before its items are sent: the request's file names the job from its start.
+      if (requestId) await link(desk, out, requestId, { batchJobIds: [run.batchId] });
+      return run;
+    }),
   );
 }
 

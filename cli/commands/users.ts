@@ -6,6 +6,7 @@ import { listAllUsers } from '../../core/list-all-users';
 import { printErasureSteps } from '../erasure-steps';
 import { addConnectionOptions, parseTimeoutMs, resolveConnection, type ConnectionOptions } from '../connection';
 import { noteLiveData } from '../live-data';
+import { linkSingleAct, requestToLink } from '../request-link';
 import { markIrreversible, type CliContext } from '../context';
 import type { CliOutput } from '../output';
 import { parseWholeNumber } from '../parse';
@@ -49,14 +50,22 @@ export function usersCommand({ io, out }: CliContext): Command {
       .description(`${what} (irreversible)`)
       .requiredOption('--confirm <uid>', 'repeat the uid exactly, to confirm')
       .option('--reference <ref>', 'ticket or request number, kept in the audit trail')
+      .option('--request <id>', 'a request of the register (REQ-YYYY-NNNN): the act is linked to it, and its id is the reference when --reference is not given')
       .option('--no-logout-first', 'do not end the user’s sessions first (by default a logout is sent, then the erasure)')
       .option('--json', 'print the result as JSON on stdout');
-    markIrreversible(addConnectionOptions(command)).action(async (uid: string, opts: ConnectionOptions & { confirm: string; reference?: string; logoutFirst: boolean; json?: boolean }) => {
+    markIrreversible(addConnectionOptions(command)).action(async (uid: string, opts: ConnectionOptions & { confirm: string; reference?: string; request?: string; logoutFirst: boolean; json?: boolean }) => {
       const { desk, profileId } = await resolveConnection(opts, io.env);
+      const requestId = await requestToLink(desk, opts.request);
+      const reference = opts.reference ?? requestId;
       const profile = await desk.getProfile(profileId);
       noteLiveData(out, profile.baseUrl);
-      const result = await desk.erase({ profileId, action, uid, confirmUid: opts.confirm, reference: opts.reference, logoutFirst: opts.logoutFirst });
-      printErasureSteps(out, result, profile.name, opts.json === true);
+      try {
+        const result = await desk.erase({ profileId, action, uid, confirmUid: opts.confirm, reference, logoutFirst: opts.logoutFirst });
+        printErasureSteps(out, result, profile.name, opts.json === true);
+      } finally {
+        // Linked whatever the outcome: an act refused or of unknown outcome is part of the request's file too.
+        if (requestId && reference) await linkSingleAct(desk, out, requestId, uid, reference);
+      }
     });
   }
   return users;
