@@ -42,8 +42,8 @@ describe('settings', () => {
   });
 
   it('are checked before any date is computed, each refusal saying what to write', () => {
-    expect(refusal({ receivedAt: RECEIVED, pauses: [] }, { ...PARIS, timeZone: 'Europe/Atlantis' })).toMatch(/Time zone "Europe\/Atlantis" is not one this computer knows: give an IANA name such as Europe\/Paris/);
-    expect(refusal({ receivedAt: RECEIVED, pauses: [] }, { ...PARIS, country: 'XX' })).toMatch(/Country "XX" .* two-letter code in capitals, such as FR or DE/);
+    expect(refusal({ receivedAt: RECEIVED, pauses: [] }, { ...PARIS, timeZone: 'Europe/Atlantis' })).toMatch(/"Europe\/Atlantis" is not a time zone this computer knows: give an IANA name such as Europe\/Paris/);
+    expect(refusal({ receivedAt: RECEIVED, pauses: [] }, { ...PARIS, country: 'XX' })).toMatch(/"XX" is not a country the holiday calendar knows: give its two-letter code, such as FR or DE/);
   });
 });
 
@@ -61,7 +61,7 @@ describe('moments must be ISO 8601 with their offset', () => {
 
   it('refuses pauses that cannot have happened', () => {
     expect(refusal({ receivedAt: RECEIVED, pauses: [{ from: '2026-02-13T10:00:00+01:00' }] })).toMatch(/pauses\[0\]\.from .* before the request was received/);
-    expect(refusal({ receivedAt: RECEIVED, pauses: [{ from: '2026-02-16T10:00:00+01:00', to: '2026-02-15T10:00:00+01:00' }] })).toMatch(/pauses\[0\]\.to .* before its from/);
+    expect(refusal({ receivedAt: RECEIVED, pauses: [{ from: '2026-02-16T10:00:00+01:00', to: '2026-02-15T10:00:00+01:00' }] })).toMatch(/pauses\[0\]\.to .* before the pause began/);
     // Two pauses open at once, or an open one followed by another: the clock cannot stop twice.
     const twoOpen = [{ from: '2026-02-16T10:00:00+01:00' }, { from: '2026-02-17T10:00:00+01:00' }];
     expect(refusal({ receivedAt: RECEIVED, pauses: twoOpen })).toMatch(/Only the latest pause may still be open/);
@@ -71,6 +71,6 @@ describe('moments must be ISO 8601 with their offset', () => {
 
   it('refuses an extension dated before the request, and a `now` that is no date', () => {
     expect(() => checkExtension({ receivedAt: RECEIVED, pauses: [] }, PARIS, '2026-02-01T10:00:00+01:00', '2026-02-20T10:00:00+01:00')).toThrow(/decidedAt is before the request was received/);
-    expect(refusal({ receivedAt: RECEIVED, pauses: [] }, PARIS, new Date('not a date'))).toMatch(/now must be a valid Date/);
+    expect(refusal({ receivedAt: RECEIVED, pauses: [] }, PARIS, new Date('not a date'))).toMatch(/The current time is not a valid date/);
   });
 });

@@ -1,4 +1,5 @@
 import { invalidInput } from '../../shared/errors';
+import { msg } from '../../shared/messages';
 import { daysInMonth } from './calendar-date';
 import { isSupportedCountry } from './holidays';
 import { isValidTimeZone } from './time-zone';
@@ -44,7 +45,7 @@ export interface CheckedFacts {
 }
 
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
-const EXAMPLE = 'such as 2026-03-03T09:12:00+01:00 or 2026-03-03T08:12:00Z';
+const EXAMPLE = '2026-03-03T09:12:00+01:00, 2026-03-03T08:12:00Z';
 const shown = (value: unknown) => (typeof value === 'string' ? `"${value.length > 60 ? `${value.slice(0, 60)}…` : value}"` : String(value));
 
 function fieldsInRange(match: RegExpExecArray): boolean {
@@ -58,38 +59,34 @@ export function parseInstant(value: unknown, field: string): Date {
   const parsed = match && fieldsInRange(match) ? new Date(value as string) : undefined;
   if (!parsed || Number.isNaN(parsed.getTime())) {
     const noOffset = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(value);
-    throw invalidInput(
-      noOffset
-        ? `${field} ${shown(value)} has no time zone offset: add Z or the offset it was written in (+01:00), ${EXAMPLE}.`
-        : `${field} ${shown(value)} is not an ISO 8601 date and time with its offset, ${EXAMPLE}.`,
-    );
+    throw invalidInput(msg(noOffset ? 'clock.noOffset' : 'clock.notInstant', { field, value: shown(value), example: EXAMPLE }));
   }
   return parsed;
 }
 
 export function checkNow(now: unknown): Date {
-  if (!(now instanceof Date) || Number.isNaN(now.getTime())) throw invalidInput(`now must be a valid Date (got ${shown(now)}).`);
+  if (!(now instanceof Date) || Number.isNaN(now.getTime())) throw invalidInput(msg('clock.badNow', { value: shown(now) }));
   return now;
 }
 
 export function checkSettings(settings: ClockSettings): void {
   if (!isValidTimeZone(settings?.timeZone)) {
-    throw invalidInput(`Time zone ${shown(settings?.timeZone)} is not one this computer knows: give an IANA name such as Europe/Paris or America/New_York.`);
+    throw invalidInput(msg('requests.badTimeZone', { zone: shown(settings?.timeZone) }));
   }
   if (!isSupportedCountry(settings.country)) {
-    throw invalidInput(`Country ${shown(settings.country)} is not one the holiday calendar knows: give its two-letter code in capitals, such as FR or DE.`);
+    throw invalidInput(msg('requests.badCountry', { country: shown(settings.country) }));
   }
-  if (typeof settings.pauseStopsClock !== 'boolean') throw invalidInput(`pauseStopsClock must be true or false (got ${shown(settings.pauseStopsClock)}).`);
+  if (typeof settings.pauseStopsClock !== 'boolean') throw invalidInput(msg('clock.badPauseSetting', { value: shown(settings.pauseStopsClock) }));
 }
 
 export function checkFacts(facts: ClockFacts): CheckedFacts {
   const receivedAt = parseInstant(facts?.receivedAt, 'receivedAt');
-  if (!Array.isArray(facts.pauses)) throw invalidInput('pauses must be a list (empty when the clock was never paused).');
+  if (!Array.isArray(facts.pauses)) throw invalidInput(msg('clock.pausesNotList'));
   const pauses = facts.pauses.map((pause, index) => checkPause(pause, index, receivedAt));
   const open = pauses.filter((pause) => !pause.to);
   const latestStart = Math.max(...pauses.map((pause) => pause.from.getTime()));
   if (open.length > 1 || (open[0] && open[0].from.getTime() !== latestStart)) {
-    throw invalidInput('Only the latest pause may still be open (no "to"): end the earlier one before another begins.');
+    throw invalidInput(msg('clock.onePauseOpen'));
   }
   if (!facts.extension) return { receivedAt, pauses };
   return { receivedAt, pauses, extension: checkExtensionMoments(facts.extension.decidedAt, facts.extension.personToldAt, receivedAt, 'extension.') };
@@ -97,17 +94,17 @@ export function checkFacts(facts: ClockFacts): CheckedFacts {
 
 function checkPause(pause: ClockPause, index: number, receivedAt: Date): CheckedPause {
   const from = parseInstant(pause?.from, `pauses[${index}].from`);
-  if (from < receivedAt) throw invalidInput(`pauses[${index}].from ${shown(pause.from)} is before the request was received: a clock cannot stop before it starts.`);
+  if (from < receivedAt) throw invalidInput(msg('clock.pauseBeforeReceipt', { field: `pauses[${index}].from`, value: shown(pause.from) }));
   if (pause.to === undefined) return { from };
   const to = parseInstant(pause.to, `pauses[${index}].to`);
-  if (to < from) throw invalidInput(`pauses[${index}].to ${shown(pause.to)} is before its from ${shown(pause.from)}.`);
+  if (to < from) throw invalidInput(msg('clock.pauseEndsBeforeStart', { field: `pauses[${index}].to`, value: shown(pause.to), from: shown(pause.from) }));
   return { from, to };
 }
 
 export function checkExtensionMoments(decidedAt: string, personToldAt: string, receivedAt: Date, prefix = ''): { decidedAt: Date; personToldAt: Date } {
   const moments = { decidedAt: parseInstant(decidedAt, `${prefix}decidedAt`), personToldAt: parseInstant(personToldAt, `${prefix}personToldAt`) };
   for (const [field, moment] of Object.entries(moments)) {
-    if (moment < receivedAt) throw invalidInput(`${prefix}${field} is before the request was received: an extension comes after the request.`);
+    if (moment < receivedAt) throw invalidInput(msg('clock.extensionBeforeReceipt', { field: `${prefix}${field}` }));
   }
   return moments;
 }

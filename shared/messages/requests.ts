@@ -3,6 +3,16 @@ import { message, param } from '../message-text';
 /** The request register (core/requests/): refusals before anything is written, a damaged register, and what `audit verify` finds in it. */
 export const REQUEST_MESSAGES = {
   'lock.what.requests': message('the request register'),
+  // The clock's inputs (core/requests/clock-input.ts): what to write instead.
+  'clock.noOffset': message('{{field}} {{value}} has no time zone offset: add Z or the offset it was written in (+01:00), for example {{example}}.', { field: param.text, value: param.text, example: param.text }),
+  'clock.notInstant': message('{{field}} {{value}} is not an ISO 8601 date and time with its offset, for example {{example}}.', { field: param.text, value: param.text, example: param.text }),
+  'clock.badNow': message('The current time is not a valid date (got {{value}}).', { value: param.text }),
+  'clock.badPauseSetting': message('“Pause stops the clock” must be true or false (got {{value}}).', { value: param.text }),
+  'clock.pausesNotList': message('The pauses must be a list (empty when the clock was never paused).'),
+  'clock.onePauseOpen': message('Only the latest pause may still be open (without an end): end the earlier one before another begins.'),
+  'clock.pauseBeforeReceipt': message('{{field}} {{value}} is before the request was received: a clock cannot stop before it starts.', { field: param.text, value: param.text }),
+  'clock.pauseEndsBeforeStart': message('{{field}} {{value}} is before the pause began ({{from}}).', { field: param.text, value: param.text, from: param.text }),
+  'clock.extensionBeforeReceipt': message('{{field}} is before the request was received: an extension comes after the request.', { field: param.text }),
   'requests.notFound': message('There is no request {{id}} in this data folder’s register. Check the id (REQ-YYYY-NNNN) in the list of requests.', { id: param.text }),
   'requests.invalid': message('The request was not saved: {{field}} {{problem}}. Correct it and try again; nothing was written.', { field: param.text, problem: param.text }),
   'requests.closed': message('Request {{id}} is closed ({{status}}): it can no longer be changed, only its acts linked or its personal data purged. Nothing was written.', { id: param.text, status: param.text }),
