@@ -1,4 +1,5 @@
-import Holidays from 'date-holidays';
+import { createRequire } from 'node:module';
+import type HolidaysLibrary from 'date-holidays';
 import type { CalendarDay } from './calendar-date';
 import { addDays, yearOf } from './calendar-date';
 
@@ -21,10 +22,20 @@ export interface SupportedCountry {
   name: string;
 }
 
+// Loaded on first use, not at start: the library and its time-zone data take about 150 ms and 30 MB, which every
+// CLI command would otherwise pay (the CLI's start-up is measured against bare Node). A require the bundler does not
+// follow keeps it out of the bundle: it is read from node_modules only by the commands that need the register's clock.
+const requireAtRunTime = createRequire(import.meta.url);
+let library: typeof HolidaysLibrary | undefined;
+function Holidays(): typeof HolidaysLibrary {
+  library ??= requireAtRunTime('date-holidays') as typeof HolidaysLibrary;
+  return library;
+}
+
 let countryNames: Record<string, string> | undefined;
 
 function countryNamesInEnglish(): Record<string, string> {
-  countryNames ??= new Holidays().getCountries('en');
+  countryNames ??= new (Holidays())().getCountries('en');
   return countryNames;
 }
 
@@ -39,13 +50,13 @@ export function isSupportedCountry(code: string): boolean {
   return typeof code === 'string' && Object.hasOwn(countryNamesInEnglish(), code);
 }
 
-const calendars = new Map<string, Holidays>();
+const calendars = new Map<string, HolidaysLibrary>();
 const holidaysByYear = new Map<string, Map<CalendarDay, HolidayNames>>();
 
-function calendarOf(country: string): Holidays {
+function calendarOf(country: string): HolidaysLibrary {
   let calendar = calendars.get(country);
   if (!calendar) {
-    calendar = new Holidays(country);
+    calendar = new (Holidays())(country);
     calendars.set(country, calendar);
   }
   return calendar;
