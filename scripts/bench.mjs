@@ -47,7 +47,7 @@ async function main() {
     rmSync(work, { recursive: true, force: true });
   }
   const table = resultsTable(measured, {
-    date: new Date().toISOString().slice(0, 16).replace('T', ' '),
+    date: `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     minutes: (Date.now() - began) / 60_000,
     reps: options.reps,
     warmUp: options.warmUp,
