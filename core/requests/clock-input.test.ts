@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { isPrivacyDeskError } from '../../shared/errors';
 import type { ClockFacts, ClockSettings } from './clock';
-import { checkExtension, computeDeadline, DEFAULT_CLOCK_SETTINGS, isSupportedCountry, isValidTimeZone, supportedCountries, systemTimeZone } from './clock';
+import { checkExtension, computeDeadline, DEFAULT_CLOCK_SETTINGS, isSupportedCountry, isValidTimeZone, supportedCountries, systemTimeZone, loadHolidayCalendar } from './clock';
+
+// The register loads the holiday calendar before its first deadline; so do these tests.
+beforeAll(loadHolidayCalendar);
 
 const PARIS: ClockSettings = { timeZone: 'Europe/Paris', country: 'FR', pauseStopsClock: true };
 const NOW = new Date('2026-03-01T12:00:00Z');

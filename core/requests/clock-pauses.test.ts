@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClockFacts, ClockSettings } from './clock';
-import { checkExtension, computeDeadline } from './clock';
+import { checkExtension, computeDeadline, loadHolidayCalendar } from './clock';
+
+// The register loads the holiday calendar before its first deadline; so do these tests.
+beforeAll(loadHolidayCalendar);
 
 // Pauses for identity checks: whole calendar days in the DPO's zone, added to the period's own last day before the
 // weekend/holiday roll-forward (period.ts says why; docs/REQUEST-CLOCK.md words it for a DPO).

@@ -1,9 +1,12 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, daysBetween, daysInMonth, sameDateMonthsLater } from './calendar-date';
-import { computeDeadline } from './clock';
+import { computeDeadline, loadHolidayCalendar } from './clock';
 import { dayInZone } from './time-zone';
 import { nonWorkingReason } from './working-day';
+
+// The register loads the holiday calendar before its first deadline; so do these tests.
+beforeAll(loadHolidayCalendar);
 
 // The rules as properties over many dates, zones and countries, beside the hand-picked edges of clock.test.ts.
 

@@ -21,7 +21,7 @@ export type { HolidayNames, SupportedCountry } from './holidays';
 export type { NonWorkingDay, NonWorkingReason } from './working-day';
 export type { PausedSpan } from './pauses';
 export { isValidTimeZone, systemTimeZone } from './time-zone';
-export { isSupportedCountry, supportedCountries } from './holidays';
+export { isSupportedCountry, loadHolidayCalendar, supportedCountries } from './holidays';
 
 export const DEFAULT_CLOCK_SETTINGS: Readonly<ClockSettings> = Object.freeze({ timeZone: systemTimeZone(), country: 'FR', pauseStopsClock: true });
 

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import type HolidaysLibrary from 'date-holidays';
 import type { CalendarDay } from './calendar-date';
 import { addDays, yearOf } from './calendar-date';
@@ -22,13 +21,19 @@ export interface SupportedCountry {
   name: string;
 }
 
-// Loaded on first use, not at start: the library and its time-zone data take about 150 ms and 30 MB, which every
-// CLI command would otherwise pay (the CLI's start-up is measured against bare Node). A require the bundler does not
-// follow keeps it out of the bundle: it is read from node_modules only by the commands that need the register's clock.
-const requireAtRunTime = createRequire(import.meta.url);
+// Loaded when the register first needs it, not at start: the library and its time-zone data take about 150 ms and
+// 30 MB, which every CLI command would otherwise pay (the CLI's start-up is measured against bare Node). The builds
+// keep it out of the bundle (external), so it is read from node_modules only by what uses the register's clock.
 let library: typeof HolidaysLibrary | undefined;
+
+/** Loads the holiday calendar, once: the register's settings are read through it before any deadline is computed. */
+export async function loadHolidayCalendar(): Promise<void> {
+  library ??= (await import('date-holidays')).default;
+}
+
 function Holidays(): typeof HolidaysLibrary {
-  library ??= requireAtRunTime('date-holidays') as typeof HolidaysLibrary;
+  // A programming error, not a user's: every way into the clock reads the register's settings first.
+  if (!library) throw new Error('The holiday calendar is not loaded: await loadHolidayCalendar() before computing a deadline.');
   return library;
 }
 

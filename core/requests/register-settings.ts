@@ -5,7 +5,7 @@ import { msg } from '../../shared/messages';
 import { DEFAULT_PURGE_AFTER_YEARS, registerSettingsSchema, type RegisterSettings } from '../../shared/requests';
 import { withDataLock, type DataLockOptions } from '../data-lock';
 import { writeFileAtomic } from './atomic-file';
-import { isSupportedCountry, isValidTimeZone, systemTimeZone } from './clock';
+import { isSupportedCountry, isValidTimeZone, loadHolidayCalendar, systemTimeZone } from './clock';
 import { REQUESTS_LOCK } from './register-file';
 
 /**
@@ -19,6 +19,8 @@ export function defaultRegisterSettings(): RegisterSettings {
 }
 
 export async function readRegisterSettings(dataDir: string): Promise<RegisterSettings> {
+  // Whoever reads the settings computes a deadline next: the calendar it needs is loaded here, once.
+  await loadHolidayCalendar();
   const path = join(dataDir, SETTINGS_FILE_NAME);
   let text: string;
   try {
@@ -42,6 +44,7 @@ export async function readRegisterSettings(dataDir: string): Promise<RegisterSet
 
 /** Checks every given setting before anything is written, then writes them all at once; returns the settings now in force. */
 export async function saveRegisterSettings(dataDir: string, changes: Partial<RegisterSettings>, lockOptions: DataLockOptions = {}): Promise<RegisterSettings> {
+  await loadHolidayCalendar();
   if (changes.timeZone !== undefined && !isValidTimeZone(changes.timeZone)) throw invalidInput(msg('requests.badTimeZone', { zone: changes.timeZone }));
   if (changes.country !== undefined && !isSupportedCountry(changes.country)) throw invalidInput(msg('requests.badCountry', { country: changes.country }));
   return withDataLock(
