@@ -3,9 +3,9 @@ import { startProbe } from '../probe-process.mjs';
 
 export const corePart = {
   name: 'core',
-  async setup({ options, sandboxes }) {
+  async setup({ options, sandboxes, work }) {
     const sandbox = await sandboxes.get(options.smallUsers);
-    const probe = startProbe('core-client.mjs', { ...sandbox.env(''), BENCH_URL: sandbox.url, BENCH_APP: sandbox.applicationName });
+    const probe = startProbe('core-client.mjs', { ...sandbox.env(''), BENCH_URL: sandbox.url, BENCH_APP: sandbox.applicationName, BENCH_WORK: work });
     return { probe, sandbox, options };
   },
   async measure({ probe, sandbox, options }) {

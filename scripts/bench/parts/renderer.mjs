@@ -9,10 +9,10 @@ import { startProbe } from '../probe-process.mjs';
 
 export const rendererPart = {
   name: 'renderer',
-  async setup({ options, sandboxes, log }) {
+  async setup({ options, sandboxes, work, log }) {
     const bundle = bundleSize(join(root, 'dist', 'renderer'));
     const sandbox = await sandboxes.get(options.smallUsers);
-    const probe = startProbe('renderer.mjs');
+    const probe = startProbe('renderer.mjs', { ...process.env, BENCH_WORK: work });
     log(`renderer: writing an audit trail of ${options.auditEntries} entries…`);
     const { url, apiKey, apiSecret, applicationName } = sandbox;
     await probe.ask('setup', { sandbox: { url, apiKey, apiSecret, applicationName }, entries: options.auditEntries });

@@ -2,7 +2,7 @@
 // - overhead: list calls through the Desk, as `privacy-desk users list` makes them, against raw `fetch` of the
 //   same URL with the same token, one call at a time, in alternating blocks;
 // - single flight: concurrent calls on a new client (cold token cache), counted by the sandbox per scope.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSessionCredentialStore } from '../../../core/credential-store.ts';
@@ -17,8 +17,8 @@ const PAGE = { page: 1, perPage: 10 };
 const LIST_URL = `${baseUrl}/api/v1/users?page=${PAGE.page}&per_page=${PAGE.perPage}`;
 const BLOCKS = 10;
 
-const dataDir = mkdtempSync(join(tmpdir(), 'privacy-desk-bench-core-'));
-process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+// In the bench's work folder, which it removes at the end: the probe itself ends by a signal, not by its own exit.
+const dataDir = mkdtempSync(join(process.env.BENCH_WORK ?? tmpdir(), 'core-'));
 const desk = createDesk({ dataDir, credentialStore: createSessionCredentialStore(), via: 'cli', appVersion: 'bench', operator: 'bench' });
 const profile = desk.useTemporaryConnection({ baseUrl, applicationName, credentials });
 

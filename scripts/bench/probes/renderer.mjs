@@ -77,7 +77,7 @@ const usersRows = (page, number, rows) => page.getByRole('table', { name: `Users
 
 serveProbe({
   async setup({ sandbox, entries }) {
-    dataDir = mkdtempSync(join(tmpdir(), 'privacy-desk-bench-renderer-'));
+    dataDir = mkdtempSync(join(process.env.BENCH_WORK ?? tmpdir(), 'renderer-'));
     // One session store for the trail's anchor and the host, as one app would hold them.
     const store = createSessionCredentialStore();
     await seedAudit(store, { entries, baseUrl: sandbox.url });
