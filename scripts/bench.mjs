@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- options]`: the benchmark suite of issue 15 (point 8). It builds nothing itself (`npm run bench`
+// `npm run bench [-- options]`: the benchmark suite: how Privacy Desk compares with what people would use instead (raw fetch, a curl loop) and with its own goals. It builds nothing itself (`npm run bench`
 // runs `npm run build` first), starts sandboxes in their own processes, and measures, interleaved round after round
 // (scripts/bench/runner.mjs), the parts in scripts/bench/parts/. Each figure is a median, most of them ratios
 // measured within one round, so that the machine's load falls on both sides alike. Writes bench/results.json and

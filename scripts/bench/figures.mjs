@@ -1,4 +1,4 @@
-// Every figure the suite writes to bench/results.json: what it is, its unit and its goal (issue 15, point 8, and
+// Every figure the suite writes to bench/results.json: what it is, its unit and its goal (the goals set for batch pace, capacity, memory and the console, and
 // the goals the earlier benchmarks set). A figure without a goal is measured to be watched, not judged.
 // `optional`: written only when the sandbox offers what it needs (the fixed-window rate limiter).
 

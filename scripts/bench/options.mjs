@@ -22,7 +22,7 @@ export const USAGE = `npm run bench [-- options]
   --tiny              a few items of everything, one repetition, no warm-up, nothing written but --out:
                       proves the suite still runs (npm test); its figures mean nothing`;
 
-// Full sizes, as the goals of issue 15 state them.
+// Full sizes, as the goals state them (2,000-item batches, 100,000 uids and users, a 50,000-entry trail).
 const FULL = {
   reps: 3, warmUp: true, startRuns: 5, clientCalls: 2000, tokenCalls: 1000,
   batchItems: 2000, curlSample: 50, paceItems: 2000, paceSerial: false,
