@@ -28,8 +28,21 @@ export interface ReceiptAct {
   entries: ReceiptEntry[];
 }
 
-/** What a receipt covers: every act carrying a reference, or one act. */
-export type ReceiptSubject = { reference: string } | { actId: string };
+/** A request of the register as its receipt names it, with what links acts to it. */
+export interface RequestReceiptSubject {
+  id: string;
+  /** ISO 8601 instant, as registered. */
+  receivedAt: string;
+  /** The last day to answer (YYYY-MM-DD, the register's time zone); extended when `extended`. */
+  deadline: string;
+  extended: boolean;
+  closed?: { status: 'answered' | 'refused'; at: string };
+  actIds: readonly string[];
+  batchJobIds: readonly string[];
+}
+
+/** What a receipt covers: every act carrying a reference, one act, or every act of a request. */
+export type ReceiptSubject = { reference: string } | { actId: string } | { request: RequestReceiptSubject };
 
 /**
  * The acts a receipt covers, in trail order. An act is every entry sharing its
@@ -39,8 +52,17 @@ export type ReceiptSubject = { reference: string } | { actId: string };
 export function actsForReceipt(entries: readonly ReceiptEntry[], subject: ReceiptSubject): ReceiptAct[] {
   const acts = groupActs(entries);
   if ('actId' in subject) return acts.filter((act) => act.actId === subject.actId);
+  if ('request' in subject) return acts.filter((act) => isRequestAct(act, subject.request));
   // The console's and the CLI's filter rule, so a receipt covers exactly the acts the filtered trail shows.
   return acts.filter((act) => act.entries.some(({ entry }) => matchesAuditFilter(entry, { reference: subject.reference })));
+}
+
+/** An act linked to the request (by its id or its batch job) or carrying the request's id as its reference; never a change of the register itself. */
+function isRequestAct(act: ReceiptAct, request: RequestReceiptSubject): boolean {
+  if (act.first.action === 'request') return false;
+  if (act.actId !== null && request.actIds.includes(act.actId)) return true;
+  if (act.entries.some(({ entry }) => entry.jobId !== undefined && request.batchJobIds.includes(entry.jobId))) return true;
+  return act.entries.some(({ entry }) => matchesAuditFilter(entry, { reference: request.id }));
 }
 
 function groupActs(entries: readonly ReceiptEntry[]): ReceiptAct[] {

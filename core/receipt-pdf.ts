@@ -1,6 +1,6 @@
 import { lineVouching, type ChainVerdict } from '../shared/audit';
 import { isLocalBaseUrl } from '../shared/profile';
-import type { ReceiptAct, ReceiptEntry, ReceiptStep, ReceiptSubject } from './receipt-acts';
+import type { ReceiptAct, ReceiptEntry, ReceiptStep, ReceiptSubject, RequestReceiptSubject } from './receipt-acts';
 import { escapedForm, hasAmbiguousSpacing, isDrawable, printable } from './receipt-text';
 import type { ReceiptWords } from './receipt-words';
 
@@ -61,8 +61,8 @@ export async function drawReceiptPdf(content: ReceiptContent): Promise<Buffer> {
 function drawHeader(doc: Doc, { words, subject, generatedAt, generatorVersion, acts }: ReceiptContent): void {
   doc.font('Helvetica-Bold').fontSize(15).text(words.title);
   doc.moveDown(0.3);
-  doc.font('Helvetica').fontSize(11).text('reference' in subject ? words.forReference : words.forAct);
-  dataLines(doc, 'reference' in subject ? subject.reference : subject.actId, MARGIN, doc.page.width - 2 * MARGIN, 11);
+  doc.font('Helvetica').fontSize(11).text('reference' in subject ? words.forReference : 'request' in subject ? words.forRequest : words.forAct);
+  dataLines(doc, 'reference' in subject ? subject.reference : 'request' in subject ? subject.request.id : subject.actId, MARGIN, doc.page.width - 2 * MARGIN, 11);
   doc.moveDown(0.5);
   doc.font('Helvetica').fontSize(BODY_SIZE).fillColor('#333333').text(words.intro, MARGIN, doc.y, { width: doc.page.width - 2 * MARGIN });
   doc.fillColor('black').moveDown(0.8);
@@ -71,10 +71,18 @@ function drawHeader(doc: Doc, { words, subject, generatedAt, generatorVersion, a
   const environments = [...new Set(acts.map(({ first }) => environmentOf(words, first.profileName, first.baseUrl)))];
   row(doc, words.environment, { words: environments.join('\n') || words.notGiven });
   if ('reference' in subject) row(doc, words.reference, { data: subject.reference });
+  if ('request' in subject) drawRequestRows(doc, words, subject.request, acts.length);
   if (acts.some((act) => act.entries.some(({ entry }) => !isDrawable(entry.uid)))) {
     doc.moveDown(0.3).font('Helvetica-Oblique').fontSize(BODY_SIZE).text(words.escapedNote, MARGIN, doc.y);
   }
   doc.moveDown(0.5);
+}
+
+function drawRequestRows(doc: Doc, words: ReceiptWords, request: RequestReceiptSubject, acts: number): void {
+  row(doc, words.requestReceived, { data: request.receivedAt });
+  row(doc, words.requestDeadline, { data: request.deadline, ...(request.extended ? { words: words.requestExtended } : {}) });
+  if (request.closed) row(doc, words.requestClosed, { words: words.requestClosedAs[request.closed.status], data: request.closed.at });
+  if (acts === 0) row(doc, '', { words: words.requestNoActs, strong: true });
 }
 
 function drawBrokenChain(doc: Doc, words: ReceiptWords, verdict: Extract<ChainVerdict, { ok: false }>): void {

@@ -17,6 +17,14 @@ export interface ReceiptWords {
   title: string;
   forReference: string;
   forAct: string;
+  forRequest: string;
+  /** A request's receipt: when it came, its last day, how it was closed, and when no act is recorded for it. */
+  requestReceived: string;
+  requestDeadline: string;
+  requestExtended: string;
+  requestClosed: string;
+  requestClosedAs: Record<'answered' | 'refused', string>;
+  requestNoActs: string;
   intro: string;
   generatedAt: string;
   generatedBy: string;
@@ -93,6 +101,13 @@ const en: ReceiptWords = {
   title: 'Privacy Desk — receipt of erasure acts',
   forReference: 'Every act recorded under the reference',
   forAct: 'The act',
+  forRequest: 'Every act done for the request',
+  requestReceived: 'Request received at',
+  requestDeadline: 'Deadline to answer',
+  requestExtended: 'extended by two months',
+  requestClosed: 'Closed',
+  requestClosedAs: { answered: 'answered', refused: 'refused' },
+  requestNoActs: 'No act on the service is recorded for this request.',
   intro:
     'This receipt is drawn from the audit trail kept by Privacy Desk on the computer that acted. Each act lists its requests with their times, outcome, HTTP status and the service’s request id. The hashes at the end let anyone check the entries against the trail later; write the head hash into the request file as an outside anchor.',
   generatedAt: 'Generated at',
@@ -186,6 +201,13 @@ const fr: ReceiptWords = {
   title: 'Privacy Desk — reçu des actes d’effacement',
   forReference: 'Tous les actes enregistrés sous la référence',
   forAct: 'L’acte',
+  forRequest: 'Tous les actes effectués pour la demande',
+  requestReceived: 'Demande reçue le',
+  requestDeadline: 'Date limite de réponse',
+  requestExtended: 'prolongée de deux mois',
+  requestClosed: 'Close',
+  requestClosedAs: { answered: 'traitée', refused: 'refusée' },
+  requestNoActs: 'Aucun acte sur le service n’est enregistré pour cette demande.',
   intro:
     'Ce reçu est tiré du journal d’audit tenu par Privacy Desk sur l’ordinateur qui a agi. Chaque acte indique ses requêtes avec leurs heures, leur résultat, le statut HTTP et l’identifiant de requête du service. Les empreintes à la fin permettent de vérifier plus tard les entrées dans le journal\u00a0; inscrivez l’empreinte de tête dans le dossier de la demande comme point d’ancrage extérieur.',
   generatedAt: 'Établi le',

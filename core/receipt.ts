@@ -6,7 +6,7 @@ import { drawReceiptPdf } from './receipt-pdf';
 import { RECEIPT_LOCALES, RECEIPT_WORDS, type ReceiptLocale } from './receipt-words';
 import { msg } from '../shared/messages';
 
-export type { ReceiptSubject } from './receipt-acts';
+export type { ReceiptSubject, RequestReceiptSubject } from './receipt-acts';
 export type { ReceiptLocale } from './receipt-words';
 
 export interface Receipt {
@@ -36,14 +36,15 @@ export interface ReceiptOptions {
 
 /**
  * A PDF a DPO can attach to the request file: each act of one reference (or
- * one act) with its requests, outcomes, times, status, request ids and
+ * one act, or one request of the register) with its requests, outcomes, times, status, request ids and
  * verification, the entries' hashes and the chain head with verify's verdict.
  */
 export async function createReceipt(source: ReceiptSource, subject: ReceiptSubject, options: ReceiptOptions): Promise<Receipt> {
   const cleanSubject = checkSubject(subject);
   if (!(RECEIPT_LOCALES as readonly string[]).includes(options.locale)) throw invalidInput(msg('receipt.badLocale', { locale: String(options.locale) }));
   const acts = actsForReceipt(source.entries, cleanSubject);
-  if (acts.length === 0) {
+  // A request answered or refused without any act still gets its receipt: it states that none is recorded, and the chain head.
+  if (acts.length === 0 && !('request' in cleanSubject)) {
     throw new PrivacyDeskError({
       code: 'NOT_FOUND',
       outcome: 'not-sent',
@@ -61,6 +62,8 @@ export function receiptSource(reading: AuditReading): ReceiptSource {
 }
 
 function checkSubject(subject: ReceiptSubject): ReceiptSubject {
+  // A request's subject comes from the register's own view, never typed by a person.
+  if ('request' in subject) return subject;
   if ('reference' in subject) {
     // The gate stores references trimmed, so the receipt looks them up the same way.
     const reference = subject.reference.trim();
@@ -74,7 +77,7 @@ function checkSubject(subject: ReceiptSubject): ReceiptSubject {
 
 /** privacy-desk-receipt-<reference or act>-<date>.pdf, with only characters every file system accepts. */
 export function receiptFileName(subject: ReceiptSubject, generatedAt: string): string {
-  const about = 'reference' in subject ? subject.reference : `act-${subject.actId.slice(0, 8)}`;
+  const about = 'reference' in subject ? subject.reference : 'request' in subject ? subject.request.id : `act-${subject.actId.slice(0, 8)}`;
   const safe = about.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+|[._]+$/g, '').slice(0, 60) || 'receipt';
   const stamp = generatedAt.slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
   return `privacy-desk-receipt-${safe}-${stamp}.pdf`;
