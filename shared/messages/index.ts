@@ -6,6 +6,7 @@ import { BATCH_RETRY_MESSAGES } from './batch-retry';
 import { CODE_MESSAGES } from './codes';
 import { LOCAL_MESSAGES } from './local';
 import { PHRASE_MESSAGES } from './phrases';
+import { REGISTER_IMPORT_MESSAGES } from './register-import';
 import { REQUEST_MESSAGES } from './requests';
 import { SERVICE_MESSAGES } from './service';
 import { TOKEN_MESSAGES } from './token';
@@ -25,6 +26,7 @@ export const MESSAGES = {
   ...BATCH_RETRY_MESSAGES,
   ...AUDIT_MESSAGES,
   ...REQUEST_MESSAGES,
+  ...REGISTER_IMPORT_MESSAGES,
 } as const;
 
 export type MessageId = keyof typeof MESSAGES;
