@@ -8,9 +8,9 @@ import { VisibleUid } from '../../components/visible-uid';
 import { visibleUidText } from '../../../shared/invisible-characters';
 import { actVouching, lineVouching, type ChainVerdict, type LineVouching } from '../../../shared/audit';
 import { visibleReferenceText } from '../../../shared/reference';
-import { formatDate, formatDateTime } from '../../i18n/format';
+import { formatDate, formatDateTime, formatTime } from '../../i18n/format';
 
-const formatTimeOfDay = (at: string, language: string) => (Number.isNaN(Date.parse(at)) ? '' : new Intl.DateTimeFormat(language, { timeStyle: 'medium' }).format(new Date(at)));
+const formatTimeOfDay = (at: string, language: string) => (Number.isNaN(Date.parse(at)) ? '' : formatTime(new Date(at), language));
 import type { ActOutcome, AuditActRow, AuditRow, CorruptRow } from './group-acts';
 import { wordMessage } from '../../i18n/word-message';
 
