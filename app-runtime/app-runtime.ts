@@ -9,6 +9,7 @@ import { createBridgeHandlers } from '../handlers/create-bridge-handlers';
 import { createBridgeEventHub, type BridgeEventHub } from '../handlers/bridge-event-hub';
 import { createJobRegistry } from '../handlers/jobs';
 import type { BridgeHandlers } from '../handlers/types';
+import { scheduleRegisterPurge } from './register-purge';
 
 export interface AppRuntimeOptions {
   /** Defaults to PRIVACY_DESK_DATA_DIR or the OS per-user folder (shared with the CLI). */
@@ -90,6 +91,7 @@ export async function startAppRuntime(options: AppRuntimeOptions): Promise<AppRu
   // An outcome the trail could not write (full disk) is kept and written as soon as writing works again.
   const flushTimer = setInterval(() => void desk.flushPending().catch(() => undefined), PENDING_AUDIT_RETRY_MS);
   flushTimer.unref();
+  const stopPurging = scheduleRegisterPurge(desk);
   let closed = false;
   return {
     dataDir,
@@ -102,6 +104,7 @@ export async function startAppRuntime(options: AppRuntimeOptions): Promise<AppRu
       if (closed) return;
       closed = true;
       clearInterval(flushTimer);
+      stopPurging();
       // Running jobs stop at their next step. Batch runs are waited for, within a bound: their items in flight
       // finish and their outcomes reach the journal (an item still in flight at the bound is re-checked on resume).
       // The others are not (a page request may hang). The sandbox stays up meanwhile: a bundled run is sending to it.

@@ -1,6 +1,7 @@
 import type { Desk } from '../core/desk';
 import { isPrivacyDeskError } from '../shared/errors';
 import type { CliOutput } from './output';
+import { latestActId } from '../core/requests/request-acts';
 
 /**
  * `--request REQ-…` on the acts (users anonymize|delete, batch anonymize|delete): the request is checked before
@@ -14,9 +15,8 @@ export async function requestToLink(desk: Desk, id: string | undefined): Promise
 
 /** Links the latest act of `uid` under `reference` (an act is linked whatever its outcome). */
 export async function linkSingleAct(desk: Desk, out: CliOutput, requestId: string, uid: string, reference: string): Promise<void> {
-  const recent = await desk.auditEntries(50);
-  const actIds = [...new Set(recent.filter((entry) => entry.uid === uid && entry.reference === reference && entry.actId).map((entry) => entry.actId as string))].slice(0, 1);
-  await link(desk, out, requestId, { actIds });
+  const actId = latestActId(await desk.auditEntries(50), uid, reference);
+  await link(desk, out, requestId, { actIds: actId ? [actId] : [] });
 }
 
 export async function link(desk: Desk, out: CliOutput, requestId: string, links: { actIds?: string[]; batchJobIds?: string[] }): Promise<void> {

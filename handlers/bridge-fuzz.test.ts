@@ -74,6 +74,15 @@ function templates(): Partial<Record<BridgeMethod, Record<string, unknown>>> {
     'batch.list': {},
     'batch.get': { batchId: '20000101-000000-000000' },
     'batch.results': { batchId: '20000101-000000-000000', format: 'csv' },
+    // A request the register does not hold: a fuzzed get or change that still parses writes nothing.
+    'requests.list': { filter: { status: 'open', text: 'fuzz' } },
+    'requests.get': { id: 'REQ-2000-0001', withContact: false },
+    'requests.create': { receivedAt: '2026-03-03T09:12:00+01:00', channel: 'e-mail', actions: ['anonymize'], subjects: [{ uid: 'fuzz-nobody' }], notes: 'fuzz' },
+    'requests.apply': { id: 'REQ-2000-0001', change: { kind: 'refuse', ground: 'fuzz' } },
+    'requests.acts': { id: 'REQ-2000-0001' },
+    'requests.dueCount': {},
+    'requests.settings': {},
+    'requests.saveSettings': { purgeAfterYears: 3 },
   };
 }
 

@@ -4,6 +4,7 @@ import { batchHandlers } from './batch-handlers';
 import { jobHandlers } from './job-handlers';
 import { logoutHandlers } from './logout-handlers';
 import { profileHandlers } from './profile-handlers';
+import { requestHandlers } from './request-handlers';
 import { userHandlers } from './user-handlers';
 import type { BridgeHandlers, HandlerContext } from './types';
 
@@ -17,5 +18,6 @@ export function createBridgeHandlers(ctx: HandlerContext): BridgeHandlers {
     ...auditHandlers(ctx),
     ...jobHandlers(ctx),
     ...batchHandlers(ctx),
+    ...requestHandlers(ctx),
   };
 }

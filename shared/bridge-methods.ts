@@ -44,6 +44,14 @@ export const BRIDGE_METHOD_NAMES = [
   'batch.list',
   'batch.get',
   'batch.results',
+  'requests.list',
+  'requests.get',
+  'requests.create',
+  'requests.apply',
+  'requests.acts',
+  'requests.dueCount',
+  'requests.settings',
+  'requests.saveSettings',
 ] as const;
 
 export type BridgeMethodName = (typeof BRIDGE_METHOD_NAMES)[number];

@@ -9,6 +9,8 @@ import type { BridgeEventName, BridgeMethodName } from './bridge-methods';
 import { jobFinishedSchema, jobIdSchema, jobProgressSchema, usersIndexInputSchema, usersWalkInputSchema } from './jobs';
 import { erasedSinceInputSchema, userLookupInputSchema, userSearchInputSchema, type ErasedSinceAnswer, type UserLookupAnswer, type UserSearchAnswer } from './user-search';
 import { batchRetryCheckInputSchema, batchRetryInputSchema } from './batch-retry';
+import { newRequestSchema, registerSettingsSchema, requestChangeSchema, requestFilterSchema, requestIdSchema, type RegisterSettings, type RequestView } from './requests';
+import type { RequestActsLine } from './request-acts';
 import { batchCheckInputSchema, batchDiscardInputSchema, batchJobIdInput, batchPreviewInputSchema, batchResultsInputSchema, batchResumeInputSchema, batchStartInputSchema, type BatchJobDamage, type BatchJobSummary, type BatchPreview, type BatchResultsFile } from './batch';
 
 /**
@@ -116,6 +118,8 @@ export const bridgeContract = {
       reference: z.string().max(200).optional(),
       /** End the user's sessions first (a logout token), then erase. */
       logoutFirst: z.boolean().default(true),
+      /** A request of the register: checked before anything is sent, its id the reference when none is given, the act linked to it whatever its outcome. */
+      requestId: requestIdSchema.optional(),
     }),
     output: {} as ErasureResult,
   },
@@ -175,6 +179,20 @@ export const bridgeContract = {
   'batch.get': { input: batchJobIdInput, output: {} as { job: BatchJobSummary | null } },
   /** The job's results, one row per item, as CSV (formula cells neutralised) or JSON, for the window to save. */
   'batch.results': { input: batchResultsInputSchema, output: {} as BatchResultsFile },
+  /** The register's requests a filter keeps, soonest deadline first (closed last); the requester's contact never (ask requests.get). */
+  'requests.list': { input: z.object({ filter: requestFilterSchema.default({}) }), output: {} as { requests: RequestView[] } },
+  /** One request; its requester's name and contact decrypted only withContact (the window's "Show contact"). */
+  'requests.get': { input: z.object({ id: requestIdSchema, withContact: z.boolean().default(false) }), output: {} as RequestView },
+  /** Registers a new request (audited); answers its view with its id and deadline. */
+  'requests.create': { input: newRequestSchema, output: {} as RequestView },
+  /** One change to a request (update, pause, resume, extend, link, refuse, close, purge), refused with the core's reason when it does not apply. */
+  'requests.apply': { input: z.object({ id: requestIdSchema, change: requestChangeSchema }), output: {} as RequestView },
+  /** The acts and batch jobs linked to a request, with their outcomes as the audit trail records them. */
+  'requests.acts': { input: z.object({ id: requestIdSchema }), output: {} as { lines: RequestActsLine[] } },
+  /** How many open requests are overdue, and due within DUE_SOON_DAYS (the Requests tab's badge). */
+  'requests.dueCount': { input: z.object({}), output: {} as { overdue: number; dueSoon: number } },
+  'requests.settings': { input: z.object({}), output: {} as RegisterSettings },
+  'requests.saveSettings': { input: registerSettingsSchema.partial(), output: {} as RegisterSettings },
 } as const;
 
 export type BridgeContract = typeof bridgeContract;

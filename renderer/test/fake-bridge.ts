@@ -7,6 +7,8 @@ import { matchesAuditFilter, type AuditEntry, type AuditReading, type ChainVerdi
 import type { BatchJobSummary } from '../../shared/batch';
 import type { JobProgress } from '../../shared/jobs';
 import { createFakeBatch } from './fake-batch';
+import { createFakeRequests } from './fake-requests';
+import type { RequestView } from '../../shared/requests';
 import { createFakeBridgeEvents } from './fake-bridge-events';
 import { deriveFakeClient, type FakeBehaviours } from './fake-client';
 
@@ -77,6 +79,9 @@ export interface FakeBridgeOptions {
   auditSetAside?: AuditReading['setAside'];
   /** Batch jobs already in the data folder (batch.list), newest or not: the fake sorts them. */
   batchJobs?: BatchJobSummary[];
+  /** Requests already in the register (makeRequest in fake-requests.ts), and the requesters' contacts by request id. */
+  requests?: RequestView[];
+  requesterContacts?: Record<string, { name?: string; contact?: string }>;
 }
 
 type Call = { method: BridgeMethod; input: unknown };
@@ -113,6 +118,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     return jobId;
   };
   const batch = createFakeBatch(startJob, profiles, options.batchJobs);
+  const register = createFakeRequests(options.requests, options.requesterContacts);
 
   const guard = (method: BridgeMethod, input: unknown) => {
     calls.push({ method, input });
@@ -181,6 +187,8 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       };
     },
     'users.erase': async (input) => {
+      if (input.requestId !== undefined) await register.methods['requests.get']({ id: input.requestId, withContact: false });
+      const reference = input.reference ?? input.requestId;
       if (input.confirmUid !== input.uid) throw new PrivacyDeskError({ code: 'CONFIRMATION_MISMATCH', message: 'The typed uid does not match.' });
       const index = users.findIndex((u) => u.uid === input.uid);
       if (index < 0) throw new PrivacyDeskError({ code: 'NOT_FOUND', status: 404, requestId: 'req-404', message: 'No user has this uid. Check it.' });
@@ -189,9 +197,10 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
       else users[index] = { ...users[index]!, uid: null, fullName: 'Anonymous user', email: null };
       // Like the real gate: (logout step,) the erasure step, then the verification, all under one actId.
       const logoutFirst = input.logoutFirst ?? true;
-      const base: AuditEntry = { at: new Date().toISOString(), action: input.action, uid: input.uid, profileId: input.profileId, profileName: 'Sandbox', baseUrl: LOCAL_PROFILE.baseUrl, outcome: 'attempted', via: 'app', actId: `act-${audit.length}`, ...(input.reference ? { reference: input.reference } : {}) };
+      const base: AuditEntry = { at: new Date().toISOString(), action: input.action, uid: input.uid, profileId: input.profileId, profileName: 'Sandbox', baseUrl: LOCAL_PROFILE.baseUrl, outcome: 'attempted', via: 'app', actId: `act-${audit.length}`, ...(reference ? { reference } : {}) };
       if (logoutFirst) audit.push({ ...base, action: 'logout' }, { ...base, action: 'logout', outcome: 'done', status: 200 });
       audit.push(base, { ...base, outcome: 'done', status: 200, requestId: 'req-1' }, base, { ...base, outcome: 'verification', verification: 'verified', status: 404 });
+      if (input.requestId !== undefined) await register.linkAct(input.requestId, { kind: 'act', actId: base.actId!, uid: input.uid, action: input.action, outcome: 'done', verification: 'verified', at: base.at });
       return {
         action: input.action,
         uid: input.uid,
@@ -311,6 +320,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     },
     // Batch jobs, like the others, only start: a test drives them with emitEvent.
     ...batch.methods,
+    ...register.methods,
   };
   const bridge = deriveFakeClient(behaviours, guard);
 
@@ -369,6 +379,8 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     /** A batch job as the fake's data folder holds it. */
     batchJob: batch.job,
     isPaused: batch.isPaused,
+    /** A request as the fake's register holds it. */
+    request: register.request,
   };
 }
 

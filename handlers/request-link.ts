@@ -1,0 +1,16 @@
+import type { Desk } from '../core/desk';
+import { latestActId } from '../core/requests/request-acts';
+
+/**
+ * Links the latest act on `uid` under `reference` to a request, as the CLI's `--request` does. A failed link never
+ * turns the act's own answer into an error: the act is audited under the request's id as its reference either way,
+ * where the audit view finds it.
+ */
+export async function linkLatestAct(desk: Desk, requestId: string, uid: string, reference: string): Promise<void> {
+  try {
+    const actId = latestActId(await desk.auditEntries(50), uid, reference);
+    if (actId) await desk.requests.apply(requestId, { kind: 'link', actIds: [actId] });
+  } catch {
+    // The erasure's outcome is what the window must say; the act is still found by its reference.
+  }
+}
