@@ -191,6 +191,7 @@ describe('the gate is the only way to an irreversible call', () => {
     'bin/privacy-desk.js: import(bundle.href)',
     "core/keytar-credential-store.ts: import('keytar')",
     "core/receipt-pdf.ts: import('pdfkit')",
+    "core/requests/holidays.ts: import('date-holidays')",
   ];
   const sideDoors = (files: readonly SourceFile[]) => {
     const { edges, loads } = importGraph(files);

@@ -26,10 +26,10 @@ function runtimeRequires(code: string): string[] {
 }
 
 describe('scripts/build-electron.mjs', () => {
-  it('bundles the main process with only electron, keytar (native) and pdfkit (reads its font files at run time) left outside', async () => {
+  it('bundles the main process with only electron, keytar (native), pdfkit (reads its font files at run time) and date-holidays (loaded by the register’s clock only) left outside', async () => {
     const main = await readFile(join(outdir, 'main.cjs'), 'utf8');
     const packages = runtimeRequires(main).filter((name) => !isBuiltin(name));
-    expect(packages.sort()).toEqual(['electron', 'keytar', 'pdfkit']);
+    expect(packages.sort()).toEqual(['date-holidays', 'electron', 'keytar', 'pdfkit']);
   });
 
   it('bundles a preload that needs nothing but electron', async () => {
