@@ -6,6 +6,7 @@ import { openDesk } from '../connection';
 import type { CliContext } from '../context';
 import { printRequest, printRequestTable, requestJson } from '../requests-print';
 import { addRequestAdminCommands } from './requests-admin';
+import { addRequestImportCommand } from './requests-import';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -113,5 +114,6 @@ export function requestsCommand(context: CliContext): Command {
     });
 
   addRequestAdminCommands(requests, context, desk, print);
+  addRequestImportCommand(requests, context, desk);
   return requests;
 }
