@@ -1,5 +1,5 @@
 import { measureElement as measuredSize, useVirtualizer } from '@tanstack/react-virtual';
-import { useRef, type ReactNode } from 'react';
+import { memo, useDeferredValue, useMemo, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyValue } from '../../components/empty-value';
 import { MiddleClippedText } from '../../components/middle-clipped-text';
@@ -40,11 +40,18 @@ export function AuditTable({ rows, verdict, renderActions }: { rows: readonly Au
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => AUDIT_ROW_HEIGHT,
-    overscan: 8,
+    overscan: 5,
     getItemKey: (index) => rows[index]!.key,
     // Where nothing is laid out (no height to measure), a row keeps the estimate.
     measureElement: (element, entry, instance) => measuredSize(element, entry, instance) || AUDIT_ROW_HEIGHT,
   });
+  const items = virtualizer.getVirtualItems();
+  // After a jump (a scroll, a filter) the rows follow a beat behind, drawn in a transition React slices and can
+  // interrupt, so crossing 50,000 entries never holds the page in one long task; the first window is drawn at once.
+  // Rows and items go together, so an index never meets another list.
+  const shown = useMemo(() => ({ rows, items }), [rows, items]);
+  const deferred = useDeferredValue(shown);
+  const drawn = deferred.items.length === 0 ? shown : deferred;
 
   return (
     <div className="audit-grid">
@@ -60,30 +67,42 @@ export function AuditTable({ rows, verdict, renderActions }: { rows: readonly Au
           </div>
         </div>
         <div role="rowgroup" className="audit-grid__body" style={{ height: virtualizer.getTotalSize() }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const row = rows[item.index]!;
-            const vouching = row.kind === 'act' && verdict ? actVouching(verdict, row.lines) : 'vouched';
-            return (
-              <div
-                key={item.key}
-                ref={virtualizer.measureElement}
-                data-index={item.index}
-                role="row"
-                aria-rowindex={item.index + 2}
-                data-line={row.line}
-                data-vouching={vouching}
-                className={`audit-grid__row ${row.kind === 'corrupt' ? 'is-corrupt' : `${ROW_TONE[row.outcome] ?? ''} ${row.test ? 'is-test' : ''} ${vouching === 'vouched' ? '' : 'is-unvouched'}`}`}
-                style={{ minHeight: AUDIT_ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
-              >
-                {row.kind === 'corrupt' ? <CorruptCells row={row} /> : <ActCells row={row} actions={renderActions?.(row)} unvouched={verdict && vouching !== 'vouched' ? { vouching, verdict } : undefined} />}
-              </div>
-            );
-          })}
+          {drawn.items.map((item) => (
+            <AuditGridRow key={item.key} row={drawn.rows[item.index]!} index={item.index} start={item.start} verdict={verdict} measure={virtualizer.measureElement} renderActions={renderActions} />
+          ))}
         </div>
       </div>
     </div>
   );
 }
+
+interface AuditGridRowProps {
+  row: AuditRow;
+  index: number;
+  start: number;
+  verdict: ChainVerdict | undefined;
+  measure: (element: HTMLElement | null) => void;
+  renderActions: ((row: AuditActRow) => ReactNode) | undefined;
+}
+
+/** One row, drawn again only when it moves or changes: a measured neighbour shifting it costs a transform. */
+const AuditGridRow = memo(function AuditGridRow({ row, index, start, verdict, measure, renderActions }: AuditGridRowProps) {
+  const vouching = row.kind === 'act' && verdict ? actVouching(verdict, row.lines) : 'vouched';
+  return (
+    <div
+      ref={measure}
+      data-index={index}
+      role="row"
+      aria-rowindex={index + 2}
+      data-line={row.line}
+      data-vouching={vouching}
+      className={`audit-grid__row ${row.kind === 'corrupt' ? 'is-corrupt' : `${ROW_TONE[row.outcome] ?? ''} ${row.test ? 'is-test' : ''} ${vouching === 'vouched' ? '' : 'is-unvouched'}`}`}
+      style={{ minHeight: AUDIT_ROW_HEIGHT, transform: `translateY(${start}px)` }}
+    >
+      {row.kind === 'corrupt' ? <CorruptCells row={row} /> : <ActCells row={row} actions={renderActions?.(row)} unvouched={verdict && vouching !== 'vouched' ? { vouching, verdict } : undefined} />}
+    </div>
+  );
+});
 
 function CorruptCells({ row }: { row: CorruptRow }) {
   const { t, i18n } = useTranslation();

@@ -11,9 +11,12 @@ import { queryKeys } from '../../state/query-keys';
 import { useAuditFilter, isFilterActive, toAuditFilter } from './audit-filter-store';
 import { AuditFilters } from './audit-filters';
 import { AuditTable } from './audit-table';
-import { filterAuditRows } from './group-acts';
+import { filterAuditRows, type AuditActRow } from './group-acts';
 import { IntegrityBadge, ReadingNotes } from './integrity-badge';
 import { ReceiptButton } from './receipt-button';
+
+// One function for every render, so the table's rows are not drawn again when the view is.
+const receiptFor = (row: AuditActRow) => row.entry.actId && <ReceiptButton subject={{ actId: row.entry.actId }} small />;
 
 /** Every irreversible act from this computer, newest first: the evidence for a request's file. */
 export function AuditView() {
@@ -92,7 +95,7 @@ export function AuditView() {
           ) : rows.length === 0 ? (
             <p className="empty-inline">{t('audit.noMatch')}</p>
           ) : (
-            <AuditTable rows={rows} verdict={verdict} renderActions={(row) => row.entry.actId && <ReceiptButton subject={{ actId: row.entry.actId }} small />} />
+            <AuditTable rows={rows} verdict={verdict} renderActions={receiptFor} />
           )}
         </div>
       )}
