@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Desk } from '../../core/desk';
-import { importConfirmationPhrase, importRequests, matchesImportConfirmation, previewImport, type ImportPreview } from '../../core/requests/register-import';
+import { importConfirmationPhrase, importedReferences, importRequests, matchesImportConfirmation, previewImport, type ImportPreview } from '../../core/requests/register-import';
 import type { ImportMapping } from '../../core/requests/import-mapping';
 import type { BatchSeparator } from '../../shared/batch';
 import { invalidInput, isPrivacyDeskError, PrivacyDeskError, toErrorInfo } from '../../shared/errors';
@@ -90,7 +90,8 @@ export function addRequestImportCommand(requests: Command, context: CliContext, 
       const d = await desk();
       const profileId = opts.profile === undefined ? undefined : (await d.findProfile(opts.profile)).id;
       const { timeZone } = await d.requests.settings();
-      const preview = await previewImport(input.source, { timeZone, mapping, ...(separator ? { separator } : {}), ...(profileId ? { profileId } : {}) });
+      const alreadyImported = importedReferences(await d.requests.list());
+      const preview = await previewImport(input.source, { timeZone, mapping, alreadyImported, ...(separator ? { separator } : {}), ...(profileId ? { profileId } : {}) });
       if (!opts.json) printPreview(out, preview, file);
       const count = preview.counts.valid;
       if (opts.dryRun) {

@@ -3,7 +3,7 @@ import { wordInEnglish } from '../../shared/messages';
 import type { RequestStore } from './request-store';
 import { importMapping } from './import-mapping';
 import { readActions, readSpreadsheetDate, readUids } from './import-values';
-import { importRequests, previewImport } from './register-import';
+import { importedReferences, importRequests, previewImport } from './register-import';
 
 const PARIS = 'Europe/Paris';
 const NOW = Date.parse('2026-06-01T12:00:00Z');
@@ -77,6 +77,15 @@ describe('previewImport', () => {
       '"perdu" is not a status: received, waiting for identity, in progress, answered or refused.',
     ]);
     expect(problemsOf(fourth!)).toEqual(['Reference R-1 is also on line 2: a request is imported once.']);
+  });
+
+  it('leaves out a line whose reference the register already holds, as an earlier import noted it', async () => {
+    const first = await previewImport(FRENCH_EXCEL, { timeZone: PARIS, now: NOW });
+    const alreadyImported = importedReferences([{ id: 'REQ-2026-0007', notes: first.rows[0]?.request?.notes }, { id: 'REQ-2026-0008', notes: 'reference R-2' }]);
+    expect(alreadyImported).toEqual(new Map([['R-1', 'REQ-2026-0007']]));
+    const again = await previewImport(FRENCH_EXCEL, { timeZone: PARIS, now: NOW, alreadyImported });
+    expect(problemsOf(again.rows[0]!)).toEqual(['Reference R-1 was already imported, as REQ-2026-0007.']);
+    expect(again.counts.valid).toBe(1);
   });
 
   it('refuses, before any line, a file without the columns a request needs', async () => {

@@ -2,7 +2,7 @@ import { invalidInput, PrivacyDeskError } from '../../shared/errors';
 import { SEPARATOR_CHARACTERS, type BatchSeparator } from '../../shared/batch';
 import { msg } from '../../shared/messages';
 import type { MessageText } from '../../shared/message-text';
-import { newRequestSchema, requestChangeSchema, type NewRequest, type RequestStatus } from '../../shared/requests';
+import { newRequestSchema, requestChangeSchema, type NewRequest, type RequestStatus, type RequestView } from '../../shared/requests';
 import { csvRows } from '../batch/csv-rows';
 import { guessCsvSeparator } from '../batch/input-format';
 import { peekText, textChunks, type BatchInputSource } from '../batch/text-chunks';
@@ -28,6 +28,8 @@ export interface ImportOptions {
   separator?: BatchSeparator;
   /** The profile every imported uid belongs to, when the DPO said which. */
   profileId?: string;
+  /** References already in the register (importedReferences), so a file imported twice does not double its requests. */
+  alreadyImported?: ReadonlyMap<string, string>;
   now?: number;
 }
 
@@ -78,7 +80,9 @@ export async function previewImport(source: BatchInputSource, options: ImportOpt
       return column === undefined ? '' : (row.cells[indexes.indexOf(column)] ?? '').trim();
     };
     const imported = rowOf(row.line, cellOf, options);
-    if (imported.reference !== undefined) {
+    const existing = imported.reference === undefined ? undefined : options.alreadyImported?.get(imported.reference);
+    if (existing !== undefined) importProblem(imported, msg('requestImport.alreadyImported', { reference: imported.reference as string, id: existing }));
+    else if (imported.reference !== undefined) {
       const earlier = lineOfReference.get(imported.reference);
       if (earlier !== undefined) importProblem(imported, msg('requestImport.duplicateReference', { reference: imported.reference, line: earlier }));
       else lineOfReference.set(imported.reference, row.line);
@@ -152,6 +156,18 @@ function importNotes(facts: { line: number; reference: string | undefined; answe
   if (facts.status === 'waiting-for-identity') parts.push(statusNote);
   if (facts.notes) parts.push(facts.notes);
   return parts.join('\n');
+}
+
+const IMPORTED_NOTE = /^Imported from a spreadsheet \(line \d+, reference (.+)\)\.$/m;
+
+/** The spreadsheet references the register already holds (from the note each import writes) → the request's id. */
+export function importedReferences(views: ReadonlyArray<Pick<RequestView, 'id' | 'notes'>>): Map<string, string> {
+  const references = new Map<string, string>();
+  for (const view of views) {
+    const reference = view.notes === undefined ? undefined : IMPORTED_NOTE.exec(view.notes)?.[1];
+    if (reference !== undefined) references.set(reference, view.id);
+  }
+  return references;
 }
 
 /** Pausing at import time would move the deadline by days that did not pass waiting; the DPO pauses it with the real date. */

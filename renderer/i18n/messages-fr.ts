@@ -522,3 +522,4 @@ export const messagesFr: MessageWordings = {
   'requestImport.duplicateReference': 'La référence {{reference}} figure aussi à la ligne {{line}} : une demande ne s’importe qu’une fois.',
   'requestImport.invalidField': '{{field}} {{problem}}.',
 };
+  'requestImport.alreadyImported': 'La référence {{reference}} a déjà été importée, en tant que {{id}}.',

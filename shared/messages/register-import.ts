@@ -21,5 +21,6 @@ export const REGISTER_IMPORT_MESSAGES = {
   'requestImport.badChannel': message('{{value}} is not a channel: e-mail, form, letter, phone or other.', { value: param.text }),
   'requestImport.badStatus': message('{{value}} is not a status: received, waiting for identity, in progress, answered or refused.', { value: param.text }),
   'requestImport.duplicateReference': message('Reference {{reference}} is also on line {{line}}: a request is imported once.', { reference: param.text, line: param.count }),
+  'requestImport.alreadyImported': message('Reference {{reference}} was already imported, as {{id}}.', { reference: param.text, id: param.text }),
   'requestImport.invalidField': message('{{field}} {{problem}}.', { field: param.text, problem: param.text }),
 } as const;

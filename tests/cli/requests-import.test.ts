@@ -70,6 +70,12 @@ describe('privacy-desk requests import', () => {
     expect(table.stdout).toMatch(/^REQ-2026-\d{4} +in-progress +2026-05-04 /m);
     expect(table.stdout).not.toContain('\u001b');
 
+    // The same file again: every line already in the register, nothing to import.
+    const again = await requests(['import', file, '--yes', 'IMPORT 4']);
+    expect(again.code).toBe(2);
+    expect(again.stdout).toMatch(/^ {2}line 2: Reference D-101 was already imported, as REQ-2026-\d{4}\.$/m);
+    expect(again.stderr).toMatch(/^INVALID_INPUT: No line of the file holds a request that can be imported\. Nothing was written\./m);
+
     const verified = await f.cli(['audit', 'verify'], { connection: false });
     expect(verified.code, verified.stdout).toBe(0);
     expect(verified.stdout).toMatch(/^Request register: verified, 6 events/m);
