@@ -164,7 +164,8 @@ test('the progress panel and the jobs table say the same state and counts: runni
   // The CLI will not resume it, and says why: it is paused in the console.
   const refused = await cli(dataDir, ['batch', 'resume', listed!.batchId, '--yes', `ANONYMISE ${12 - pausedDone}`]);
   expect(refused.code).toBe(2);
-  expect(refused.stderr).toContain(`Batch ${listed!.batchId} is paused in another process (the app, or another window of it): resume it there`);
+  // Named: the process that has it paused, on this computer, since when, and its lock.
+  expect(refused.stderr).toMatch(new RegExp(`Batch ${listed!.batchId} is paused by process \\d+ on this computer \\(.+\\) since .+, holding the lock .+run\\.lock: resume it there`));
   await saveScreenshot(app, testInfo, 'batch-paused-agree', 'light');
   await app.emulateMedia({ colorScheme: 'dark' });
   await app.setViewportSize({ width: 1024, height: 700 });
@@ -204,7 +205,7 @@ test('stopping: the panel, the jobs table and the CLI say Stopping while the ite
   expect(listed).toMatchObject({ state: 'stopping' });
   const refused = await cli(dataDir, ['batch', 'resume', listed!.batchId, '--yes', 'ANONYMISE 12']);
   expect(refused.code).toBe(2);
-  expect(refused.stderr).toContain(`Batch ${listed!.batchId} is stopping in another process`);
+  expect(refused.stderr).toMatch(new RegExp(`Batch ${listed!.batchId} is stopping: it was cancelled in process \\d+ on this computer`));
   await saveScreenshot(app, testInfo, 'batch-stopping-agree', 'light');
 
   await expect(app.getByText(/^Batch stopped: \d+ of 12 items unfinished$/)).toBeVisible({ timeout: 30_000 });
