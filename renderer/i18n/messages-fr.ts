@@ -520,6 +520,6 @@ export const messagesFr: MessageWordings = {
   'requestImport.badChannel': '{{value}} n’est pas un canal : e-mail, form, letter, phone ou other (courriel, formulaire, courrier, téléphone, autre).',
   'requestImport.badStatus': '{{value}} n’est pas un statut : reçue, en attente d’identité, en cours, répondue ou refusée.',
   'requestImport.duplicateReference': 'La référence {{reference}} figure aussi à la ligne {{line}} : une demande ne s’importe qu’une fois.',
+  'requestImport.alreadyImported': 'La référence {{reference}} a déjà été importée, en tant que {{id}}.',
   'requestImport.invalidField': '{{field}} {{problem}}.',
 };
-  'requestImport.alreadyImported': 'La référence {{reference}} a déjà été importée, en tant que {{id}}.',
