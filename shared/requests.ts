@@ -79,7 +79,8 @@ export const requestChangeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('purge') }),
 ]);
 export type RequestChangeInput = z.input<typeof requestChangeSchema>;
-export type RequestChangeKind = RequestChangeInput['kind'] | 'create';
+/** 'pack': an answer pack was made for the closed request (core/requests/answer-pack.ts); only the store writes it. */
+export type RequestChangeKind = RequestChangeInput['kind'] | 'create' | 'pack';
 
 /** A period the clock was stopped for identity checks: `to` absent while it still is. */
 export interface RequestPause {

@@ -5,12 +5,14 @@ import { REQUEST_ID, type NewRequest, type RegisterSettings, type RequestChangeI
 import type { AuditVia } from '../../shared/audit';
 import { sha256Hex } from '../audit-chain';
 import { readWhole } from '../audit-file';
+import { receiptSource } from '../receipt';
 import type { FileAuditLog } from '../audit-log';
 import { parseAuditText } from '../audit-reader';
 import { parseBoundedJson } from '../bounded-json';
 import type { CredentialStore } from '../credential-store';
 import type { DataLockOptions } from '../data-lock';
 import { isoWithOffset } from '../local-time';
+import { buildAnswerPack, checkAnswerPackOptions, packChange } from './answer-pack';
 import { openRegisterKeyring } from './register-crypto';
 import { applyEvent, storedEventSchema, type RequestState, type StoredChange, type StoredEvent } from './register-events';
 import { buildRequestExport } from './register-export';
@@ -128,6 +130,13 @@ export function openLocalRequestStore(options: LocalRequestStoreOptions): Reques
     async export(format, exportOptions = {}) {
       const listed = await store.list(exportOptions.filter ?? {}, { withContact: exportOptions.withContact === true });
       return buildRequestExport(listed, format, isoWithOffset(new Date(now())));
+    },
+    async answerPack(id, packOptions) {
+      checkAnswerPackOptions(packOptions);
+      const view = await store.get(id, { withContact: packOptions.withContact === true });
+      const pack = await buildAnswerPack({ view, settings: await settings(), trail: receiptSource(await audit.read()), now: now(), generatorVersion: options.appVersion }, packOptions);
+      await record(async (states) => ({ id: stateOf(states, view.id).id, change: packChange(pack, packOptions) }));
+      return pack;
     },
     settings,
     saveSettings: (changes: Partial<RegisterSettings>) => saveRegisterSettings(dataDir, changes, options.lockOptions),

@@ -41,6 +41,8 @@ const changeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('refuse'), ground: text }),
   z.object({ kind: z.literal('close') }),
   z.object({ kind: z.literal('purge') }),
+  // An answer pack made for a closed request: what it said, and the SHA-256 of each file as produced.
+  z.object({ kind: z.literal('pack'), language: z.enum(['en', 'fr']), withContact: z.boolean(), acts: z.number().int().min(0), receiptSha256: z.string().regex(/^[0-9a-f]{64}$/), letterSha256: z.string().regex(/^[0-9a-f]{64}$/) }),
 ]);
 export type StoredChange = z.infer<typeof changeSchema>;
 
@@ -130,6 +132,8 @@ export function applyEvent(states: Map<string, RequestState>, event: StoredEvent
       state.requester = {};
       state.purgedAt = event.at;
       return;
+    case 'pack':
+      return;
   }
 }
 
@@ -163,5 +167,7 @@ function summaryOf(change: StoredChange): string {
       return 'answered and closed';
     case 'purge':
       return 'requester’s name and contact purged';
+    case 'pack':
+      return `answer pack made in ${change.language}: receipt of ${change.acts} act${change.acts === 1 ? '' : 's'} and letter${change.withContact ? ' naming the requester' : ''}`;
   }
 }

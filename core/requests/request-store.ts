@@ -1,4 +1,7 @@
+import type { AnswerPack, AnswerPackOptions } from './answer-pack';
 import type { NewRequest, RegisterSettings, RequestChangeInput, RequestExport, RequestExportFormat, RequestFilter, RequestView, RegisterCheck } from '../../shared/requests';
+
+export type { AnswerPack, AnswerPackOptions } from './answer-pack';
 
 /**
  * The request register behind one interface: the local store (core/requests/local-request-store.ts: requests.jsonl
@@ -26,6 +29,12 @@ export interface RequestStore {
   export(format: RequestExportFormat, options?: RequestReadOptions & { filter?: RequestFilter }): Promise<RequestExport>;
   settings(): Promise<RegisterSettings>;
   saveSettings(changes: Partial<RegisterSettings>): Promise<RegisterSettings>;
+  /**
+   * The answer pack of an answered or refused request (an open one: INVALID_INPUT saying so): the receipt PDF of
+   * every act linked to it or under its id, and the letter to the requester in `language` (their name and contact
+   * only `withContact`). Each pack made is a register event ('pack', with both files' SHA-256) and so an audit entry.
+   */
+  answerPack(id: string, options: AnswerPackOptions): Promise<AnswerPack>;
   /** The register against the audit trail that vouches for it (what `audit verify` adds to its verdict). */
   check(): Promise<RegisterCheck>;
 }

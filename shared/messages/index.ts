@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fillPlaceholders, pickWording, type MessageParam, type MessageText, type Wording } from '../message-text';
+import { ANSWER_PACK_MESSAGES } from './answer-pack';
 import { AUDIT_MESSAGES } from './audit';
 import { BATCH_MESSAGES } from './batch';
 import { BATCH_RETRY_MESSAGES } from './batch-retry';
@@ -26,6 +27,7 @@ export const MESSAGES = {
   ...BATCH_RETRY_MESSAGES,
   ...AUDIT_MESSAGES,
   ...REQUEST_MESSAGES,
+  ...ANSWER_PACK_MESSAGES,
   ...REGISTER_IMPORT_MESSAGES,
 } as const;
 
