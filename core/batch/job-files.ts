@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensureDataDir } from '../data-dir';
 import type { MessageText } from '../../shared/message-text';
@@ -119,6 +120,29 @@ export function writeFileAtomic(path: string, dir: string, text: string): void {
     throw error;
   }
   syncDir(dir);
+}
+
+/**
+ * writeFileAtomic for a text made piece by piece (a 100,000-row results file): each piece goes to the temp file as it
+ * comes, so the whole text is never in memory at once. A failure of the file itself goes through `writeFailed`; one
+ * of `pieces` (reading what is written) is thrown as it is.
+ */
+export async function writeFileAtomicFrom(path: string, dir: string, pieces: AsyncIterable<string>, writeFailed: (error: unknown) => unknown): Promise<void> {
+  const temp = `${path}.${process.pid}.tmp`;
+  const file = <T>(step: () => Promise<T> | T): Promise<T> => Promise.resolve().then(step).catch((error: unknown) => Promise.reject(writeFailed(error)));
+  const handle = await file(() => open(temp, 'w', 0o600));
+  try {
+    // writeFile on an open handle writes the whole piece from the current position (or throws: ENOSPC, EFBIG…).
+    for await (const piece of pieces) await file(() => handle.writeFile(piece, 'utf8'));
+    await file(() => handle.sync());
+    await file(() => handle.close());
+    await file(() => renameSync(temp, path));
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(temp, { force: true }); // nothing half-written stays behind
+    throw error;
+  }
+  await file(() => syncDir(dir));
 }
 
 function syncDir(dir: string): void {

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { BatchCounts, BatchResultOutcome, BatchResultRow, BatchResultsFile } from '../../shared/batch';
 import { neutraliseCell } from '../audit-export';
-import { FINAL_OUTCOMES, jobPaths, RETRY_OUTCOMES, writeFileAtomic, type JournalEvent, type StoredPlan } from './job-files';
+import { FINAL_OUTCOMES, jobPaths, RETRY_OUTCOMES, writeFileAtomic, writeFileAtomicFrom, type JournalEvent, type StoredPlan } from './job-files';
 import { fileNotWritten } from '../disk-error';
 import { parseEvent, readItems, readPlan } from './job-state';
 import { msg, wordInEnglish } from '../../shared/messages';
@@ -203,6 +203,20 @@ function csvCells(row: BatchResultRow): string[] {
 /** Rows stringified this many at a time: few calls, and never every row's cells at once. */
 const CSV_GROUP = 1000;
 
+/** The CSV a group of rows at a time: the header row, then every row; `tally.rows` counts them as they go. */
+async function* csvPieces(dataDir: string, batchId: string, tally: { rows: number }): AsyncGenerator<string> {
+  let group: string[][] = [[...BATCH_RESULTS_CSV_COLUMNS]];
+  for await (const row of readResults(dataDir, batchId)) {
+    tally.rows++;
+    group.push(csvCells(row));
+    if (group.length >= CSV_GROUP) {
+      yield stringify(group, { record_delimiter: 'windows' });
+      group = [];
+    }
+  }
+  if (group.length > 0) yield stringify(group, { record_delimiter: 'windows' });
+}
+
 /**
  * The results as a file. CSV: a header row (BATCH_RESULTS_CSV_COLUMNS), CRLF line ends, every
  * cell neutralised against spreadsheet formulas. JSON: { format, batchId, action, profileName,
@@ -219,18 +233,9 @@ export async function exportResults(
   const counts: BatchCounts = { done: 0, doneBeforeInterruption: 0, notFound: 0, failed: 0, unfinished: 0 };
   let rows = 0;
   if (format === 'csv') {
-    let group: string[][] = [[...BATCH_RESULTS_CSV_COLUMNS]];
-    for await (const row of readResults(dataDir, batchId)) {
-      rows++;
-      counts[COUNT_KEYS[row.outcome]]++;
-      group.push(csvCells(row));
-      if (group.length >= CSV_GROUP) {
-        parts.push(stringify(group, { record_delimiter: 'windows' }));
-        group = [];
-      }
-    }
-    if (group.length > 0) parts.push(stringify(group, { record_delimiter: 'windows' }));
-    return { fileName: `privacy-desk-batch-${batchId}.csv`, mimeType: 'text/csv;charset=utf-8', content: parts.join(''), rows };
+    const tally = { rows: 0 };
+    for await (const piece of csvPieces(dataDir, batchId, tally)) parts.push(piece);
+    return { fileName: `privacy-desk-batch-${batchId}.csv`, mimeType: 'text/csv;charset=utf-8', content: parts.join(''), rows: tally.rows };
   }
   for await (const row of readResults(dataDir, batchId)) {
     parts.push(`${rows === 0 ? '' : ',\n'}    ${JSON.stringify(row)}`);
@@ -261,13 +266,21 @@ function jsonHead(plan: StoredPlan, batchId: string, exportedAt: Date, counts: B
 
 /** Writes the export into the job's folder (`results.csv` or `results.json`, owner-only, atomically) and returns its path. */
 export async function writeResultsFile(dataDir: string, batchId: string, format: BatchResultsFormat, options: { now?: () => Date } = {}): Promise<string> {
-  const { content } = await exportResults(dataDir, batchId, format, options);
+  readPlan(dataDir, batchId); // no such job: said before any file is made
   const { dir } = jobPaths(dataDir, batchId);
   const path = join(dir, `results.${format}`);
+  // A full disk or a read-only folder: typed, with what to do.
+  const writeFailed = (error: unknown) => fileNotWritten(path, error);
+  if (format === 'csv') {
+    // Written as it is read: the CLI writes this file after every run, and 100,000 rows at once took 40 MB more.
+    await writeFileAtomicFrom(path, dir, csvPieces(dataDir, batchId, { rows: 0 }), writeFailed);
+    return path;
+  }
+  const { content } = await exportResults(dataDir, batchId, format, options);
   try {
     writeFileAtomic(path, dir, content);
   } catch (error) {
-    throw fileNotWritten(path, error); // a full disk or a read-only folder: typed, with what to do
+    throw writeFailed(error);
   }
   return path;
 }
