@@ -11,9 +11,10 @@ import { queryKeys } from '../../state/query-keys';
 import { useAuditFilter, isFilterActive, toAuditFilter } from './audit-filter-store';
 import { AuditFilters } from './audit-filters';
 import { AuditTable } from './audit-table';
-import { filterAuditRows, type AuditActRow } from './group-acts';
+import type { AuditActRow } from './group-acts';
 import { IntegrityBadge, ReadingNotes } from './integrity-badge';
 import { ReceiptButton } from './receipt-button';
+import { useAuditRows } from './use-audit-rows';
 
 // One function for every render, so the table's rows are not drawn again when the view is.
 const receiptFor = (row: AuditActRow) => row.entry.actId && <ReceiptButton subject={{ actId: row.entry.actId }} small />;
@@ -23,7 +24,8 @@ export function AuditView() {
   const { t } = useTranslation();
   const bridge = useBridge();
   const pushNotice = useNotices((s) => s.push);
-  const audit = useQuery({ queryKey: queryKeys.audit, queryFn: () => bridge['audit.read']({}) });
+  // Each reading is new as a whole: comparing 50,000 entries with the last reading's would be one long task.
+  const audit = useQuery({ queryKey: queryKeys.audit, queryFn: () => bridge['audit.read']({}), structuralSharing: false });
   const verify = useMutation({ mutationFn: () => bridge['audit.verify']({}) });
   // Written to the trail as a chained entry; the trail is read again so the badge and the rows show it.
   const acknowledge = async (finding: string, reason: string) => {
@@ -35,7 +37,7 @@ export function AuditView() {
   // Typing in a filter stays responsive over 50,000 entries: the rows follow a beat behind.
   const filter = useDeferredValue(useMemo(() => toAuditFilter(form), [form]));
   const reading = audit.data;
-  const rows = useMemo(() => (reading ? filterAuditRows(reading.entries, reading.corrupt, filter) : []), [reading, filter]);
+  const rows = useAuditRows(reading, filter);
   const profiles = useMemo(() => {
     const byId = new Map<string, string>();
     for (const entry of reading?.entries ?? []) byId.set(entry.profileId, entry.profileName);
@@ -52,7 +54,7 @@ export function AuditView() {
   });
 
   const verdict = verify.data && verify.submittedAt >= audit.dataUpdatedAt ? verify.data : reading?.verdict;
-  const actRows = rows.filter((row) => row.kind === 'act').length;
+  const actRows = rows?.filter((row) => row.kind === 'act').length ?? 0;
 
   return (
     <ViewSection
@@ -67,7 +69,7 @@ export function AuditView() {
     >
       {audit.isError ? (
         <ErrorPanel title={t('audit.loadFailed')} error={audit.error} onRetry={() => void audit.refetch()} retrying={audit.isFetching} />
-      ) : !reading || !verdict ? (
+      ) : !reading || !verdict || !rows ? (
         <p className="muted">{t('common.loading')}</p>
       ) : (
         <div className="audit">

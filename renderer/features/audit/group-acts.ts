@@ -76,24 +76,38 @@ interface ActEntries {
  * each. Corrupt lines become rows of their own at their place in the file.
  */
 export function groupAuditRows(entries: readonly LinedAuditEntry[], corrupt: readonly CorruptAuditLine[] = []): AuditRow[] {
-  const acts = new Map<string, ActEntries>();
-  const rows: AuditRow[] = [];
-  for (const entry of entries) {
-    if (!entry.actId) {
-      rows.push(loneRow(entry));
-      continue;
-    }
-    let act = acts.get(entry.actId);
-    if (!act) {
-      act = { steps: [], first: entry, lines: [] };
-      acts.set(entry.actId, act);
-    }
-    addToAct(act, entry);
-  }
-  for (const [actId, act] of acts) rows.push(actRow(actId, act));
-  for (const bad of corrupt) rows.push({ kind: 'corrupt', key: `corrupt-${bad.line}`, line: bad.line, problem: bad.problem, ...(bad.problemText ? { problemText: bad.problemText } : {}), excerpt: bad.excerpt });
-  return rows.sort((a, b) => b.line - a.line);
+  const grouper = createAuditRowGrouper();
+  for (const entry of entries) grouper.add(entry);
+  return sortAuditRows([...grouper.rows(corrupt)]);
 }
+
+/** groupAuditRows in steps: entries added in any number of calls, then each row made one at a time. */
+export function createAuditRowGrouper() {
+  const acts = new Map<string, ActEntries>();
+  const lone: AuditRow[] = [];
+  return {
+    add(entry: LinedAuditEntry): void {
+      if (!entry.actId) {
+        lone.push(loneRow(entry));
+        return;
+      }
+      let act = acts.get(entry.actId);
+      if (!act) {
+        act = { steps: [], first: entry, lines: [] };
+        acts.set(entry.actId, act);
+      }
+      addToAct(act, entry);
+    },
+    *rows(corrupt: readonly CorruptAuditLine[]): Generator<AuditRow> {
+      yield* lone;
+      for (const [actId, act] of acts) yield actRow(actId, act);
+      for (const bad of corrupt) yield { kind: 'corrupt', key: `corrupt-${bad.line}`, line: bad.line, problem: bad.problem, ...(bad.problemText ? { problemText: bad.problemText } : {}), excerpt: bad.excerpt };
+    },
+  };
+}
+
+/** Newest first: by each row's first line in the file. */
+export const sortAuditRows = (rows: AuditRow[]): AuditRow[] => rows.sort((a, b) => b.line - a.line);
 
 function addToAct(act: ActEntries, entry: LinedAuditEntry): void {
   act.lines.push(entry.line);
