@@ -16,7 +16,7 @@ export function parseWithinDays(value: string | undefined): number {
   return days;
 }
 
-/** The register's changes of state (pause, resume, extend, refuse, close, purge), `due`, `export` and `settings`. */
+/** The register's changes of state (pause, resume, extend, purge), `due`, `export` and `settings`. */
 export function addRequestAdminCommands(requests: Command, context: CliContext, desk: () => Promise<Desk>, print: (view: RequestView, json: boolean | undefined) => void): void {
   const { io, out } = context;
   const change = (name: string, description: string, changeOf: (opts: Record<string, string | undefined>) => RequestChangeInput, options: (c: Command) => Command = (c) => c) =>
@@ -32,8 +32,7 @@ export function addRequestAdminCommands(requests: Command, context: CliContext, 
     (o) => ({ kind: 'extend', reason: o.reason ?? '', personToldAt: o.personTold ?? '', ...(o.decided ? { decidedAt: o.decided } : {}) }),
     (c) => c.requiredOption('--reason <text>', 'why (complex or numerous requests)').requiredOption('--person-told <iso>', 'when the person was told').option('--decided <iso>', 'when it was decided (default now)'),
   );
-  change('refuse', 'refuse the request, with its ground in words (e.g. an Art. 17(3) exception)', (o) => ({ kind: 'refuse', ground: o.ground ?? '' }), (c) => c.requiredOption('--ground <text>', 'the ground of the refusal'));
-  change('close', 'the request is answered: close it (its requester is purged after the settings’ years)', () => ({ kind: 'close' }));
+  // refuse and close, which can also write the answer pack, are in requests-pack.ts.
   change('purge', 'purge a closed request’s requester now (name and contact gone for good; the anonymous record stays)', () => ({ kind: 'purge' }));
 
   requests

@@ -7,6 +7,7 @@ import type { CliContext } from '../context';
 import { printRequest, printRequestTable, requestJson } from '../requests-print';
 import { addRequestAdminCommands } from './requests-admin';
 import { addRequestImportCommand } from './requests-import';
+import { addRequestPackCommands } from './requests-pack';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -114,6 +115,7 @@ export function requestsCommand(context: CliContext): Command {
     });
 
   addRequestAdminCommands(requests, context, desk, print);
+  addRequestPackCommands(requests, context, desk, print);
   addRequestImportCommand(requests, context, desk);
   return requests;
 }

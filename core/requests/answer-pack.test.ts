@@ -81,6 +81,7 @@ describe('the answer pack of a request', () => {
   it('names the requester only when asked, in French too', async () => {
     const id = await answered();
     const pack = await store.answerPack(id, { language: 'fr', withContact: true });
+    expect(pack.namesRequester).toBe(true);
     expect(pack.letter.text).toContain('Zoé Martin\nzoe.martin@example.net');
     expect(pack.letter.text).toContain('Objet\u00a0: votre demande');
     expect((await store.get(id)).history.at(-1)?.summary).toBe('answer pack made in fr: receipt of 2 acts and letter naming the requester');

@@ -30,6 +30,8 @@ export interface AnswerPack {
   letter: { text: string; fileName: string };
   fileNames: { receipt: string; letter: string };
   language: ReceiptLocale;
+  /** Whether the letter names the requester: asked for, and their name or contact readable here (not purged, key at hand). */
+  namesRequester: boolean;
   /** The acts the receipt covers. */
   acts: number;
   headHash: string | null;
@@ -83,6 +85,7 @@ export async function buildAnswerPack(source: AnswerPackSource, options: AnswerP
     letter: { text, fileName: letterFileName },
     fileNames: { receipt: receipt.fileName, letter: letterFileName },
     language: options.language,
+    namesRequester: options.withContact === true && view.requester.state === 'shown' && (view.requester.name !== undefined || view.requester.contact !== undefined),
     acts: receipt.acts,
     headHash: receipt.headHash,
     chainVerified: receipt.chainVerified,
@@ -91,11 +94,11 @@ export async function buildAnswerPack(source: AnswerPackSource, options: AnswerP
 }
 
 /** The register's event for a pack made: what it said and each file's SHA-256, so a file shown later can be matched. */
-export function packChange(pack: AnswerPack, options: AnswerPackOptions): StoredChange {
+export function packChange(pack: AnswerPack): StoredChange {
   return {
     kind: 'pack',
     language: pack.language,
-    withContact: options.withContact === true,
+    withContact: pack.namesRequester,
     acts: pack.acts,
     receiptSha256: createHash('sha256').update(pack.receiptPdf).digest('hex'),
     letterSha256: createHash('sha256').update(pack.letter.text, 'utf8').digest('hex'),

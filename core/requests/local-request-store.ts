@@ -135,7 +135,7 @@ export function openLocalRequestStore(options: LocalRequestStoreOptions): Reques
       checkAnswerPackOptions(packOptions);
       const view = await store.get(id, { withContact: packOptions.withContact === true });
       const pack = await buildAnswerPack({ view, settings: await settings(), trail: receiptSource(await audit.read()), now: now(), generatorVersion: options.appVersion }, packOptions);
-      await record(async (states) => ({ id: stateOf(states, view.id).id, change: packChange(pack, packOptions) }));
+      await record(async (states) => ({ id: stateOf(states, view.id).id, change: packChange(pack) }));
       return pack;
     },
     settings,

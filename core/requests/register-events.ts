@@ -41,7 +41,7 @@ const changeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('refuse'), ground: text }),
   z.object({ kind: z.literal('close') }),
   z.object({ kind: z.literal('purge') }),
-  // An answer pack made for a closed request: what it said, and the SHA-256 of each file as produced.
+  // An answer pack made for a closed request: what it said (withContact: the letter names the requester), and the SHA-256 of each file as produced.
   z.object({ kind: z.literal('pack'), language: z.enum(['en', 'fr']), withContact: z.boolean(), acts: z.number().int().min(0), receiptSha256: z.string().regex(/^[0-9a-f]{64}$/), letterSha256: z.string().regex(/^[0-9a-f]{64}$/) }),
 ]);
 export type StoredChange = z.infer<typeof changeSchema>;

@@ -514,6 +514,7 @@ export const messagesFr: MessageWordings = {
     other: 'Dossier de réponse de {{id}} écrit dans {{dir}} : le reçu de {{count}} actes ({{receipt}}) et la lettre ({{letter}}). Empreinte de tête de la chaîne d’audit : {{head}}.',
   },
   'answerPack.withContact': 'La lettre contient le nom et le contact du demandeur, comme demandé : conservez-la en lieu sûr, et supprimez-la une fois envoyée.',
+  'answerPack.contactUnreadable': 'La lettre ne nomme pas le demandeur : son nom et son contact n’ont pas été donnés, ont été purgés, ou sont chiffrés avec une clé que cet ordinateur ou cette session ne détient pas.',
   'answerPack.chainNotVerified': 'Attention : la chaîne du journal d’audit ne se vérifie pas ; le reçu et la lettre le disent. Lancez « privacy-desk audit verify » pour savoir où elle se rompt.',
   'requestImport.empty': 'Le fichier ne contient aucune ligne : sa première ligne doit nommer les colonnes (reçu, demande, identifiant…). Rien n’a été écrit.',
   'requestImport.missingColumn': 'Aucune colonne ne contient {{field}} : aucune des colonnes ({{columns}}) ne porte un nom sous lequel ce champ est connu. Indiquez quelle colonne le contient. Rien n’a été écrit.',

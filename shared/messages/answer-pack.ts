@@ -17,5 +17,6 @@ export const ANSWER_PACK_MESSAGES = {
     { id: param.text, dir: param.text, count: param.count, receipt: param.text, letter: param.text, head: param.text },
   ),
   'answerPack.withContact': message('The letter holds the requester’s name and contact, as asked: keep it safe, and delete it once sent.'),
+  'answerPack.contactUnreadable': message('The letter does not name the requester: their name and contact were not given, were purged, or are encrypted with a key this computer or session does not hold.'),
   'answerPack.chainNotVerified': message('Warning: the audit trail’s chain does not verify; the receipt and the letter say so. Run "privacy-desk audit verify" for where it breaks.'),
 } as const;
