@@ -342,6 +342,17 @@ export interface AuditReading {
   outcomeMissing: Array<{ line: number; actId: string; action: AuditOperation; uid: string }>;
 }
 
+/**
+ * A reading in pages (audit.readPage), so no answer carries 50,000 entries the window must parse at once: the
+ * entries from `from`, `total` in all, the rest of the reading on every page; `reading` names the reading the
+ * later pages come from.
+ */
+export interface AuditReadingPage extends Omit<AuditReading, 'entries'> {
+  reading: string;
+  entries: AuditEntryAt[];
+  total: number;
+}
+
 /** What exportAudit returns: the file to save, and the chain head it was taken against. */
 export interface AuditExport {
   fileName: string;

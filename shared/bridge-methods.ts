@@ -22,6 +22,7 @@ export const BRIDGE_METHOD_NAMES = [
   'sandbox.simulateLogin',
   'audit.list',
   'audit.read',
+  'audit.readPage',
   'audit.verify',
   'audit.acknowledge',
   'audit.export',

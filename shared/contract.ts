@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { profileIdSchema } from './profile';
 import { ERASURE_ACTIONS, listUsersInputSchema, type ErasureResult, type UserPage } from './users';
 import { logoutOptionsSchema, type BuiltLogoutToken, type LogoutResult, type TokenVerification } from './logout';
-import type { AuditEntry, AuditExport, AuditFilter, AuditReading, ChainVerdict } from './audit';
+import type { AuditEntry, AuditExport, AuditFilter, AuditReading, AuditReadingPage, ChainVerdict } from './audit';
 import { OUTCOMES, type ErrorInfo } from './errors';
 import type { MessageText } from './message-text';
 import type { BridgeEventName, BridgeMethodName } from './bridge-methods';
@@ -132,6 +132,11 @@ export const bridgeContract = {
   'audit.list': { input: z.object({ limit: z.number().int().min(1).max(1000).default(200) }), output: {} as { entries: AuditEntry[] } },
   /** The whole trail: readable entries, corrupt lines with their numbers, the chain's verdict. Never fails because of one bad line. */
   'audit.read': { input: z.object({}), output: {} as AuditReading },
+  /** audit.read in pages: the first page reads the trail, the next ones name its `reading`; an expired reading is read afresh (another `reading`). */
+  'audit.readPage': {
+    input: z.object({ reading: z.string().max(64).optional(), from: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(10_000).default(5_000) }),
+    output: {} as AuditReadingPage,
+  },
   /** Re-checks the hash chain from the file. */
   'audit.verify': { input: z.object({}), output: {} as ChainVerdict },
   /**

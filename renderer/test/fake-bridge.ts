@@ -252,6 +252,10 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     'audit.read': async () => {
       return { entries: auditLines(), corrupt: [...(options.auditCorrupt ?? [])], verdict: auditVerdict(), outcomeMissing: [], ...(options.auditSetAside ? { setAside: options.auditSetAside } : {}) };
     },
+    'audit.readPage': async ({ from = 0, limit = 5_000 }) => {
+      const entries = auditLines();
+      return { reading: 'fake-reading', entries: entries.slice(from, from + limit), total: entries.length, corrupt: [...(options.auditCorrupt ?? [])], verdict: auditVerdict(), outcomeMissing: [], ...(options.auditSetAside ? { setAside: options.auditSetAside } : {}) };
+    },
     'audit.verify': async () => {
       return auditVerdict();
     },

@@ -9,6 +9,7 @@ import { useAuditFilter } from './audit-filter-store';
 import { AUDIT_ROW_HEIGHT } from './audit-table';
 import { giveAuditGridAHeight } from '../../test/audit-grid-layout';
 import { groupAuditRows } from './group-acts';
+import { AUDIT_PAGE_ENTRIES } from './read-audit-in-pages';
 
 const base = { profileId: 'sandbox', profileName: 'Sandbox', baseUrl: 'http://127.0.0.1:4010', via: 'app' } as const;
 const entry = (at: string, uid: string, outcome: AuditEntry['outcome'], more: Partial<AuditEntry> = {}): AuditEntry => ({
@@ -176,8 +177,13 @@ describe('audit trail', () => {
     const many: AuditEntry[] = Array.from({ length: 50_000 }, (_, index) =>
       entry('00:00', `user-${index}`, 'done', { at: new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString(), status: 200 }),
     );
-    const { bodyRows, table } = await openAudit({ auditEntries: many });
+    const { bodyRows, table, fake } = await openAudit({ auditEntries: many });
     expect(table.getAttribute('aria-rowcount')).toBe('50001');
+    // Read in pages, never as one answer of 50,000 entries the window would parse at once.
+    const pages = fake.callsOf('audit.readPage');
+    expect(pages.map((page) => page.from)).toEqual(Array.from({ length: 50_000 / AUDIT_PAGE_ENTRIES }, (_, index) => index * AUDIT_PAGE_ENTRIES));
+    expect(pages.every((page) => page.limit === AUDIT_PAGE_ENTRIES && AUDIT_PAGE_ENTRIES <= 5_000)).toBe(true);
+    expect(fake.callsOf('audit.read')).toEqual([]);
     const first = bodyRows();
     expect(first.length).toBeGreaterThan(5);
     expect(first.length).toBeLessThan(60);
@@ -202,7 +208,7 @@ describe('view errors and unrecorded outcomes', () => {
     const user = userEvent.setup();
     const { fake } = renderApp({ auditEntries: ENTRIES });
     // A reading the view cannot handle at all: the boundary, not a blank page.
-    fake.bridge['audit.read'] = async () => ({ entries: 42 }) as never;
+    fake.bridge['audit.readPage'] = async () => ({ reading: 'r', entries: [], total: 0, corrupt: 42, verdict: { ok: true, entries: 0, headHash: null } }) as never;
     await user.click(await screen.findByRole('tab', { name: 'Audit trail' }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toMatch(/The audit trail could not be shown/);
@@ -235,14 +241,14 @@ describe('view errors and unrecorded outcomes', () => {
     });
     expect(bodyRows()[0]!.textContent).toMatch(/Acknowledgement.*Finding acknowledged.*Finding aaaaaaaaaaaa: Written by the CLI without a keychain on the build server\..*anna/);
 
-    const reads = fake.callsOf('audit.read').length;
+    const reads = fake.callsOf('audit.readPage').length;
     const details = screen.getByTestId('anchor-findings');
     await user.click(within(details).getByText('Details: 1 finding of the anchor'));
     await user.click(within(details).getByRole('button', { name: 'Acknowledge…' }));
     await user.type(within(details).getByLabelText(`Why is finding ${finding} acceptable?`), reason);
     await user.click(within(details).getByRole('button', { name: `Acknowledge finding ${finding}` }));
     await waitFor(() => expect(fake.callsOf('audit.acknowledge')).toEqual([{ finding, reason }]));
-    await waitFor(() => expect(fake.callsOf('audit.read').length).toBeGreaterThan(reads));
+    await waitFor(() => expect(fake.callsOf('audit.readPage').length).toBeGreaterThan(reads));
     expect(await screen.findByText(`Finding ${finding} acknowledged; it stays on record, with your reason.`)).toBeTruthy();
   });
 });

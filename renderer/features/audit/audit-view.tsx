@@ -13,6 +13,7 @@ import { AuditFilters } from './audit-filters';
 import { AuditTable } from './audit-table';
 import type { AuditActRow } from './group-acts';
 import { IntegrityBadge, ReadingNotes } from './integrity-badge';
+import { readAuditInPages } from './read-audit-in-pages';
 import { ReceiptButton } from './receipt-button';
 import { useAuditRows } from './use-audit-rows';
 
@@ -25,7 +26,7 @@ export function AuditView() {
   const bridge = useBridge();
   const pushNotice = useNotices((s) => s.push);
   // Each reading is new as a whole: comparing 50,000 entries with the last reading's would be one long task.
-  const audit = useQuery({ queryKey: queryKeys.audit, queryFn: () => bridge['audit.read']({}), structuralSharing: false });
+  const audit = useQuery({ queryKey: queryKeys.audit, queryFn: () => readAuditInPages(bridge), structuralSharing: false });
   const verify = useMutation({ mutationFn: () => bridge['audit.verify']({}) });
   // Written to the trail as a chained entry; the trail is read again so the badge and the rows show it.
   const acknowledge = async (finding: string, reason: string) => {

@@ -12,9 +12,16 @@ export function useAuditRows(reading: AuditReading | undefined, filter: AuditFil
   useEffect(() => {
     if (!reading) return undefined;
     const stale = new AbortController();
-    void filterAuditRowsInSlices(reading.entries, reading.corrupt, filter, stale.signal).then((next) => {
-      if (next) setRows(next);
-    });
+    filterAuditRowsInSlices(reading.entries, reading.corrupt, filter, stale.signal).then(
+      (next) => {
+        if (next) setRows(next);
+      },
+      // A reading the view cannot handle fails in the view's render, where the error boundary says so.
+      (error: unknown) =>
+        setRows(() => {
+          throw error;
+        }),
+    );
     return () => stale.abort();
   }, [reading, filter]);
   return rows;
