@@ -5,6 +5,7 @@ import type { ChainHead } from './audit-anchor';
 import { summarizeTrail, type TrailSummary } from './audit-anchor-check';
 import { entryProblem, parseAuditText } from './audit-reader';
 import { parseBoundedJson } from './bounded-json';
+import { appendWholeDurably } from './durable-append';
 
 /**
  * The audit file itself, for core/audit-log.ts (which holds the lock around all of it): its last line, whole
@@ -99,16 +100,9 @@ export async function writeChained(handle: FileHandle, tail: Tail, entries: read
     announced = await announce(await headBefore(tail.lastLine, path), next, stateOf(await handle.stat()), bytes);
   }
   try {
-    // One write call; a short count (the disk filled up, the size limit) is not success. Trying the
-    // rest once more gets the error that says why (ENOSPC, EFBIG…), or finishes the line.
-    let written = (await handle.write(bytes, 0, bytes.length, null)).bytesWritten;
-    if (written < bytes.length) written += (await handle.write(bytes, written, bytes.length - written, null)).bytesWritten;
-    if (written < bytes.length) throw Object.assign(new Error(`only ${written} of ${bytes.length} bytes could be written`), { code: 'SHORT_WRITE' });
-    await handle.sync();
+    // Whole or not at all: no fragment may stay, the next line must not land on a partial one.
+    await appendWholeDurably(handle, tail.size, bytes);
   } catch (error) {
-    // No fragment may stay: the next line must not land on a partial one.
-    await handle.truncate(tail.size).catch(() => undefined);
-    await handle.sync().catch(() => undefined);
     await announced?.failed().catch(() => undefined);
     throw error;
   }

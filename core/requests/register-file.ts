@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { msg } from '../../shared/messages';
 import { moveTornTailAside, readTail, readWhole } from '../audit-file';
 import { withDataLock, type DataLockName, type DataLockOptions } from '../data-lock';
+import { appendWholeDurably } from '../durable-append';
 
 /**
  * requests.jsonl: the request register as an append-only log of events, one JSON line each, written whole and
@@ -81,16 +82,6 @@ export function openRegisterFile(dataDir: string, lockOptions: DataLockOptions =
 }
 
 /** One write and one fsync; a failed or short write is cut back off, so the next line never lands on a fragment. */
-async function writeLine(handle: FileHandle, size: number, text: string): Promise<void> {
-  const bytes = Buffer.from(`${text}\n`, 'utf8');
-  try {
-    let written = (await handle.write(bytes, 0, bytes.length, null)).bytesWritten;
-    if (written < bytes.length) written += (await handle.write(bytes, written, bytes.length - written, null)).bytesWritten;
-    if (written < bytes.length) throw Object.assign(new Error(`only ${written} of ${bytes.length} bytes could be written`), { code: 'SHORT_WRITE' });
-    await handle.sync();
-  } catch (error) {
-    await handle.truncate(size).catch(() => undefined);
-    await handle.sync().catch(() => undefined);
-    throw error;
-  }
+function writeLine(handle: FileHandle, size: number, text: string): Promise<void> {
+  return appendWholeDurably(handle, size, Buffer.from(`${text}\n`, 'utf8'));
 }
