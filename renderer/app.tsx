@@ -14,13 +14,15 @@ import { ErasureDialog } from './features/erasure/erasure-dialog';
 import { LogoutView } from './features/logout/logout-view';
 import { FirstRun } from './features/profiles/first-run';
 import { ProfilesView } from './features/profiles/profiles-view';
+import { DueBadge } from './features/requests/due-badge';
+import { RequestsView } from './features/requests/requests-view';
 import { UsersView } from './features/users/users-view';
 import { useAppliedTheme } from './state/use-applied-theme';
 import { useUiStore, VIEWS, type View } from './state/ui-store';
 import { useActiveProfile, useAppInfo, useProfiles } from './state/use-profiles';
 import type { ProfileView } from '../shared/contract';
 
-const TAB_LABEL = { users: 'nav.users', batch: 'nav.batch', logout: 'nav.logout', audit: 'nav.audit', profiles: 'nav.profiles' } as const;
+const TAB_LABEL = { users: 'nav.users', batch: 'nav.batch', requests: 'nav.requests', logout: 'nav.logout', audit: 'nav.audit', profiles: 'nav.profiles' } as const;
 
 export function App() {
   const { t, i18n } = useTranslation();
@@ -77,6 +79,7 @@ export function App() {
             {VIEWS.map((id) => (
               <Tabs.Trigger key={id} value={id} className="tabs__tab">
                 {t(TAB_LABEL[id])}
+                {id === 'requests' ? <DueBadge /> : null}
               </Tabs.Trigger>
             ))}
           </Tabs.List>
@@ -96,6 +99,11 @@ export function App() {
             <NeedsProfile profile={profile} noProfiles={noProfiles}>
               {(active) => <BatchView profile={active} />}
             </NeedsProfile>
+          </ErrorBoundary>
+        </Tabs.Content>
+        <Tabs.Content value="requests" className="tab-panel">
+          <ErrorBoundary what={t('viewError.views.requests')}>
+            <RequestsView />
           </ErrorBoundary>
         </Tabs.Content>
         <Tabs.Content value="logout" className="tab-panel">

@@ -15,6 +15,7 @@ import './styles/features.css';
 import './styles/find-person.css';
 import './styles/audit.css';
 import './styles/batch.css';
+import './styles/requests.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element.');

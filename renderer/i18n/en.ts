@@ -3,6 +3,8 @@
  * same keys (checked by the type below and by i18n-keys.test.ts). The e2e
  * tests rely on the English labels, so change them only on purpose.
  */
+import { requestsEn } from './requests-en';
+
 export const en = {
   app: {
     name: 'Privacy Desk',
@@ -20,6 +22,7 @@ export const en = {
     audit: 'Audit trail',
     profiles: 'Profiles',
     batch: 'Batch',
+    requests: 'Requests',
   },
   header: {
     activeProfile: 'Active profile',
@@ -1005,8 +1008,9 @@ export const en = {
     title: '{{what}} could not be shown',
     body: 'Something in this view failed. The rest of Privacy Desk still works; try again, or switch views.',
     tryAgain: 'Try again',
-    views: { users: 'The users list', logout: 'The logout tester', audit: 'The audit trail', profiles: 'The profiles', erasure: 'The erasure dialog', batch: 'The batch screen' },
+    views: { users: 'The users list', logout: 'The logout tester', audit: 'The audit trail', profiles: 'The profiles', erasure: 'The erasure dialog', batch: 'The batch screen', requests: 'The requests' },
   },
+  requests: requestsEn,
 } as const;
 
 type Widen<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

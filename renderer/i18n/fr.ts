@@ -1,4 +1,5 @@
 import type { Messages } from './en';
+import { requestsFr } from './requests-fr';
 
 /** French strings: exactly the keys of en.ts (the type and i18n-keys.test.ts both check). */
 export const fr: Messages = {
@@ -18,6 +19,7 @@ export const fr: Messages = {
     audit: 'Journal d’audit',
     profiles: 'Profils',
     batch: 'Par lot',
+    requests: 'Demandes',
   },
   header: {
     activeProfile: 'Profil actif',
@@ -985,6 +987,7 @@ export const fr: Messages = {
     title: '{{what}} n’a pas pu être affiché',
     body: 'Une erreur est survenue dans cette vue. Le reste de Privacy Desk fonctionne ; réessayez, ou changez de vue.',
     tryAgain: 'Réessayer',
-    views: { users: 'La liste des utilisateurs', logout: 'Le testeur de déconnexion', audit: 'Le journal d’audit', profiles: 'Les profils', erasure: 'La fenêtre d’effacement', batch: 'L’écran des lots' },
+    views: { users: 'La liste des utilisateurs', logout: 'Le testeur de déconnexion', audit: 'Le journal d’audit', profiles: 'Les profils', erasure: 'La fenêtre d’effacement', batch: 'L’écran des lots', requests: 'Les demandes' },
   },
+  requests: requestsFr,
 };

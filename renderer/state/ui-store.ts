@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { ErasureAction } from '../../shared/users';
 import { readStored, readStoredJson, writeStored } from './persisted';
 
-export const VIEWS = ['users', 'batch', 'logout', 'audit', 'profiles'] as const;
+export const VIEWS = ['users', 'batch', 'requests', 'logout', 'audit', 'profiles'] as const;
 export type View = (typeof VIEWS)[number];
 
 export const THEMES = ['system', 'light', 'dark'] as const;
@@ -30,6 +30,8 @@ export function detectLanguage(): Language {
 export interface ErasureRequest {
   action: ErasureAction;
   uid: string;
+  /** Opened from a request's page: its id is the reference, and the act is linked to it. */
+  requestId?: string;
 }
 
 interface UiState {

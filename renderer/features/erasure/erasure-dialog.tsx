@@ -65,7 +65,7 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
   const logoutFirst = useUiStore((s) => logoutFirstFor(s, profile.id));
   const setLogoutFirst = useUiStore((s) => s.setLogoutFirst);
   const [typed, setTyped] = useState('');
-  const [reference, setReference] = useState('');
+  const [reference, setReference] = useState(request.requestId ?? '');
   const [cancelled, setCancelled] = useState(false);
   // Set in the same tick the countdown ends, so the form never flashes back before the request starts.
   const [sending, setSending] = useState(false);
@@ -88,10 +88,13 @@ function ErasureForm({ request, profile, appInfo, onClose, onLock }: ErasureForm
         confirmUid: typed,
         logoutFirst,
         ...(reference.trim() ? { reference: reference.trim() } : {}),
+        ...(request.requestId ? { requestId: request.requestId } : {}),
       }),
     onMutate: () => onLock(true),
     onSettled: () => {
       onLock(false);
+      // The act is linked to its request whatever its outcome: the request's page reads it again.
+      if (request.requestId) void queryClient.invalidateQueries({ queryKey: ['requests'] });
       setSending(false);
       // The typed confirmation is spent on the request it confirmed: whatever the answer, it is never sent again.
       setTyped('');

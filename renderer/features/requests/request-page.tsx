@@ -1,0 +1,118 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CLOSED_STATUSES, type RequestView } from '../../../shared/requests';
+import { ErrorPanel } from '../../components/error-panel';
+import { formatDateTime } from '../../i18n/format';
+import { ClockLabel } from './clock-label';
+import { formatDay } from './format-day';
+import { RequestDecisions } from './request-decisions';
+import { useRequestsNav } from './request-nav-store';
+import { RequestSubjects } from './request-subjects';
+import { RequestTimeline } from './request-timeline';
+import { useRequest } from './use-requests';
+
+/** One request: what was asked and when, its clock, who it concerns with the acts on them, its timeline and decisions. */
+export function RequestPage({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const go = useRequestsNav((s) => s.go);
+  // The requester's contact is read (decrypted by the core) only while the DPO asks to see it.
+  const [showContact, setShowContact] = useState(false);
+  const request = useRequest(id, showContact);
+  const back = (
+    <button type="button" className="link-button" onClick={() => go({ kind: 'list' })}>
+      ← {t('requests.backToList')}
+    </button>
+  );
+  if (request.isError) {
+    return (
+      <section className="view request-page">
+        {back}
+        <ErrorPanel title={t('requests.page.loadFailed', { id })} error={request.error} onRetry={() => void request.refetch()} retrying={request.isFetching} />
+      </section>
+    );
+  }
+  if (!request.data) return <p className="muted">{t('common.loading')}</p>;
+  const view = request.data;
+  const open = !CLOSED_STATUSES.includes(view.status);
+  return (
+    <section className="view request-page" aria-labelledby="request-title">
+      {back}
+      <header className="view__header request-page__header">
+        <div>
+          <h2 id="request-title" className="mono">
+            {view.id}
+          </h2>
+          <p className="view__intro">
+            {t(`requests.status.${view.status}`)} · <ClockLabel clock={view.clock} withDeadline />
+          </p>
+        </div>
+      </header>
+      <div className="request-page__grid">
+        <div className="request-page__main">
+          <RequestFacts view={view} showContact={showContact} onShowContact={setShowContact} />
+          <RequestSubjects view={view} open={open} />
+          {open ? <RequestDecisions view={view} /> : null}
+        </div>
+        <RequestTimeline view={view} />
+      </div>
+    </section>
+  );
+}
+
+function RequestFacts({ view, showContact, onShowContact }: { view: RequestView; showContact: boolean; onShowContact: (show: boolean) => void }) {
+  const { t, i18n } = useTranslation();
+  const { requester } = view;
+  return (
+    <section className="card request-facts" aria-labelledby="request-facts-title">
+      <h3 id="request-facts-title" className="card__title">
+        {t('requests.page.facts')}
+      </h3>
+      <dl className="facts">
+        <dt>{t('requests.fields.received')}</dt>
+        <dd>{formatDateTime(view.receivedAt, i18n.language)}</dd>
+        <dt>{t('requests.fields.channel')}</dt>
+        <dd>{t(`requests.channels.${view.channel}`)}</dd>
+        <dt>{t('requests.fields.actions')}</dt>
+        <dd>{view.actions.map((action) => t(`requests.actions.${action}`)).join(', ')}</dd>
+        <dt>{t('requests.fields.deadline')}</dt>
+        <dd>
+          {formatDay(view.clock.deadline, i18n.language)}
+          {view.clock.pausedDays > 0 ? ` (${t('requests.page.pausedDays', { count: view.clock.pausedDays })})` : ''}
+        </dd>
+        {view.extension ? (
+          <>
+            <dt>{t('requests.fields.extension')}</dt>
+            <dd>{t('requests.page.extended', { reason: view.extension.reason, told: formatDateTime(view.extension.personToldAt, i18n.language) })}</dd>
+          </>
+        ) : null}
+        {view.refusalGround ? (
+          <>
+            <dt>{t('requests.fields.refusalGround')}</dt>
+            <dd>{view.refusalGround}</dd>
+          </>
+        ) : null}
+        <dt>{t('requests.fields.requester')}</dt>
+        <dd>
+          <RequesterText requester={requester} />{' '}
+          {requester.state === 'hidden' || requester.state === 'shown' ? (
+            <button type="button" className="link-button" aria-pressed={showContact} onClick={() => onShowContact(!showContact)}>
+              {showContact ? t('requests.page.hideContact') : t('requests.page.showContact')}
+            </button>
+          ) : null}
+        </dd>
+      </dl>
+      {view.notes ? (
+        <details className="request-facts__notes">
+          <summary>{t('requests.fields.notes')}</summary>
+          <p className="request-facts__notes-text">{view.notes}</p>
+        </details>
+      ) : null}
+    </section>
+  );
+}
+
+function RequesterText({ requester }: { requester: RequestView['requester'] }) {
+  const { t } = useTranslation();
+  if (requester.state === 'shown') return <span data-testid="requester-contact">{[requester.name, requester.contact].filter(Boolean).join(' · ') || t('requests.requester.none')}</span>;
+  return <span className="muted">{t(`requests.requester.${requester.state}`)}</span>;
+}

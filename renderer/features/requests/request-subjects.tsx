@@ -1,0 +1,81 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { RequestSubject, RequestView } from '../../../shared/requests';
+import { ERASURE_ACTIONS, type ErasureAction } from '../../../shared/users';
+import { ErrorPanel } from '../../components/error-panel';
+import { VisibleUid } from '../../components/visible-uid';
+import { useUiStore } from '../../state/ui-store';
+import { useActiveProfile, useProfiles } from '../../state/use-profiles';
+import { FindPerson } from '../users/find-person';
+import { useApplyChange } from './use-requests';
+
+/**
+ * Who the request concerns: each uid with the erasures the request asks for, sent through the one erasure dialog
+ * with the request's id as the reference and the act linked to it; more uids added with "find a person".
+ */
+export function RequestSubjects({ view, open }: { view: RequestView; open: boolean }) {
+  const { t } = useTranslation();
+  const profile = useActiveProfile();
+  const profiles = useProfiles().data?.profiles ?? [];
+  const openErasure = useUiStore((s) => s.openErasure);
+  const apply = useApplyChange(view.id);
+  const [finding, setFinding] = useState(false);
+  const erasures = view.actions.filter((action): action is ErasureAction => (ERASURE_ACTIONS as readonly string[]).includes(action));
+  const profileName = (id: string | undefined) => profiles.find((p) => p.id === id)?.name ?? id;
+  const addSubject = (subject: RequestSubject) => {
+    if (view.subjects.some((s) => s.uid === subject.uid && s.profileId === subject.profileId)) return;
+    apply.mutate({ kind: 'update', fields: { subjects: [...view.subjects, subject] } });
+  };
+
+  return (
+    <section className="card request-subjects" aria-labelledby="request-subjects-title">
+      <div className="card__header">
+        <h3 id="request-subjects-title" className="card__title">
+          {t('requests.subjects.title')}
+        </h3>
+        {open && profile ? (
+          <button type="button" className="button button--small" aria-expanded={finding} onClick={() => setFinding(!finding)}>
+            {finding ? t('requests.subjects.doneFinding') : t('requests.subjects.find')}
+          </button>
+        ) : null}
+      </div>
+      <ul className="request-subjects__list">
+        {view.subjects.map((subject) => {
+          // The dialog acts on the active profile: a uid of another profile waits until that one is chosen.
+          const elsewhere = subject.profileId !== undefined && profile !== null && subject.profileId !== profile.id;
+          return (
+            <li key={`${subject.profileId ?? ''}:${subject.uid}`} className="request-subjects__item" data-testid="request-subject">
+              <VisibleUid uid={subject.uid} inline />
+              {subject.profileId ? <span className="tag">{profileName(subject.profileId)}</span> : null}
+              {open && erasures.length > 0 ? (
+                <span className="request-subjects__acts">
+                  {elsewhere || !profile ? (
+                    <span className="muted">{t('requests.subjects.otherProfile', { profile: profileName(subject.profileId) ?? '' })}</span>
+                  ) : (
+                    erasures.map((action) => (
+                      <button key={action} type="button" className="button button--small button--danger-ghost" onClick={() => openErasure({ action, uid: subject.uid, requestId: view.id })}>
+                        {t(`requests.subjects.${action}`)}
+                      </button>
+                    ))
+                  )}
+                </span>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+      {apply.isError ? <ErrorPanel title={t('requests.subjects.addFailed')} error={apply.error} onRetry={() => apply.reset()} /> : null}
+      {finding && profile ? (
+        <div className="request-subjects__find">
+          <p className="field__hint">{t('requests.subjects.findHint', { profile: profile.name })}</p>
+          <FindPerson
+            profileId={profile.id}
+            onOpen={(user) => {
+              if (user.uid !== null) addSubject({ uid: user.uid, profileId: profile.id });
+            }}
+          />
+        </div>
+      ) : null}
+    </section>
+  );
+}
