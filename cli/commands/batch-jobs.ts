@@ -73,12 +73,7 @@ ${BATCH_EXIT_CODES_HELP}`),
     noteLiveData(out, job.baseUrl);
     const ends = await unfinishedEnds(batch, job.batchId);
     sayConfirmation(say, {
-      profileName: job.profileName,
-      baseUrl: job.baseUrl,
-      action: job.action,
-      logoutFirst: job.logoutFirst,
-      ...(job.reference !== undefined ? { reference: job.reference } : {}),
-      withReference: 0,
+      ...jobConfirmation(job),
       count: job.counts.unfinished,
       firstUids: ends.first,
       lastUids: ends.last,
@@ -108,6 +103,18 @@ ${BATCH_EXIT_CODES_HELP}`),
     });
 
   return batch;
+}
+
+/** What a confirmation says of a job being run again (resume, retry): where, what, the job's own reference. */
+export function jobConfirmation(job: BatchJobSummary) {
+  return {
+    profileName: job.profileName,
+    baseUrl: job.baseUrl,
+    action: job.action,
+    logoutFirst: job.logoutFirst,
+    ...(job.reference !== undefined ? { reference: job.reference } : {}),
+    withReference: 0,
+  };
 }
 
 export function assertJobId(jobId: string): void {

@@ -13,7 +13,7 @@ import type { CliContext } from '../context';
 import type { CliIo } from '../io';
 import { noteLiveData } from '../live-data';
 import { parseWholeNumber } from '../parse';
-import { assertJobId, assertSameConnection, findJob, openForResume } from './batch-jobs';
+import { assertJobId, assertSameConnection, findJob, jobConfirmation, openForResume } from './batch-jobs';
 
 interface RetryFlags extends ConnectionOptions {
   /** False with --no-check. */
@@ -81,12 +81,7 @@ async function retryFailed(context: CliContext, jobId: string, opts: RetryFlags)
   const toSend = check ? check.toSend : job.counts.failed;
   const ends = check ? { first: check.firstUids, last: check.lastUids } : await failedEnds(batch, job.batchId);
   sayConfirmation(say, {
-    profileName: job.profileName,
-    baseUrl: job.baseUrl,
-    action: job.action,
-    logoutFirst: job.logoutFirst,
-    ...(job.reference !== undefined ? { reference: job.reference } : {}),
-    withReference: 0,
+    ...jobConfirmation(job),
     count: toSend,
     firstUids: ends.first,
     lastUids: ends.last,
