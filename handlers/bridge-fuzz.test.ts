@@ -84,6 +84,7 @@ function templates(): Partial<Record<BridgeMethod, Record<string, unknown>>> {
     'requests.dueCount': {},
     'requests.settings': {},
     'requests.saveSettings': { purgeAfterYears: 3 },
+    'requests.answerPack': { id: 'REQ-2000-0001', language: 'en', withContact: false },
   };
 }
 

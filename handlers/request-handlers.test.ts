@@ -66,6 +66,12 @@ describe('requests.* over the bridge', () => {
     const { lines } = await call<{ lines: RequestActsLine[] }>('requests.acts', { id: request.id });
     expect(lines).toEqual([expect.objectContaining({ kind: 'act', uid: 'alice@example.org', action: 'anonymize', outcome: 'done', verification: 'verified' })]);
     expect((await desk.auditEntries(20)).filter((entry) => entry.action === 'anonymize').every((entry) => entry.reference === request.id)).toBe(true);
+    // Closed, its answer pack: the receipt of that act in base64 and the letter's text.
+    await call('requests.apply', { id: request.id, change: { kind: 'close' } });
+    const pack = await call<{ receipt: { contentBase64: string; fileName: string }; letter: { content: string }; acts: number }>('requests.answerPack', { id: request.id, language: 'fr' });
+    expect(pack.acts).toBe(1);
+    expect(Buffer.from(pack.receipt.contentBase64, 'base64').subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(pack.letter.content.length).toBeGreaterThan(50);
   });
 
   it('users.erase with an unknown requestId sends nothing', async () => {

@@ -2,7 +2,7 @@ import { requestActs } from '../core/requests/request-acts';
 import { DUE_SOON_DAYS } from '../shared/requests';
 import type { AreaHandlers, HandlerContext } from './types';
 
-type RequestMethods = 'requests.list' | 'requests.get' | 'requests.create' | 'requests.apply' | 'requests.acts' | 'requests.dueCount' | 'requests.settings' | 'requests.saveSettings';
+type RequestMethods = 'requests.list' | 'requests.get' | 'requests.create' | 'requests.apply' | 'requests.acts' | 'requests.dueCount' | 'requests.settings' | 'requests.saveSettings' | 'requests.answerPack';
 
 /** The request register for the window: the core computes every deadline and refuses what does not apply; these only map. */
 export function requestHandlers({ desk }: HandlerContext): AreaHandlers<RequestMethods> {
@@ -22,5 +22,15 @@ export function requestHandlers({ desk }: HandlerContext): AreaHandlers<RequestM
     },
     'requests.settings': () => desk.requests.settings(),
     'requests.saveSettings': (changes) => desk.requests.saveSettings(changes),
+    'requests.answerPack': async ({ id, language, withContact }) => {
+      const pack = await desk.requests.answerPack(id, { language, withContact });
+      return {
+        receipt: { fileName: pack.fileNames.receipt, mimeType: 'application/pdf', contentBase64: pack.receiptPdf.toString('base64') },
+        letter: { fileName: pack.fileNames.letter, mimeType: 'text/plain;charset=utf-8', content: pack.letter.text },
+        acts: pack.acts,
+        headHash: pack.headHash,
+        chainVerified: pack.chainVerified,
+      };
+    },
   };
 }

@@ -53,6 +53,7 @@ export const BRIDGE_METHOD_NAMES = [
   'requests.dueCount',
   'requests.settings',
   'requests.saveSettings',
+  'requests.answerPack',
 ] as const;
 
 export type BridgeMethodName = (typeof BRIDGE_METHOD_NAMES)[number];

@@ -11,6 +11,7 @@ import { erasedSinceInputSchema, userLookupInputSchema, userSearchInputSchema, t
 import { batchRetryCheckInputSchema, batchRetryInputSchema } from './batch-retry';
 import { newRequestSchema, registerSettingsSchema, requestChangeSchema, requestFilterSchema, requestIdSchema, type RegisterSettings, type RequestView } from './requests';
 import type { RequestActsLine } from './request-acts';
+import type { AnswerPackFiles } from './request-pack-files';
 import { batchCheckInputSchema, batchDiscardInputSchema, batchJobIdInput, batchPreviewInputSchema, batchResultsInputSchema, batchResumeInputSchema, batchStartInputSchema, type BatchJobDamage, type BatchJobSummary, type BatchPreview, type BatchResultsFile } from './batch';
 
 /**
@@ -198,6 +199,8 @@ export const bridgeContract = {
   'requests.dueCount': { input: z.object({}), output: {} as { overdue: number; dueSoon: number } },
   'requests.settings': { input: z.object({}), output: {} as RegisterSettings },
   'requests.saveSettings': { input: registerSettingsSchema.partial(), output: {} as RegisterSettings },
+  /** A closed request's answer pack (core/requests/answer-pack.ts): the receipt of its acts and the letter, in a language; the requester named only withContact. */
+  'requests.answerPack': { input: z.object({ id: requestIdSchema, language: z.enum(['en', 'fr']), withContact: z.boolean().default(false) }), output: {} as AnswerPackFiles },
 } as const;
 
 export type BridgeContract = typeof bridgeContract;

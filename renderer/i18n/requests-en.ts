@@ -112,6 +112,17 @@ export const requestsEn = {
     close: 'Close as answered',
     closeFailed: 'The request was not closed',
   },
+  pack: {
+    title: 'Answer pack',
+    intro: 'The receipt of every act done for this request, with the audit chain’s head hash, and the letter to the requester: two files to send yourself.',
+    language: 'Language of the pack',
+    withContact: 'Name the requester in the letter (their name and contact are decrypted for it)',
+    download: 'Download the answer pack',
+    making: 'Making the pack…',
+    failed: 'The answer pack was not made',
+    saved: 'Answer pack saved: {{receipt}} and {{letter}}. Head hash of the audit chain: {{head}}.',
+    savedChainBroken: 'Answer pack saved ({{receipt}}, {{letter}}), but the audit chain does not verify: the files say so. Check the Audit trail tab. Head hash: {{head}}.',
+  },
   form: {
     title: 'New request',
     intro: 'Paste the ticket as it came; its text is kept in the request’s notes.',

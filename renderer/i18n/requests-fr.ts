@@ -120,6 +120,17 @@ export const requestsFr: Messages['requests'] = {
     close: 'Clore comme répondue',
     closeFailed: 'La demande n’a pas été close',
   },
+  pack: {
+    title: 'Dossier de réponse',
+    intro: 'Le reçu de chaque acte fait pour cette demande, avec l’empreinte de tête de la chaîne d’audit, et la lettre au demandeur : deux fichiers à envoyer vous-même.',
+    language: 'Langue du dossier',
+    withContact: 'Nommer le demandeur dans la lettre (son nom et son contact sont déchiffrés pour elle)',
+    download: 'Télécharger le dossier de réponse',
+    making: 'Préparation du dossier…',
+    failed: 'Le dossier de réponse n’a pas été produit',
+    saved: 'Dossier de réponse enregistré : {{receipt}} et {{letter}}. Empreinte de tête de la chaîne d’audit : {{head}}.',
+    savedChainBroken: 'Dossier de réponse enregistré ({{receipt}}, {{letter}}), mais la chaîne d’audit ne se vérifie pas : les fichiers le disent. Consultez l’onglet Journal d’audit. Empreinte de tête : {{head}}.',
+  },
   form: {
     title: 'Nouvelle demande',
     intro: 'Collez le ticket tel qu’il est arrivé ; son texte est conservé dans les notes de la demande.',

@@ -4,7 +4,7 @@ import type { RequestActLine } from '../../shared/request-acts';
 import { CLOSED_STATUSES, DUE_SOON_DAYS, type RegisterSettings, type RequestView } from '../../shared/requests';
 import type { FakeBehaviours } from './fake-client';
 
-type RequestMethods = Pick<FakeBehaviours, 'requests.list' | 'requests.get' | 'requests.create' | 'requests.apply' | 'requests.acts' | 'requests.dueCount' | 'requests.settings' | 'requests.saveSettings'>;
+type RequestMethods = Pick<FakeBehaviours, 'requests.list' | 'requests.get' | 'requests.create' | 'requests.apply' | 'requests.acts' | 'requests.dueCount' | 'requests.settings' | 'requests.saveSettings' | 'requests.answerPack'>;
 
 const DAY_MS = 86_400_000;
 const today = () => new Date().toISOString().slice(0, 10);
@@ -125,6 +125,18 @@ export function createFakeRequests(seeded: RequestView[] = [], contacts: Record<
     'requests.saveSettings': async (changes) => {
       settings = { ...settings, ...changes };
       return settings;
+    },
+    'requests.answerPack': async ({ id, language, withContact }) => {
+      const request = find(id);
+      if (isOpen(request)) throw new PrivacyDeskError({ code: 'INVALID_INPUT', text: msg('answerPack.requestOpen', { id, status: request.status }) });
+      const named = withContact ? contacts[id]?.name : undefined;
+      return {
+        receipt: { fileName: `privacy-desk-receipt-${id}.pdf`, mimeType: 'application/pdf', contentBase64: btoa('%PDF-1.7 fake') },
+        letter: { fileName: `privacy-desk-answer-${id}-${language}.txt`, mimeType: 'text/plain;charset=utf-8', content: `${named ? `Dear ${named},` : 'Dear requester,'}\n` },
+        acts: request.links.actIds.length,
+        headHash: 'ab12cd34ef56'.padEnd(64, '0'),
+        chainVerified: true,
+      };
     },
   };
 

@@ -93,3 +93,26 @@ describe('a request’s page', () => {
     await waitFor(() => expect(screen.queryByText(/martin@mail.example/)).toBeNull());
   });
 });
+
+describe('a closed request’s answer pack', () => {
+  it('is downloaded in the chosen language, naming the requester only when asked', async () => {
+    const closed = makeRequest('REQ-2026-0008', -1, { status: 'answered' });
+    const { user, fake } = await openPage(closed.id, [closed]);
+    const saved: string[] = [];
+    const createObjectURL = URL.createObjectURL;
+    URL.createObjectURL = () => 'blob:fake';
+    const click = HTMLAnchorElement.prototype.click;
+    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    };
+    try {
+      await user.selectOptions(screen.getByLabelText('Language of the pack'), 'fr');
+      await user.click(screen.getByRole('button', { name: 'Download the answer pack' }));
+      await waitFor(() => expect(saved).toEqual(['privacy-desk-receipt-REQ-2026-0008.pdf', 'privacy-desk-answer-REQ-2026-0008-fr.txt']));
+      expect(fake.callsOf('requests.answerPack')).toEqual([{ id: closed.id, language: 'fr', withContact: false }]);
+    } finally {
+      URL.createObjectURL = createObjectURL;
+      HTMLAnchorElement.prototype.click = click;
+    }
+  });
+});

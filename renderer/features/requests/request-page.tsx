@@ -5,6 +5,7 @@ import { ErrorPanel } from '../../components/error-panel';
 import { formatDateTime } from '../../i18n/format';
 import { ClockLabel } from './clock-label';
 import { formatDay } from './format-day';
+import { RequestAnswerPack } from './request-answer-pack';
 import { RequestDecisions } from './request-decisions';
 import { useRequestsNav } from './request-nav-store';
 import { RequestSubjects } from './request-subjects';
@@ -51,7 +52,7 @@ export function RequestPage({ id }: { id: string }) {
         <div className="request-page__main">
           <RequestFacts view={view} showContact={showContact} onShowContact={setShowContact} />
           <RequestSubjects view={view} open={open} />
-          {open ? <RequestDecisions view={view} /> : null}
+          {open ? <RequestDecisions view={view} /> : <RequestAnswerPack view={view} />}
         </div>
         <RequestTimeline view={view} />
       </div>
