@@ -32,7 +32,7 @@ export function RequestAnswerPack({ view }: { view: RequestView }) {
   });
   const named = view.requester.state === 'hidden' || view.requester.state === 'shown';
   return (
-    <section className="card request-pack" aria-labelledby="request-pack-title">
+    <section className="card request-pack" aria-labelledby="request-pack-title" data-testid="answer-pack">
       <h3 id="request-pack-title" className="card__title">
         {t('requests.pack.title')}
       </h3>

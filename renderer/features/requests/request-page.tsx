@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CLOSED_STATUSES, type RequestView } from '../../../shared/requests';
 import { ErrorPanel } from '../../components/error-panel';
@@ -40,7 +40,7 @@ export function RequestPage({ id }: { id: string }) {
       {back}
       <header className="view__header request-page__header">
         <div>
-          <h2 id="request-title" className="mono">
+          <h2 id="request-title" className="request-page__id">
             {view.id}
           </h2>
           <p className="view__intro">
@@ -69,38 +69,23 @@ function RequestFacts({ view, showContact, onShowContact }: { view: RequestView;
         {t('requests.page.facts')}
       </h3>
       <dl className="facts">
-        <dt>{t('requests.fields.received')}</dt>
-        <dd>{formatDateTime(view.receivedAt, i18n.language)}</dd>
-        <dt>{t('requests.fields.channel')}</dt>
-        <dd>{t(`requests.channels.${view.channel}`)}</dd>
-        <dt>{t('requests.fields.actions')}</dt>
-        <dd>{view.actions.map((action) => t(`requests.actions.${action}`)).join(', ')}</dd>
-        <dt>{t('requests.fields.deadline')}</dt>
-        <dd>
+        <Fact term={t('requests.fields.received')}>{formatDateTime(view.receivedAt, i18n.language)}</Fact>
+        <Fact term={t('requests.fields.channel')}>{t(`requests.channels.${view.channel}`)}</Fact>
+        <Fact term={t('requests.fields.actions')}>{view.actions.map((action) => t(`requests.actions.${action}`)).join(', ')}</Fact>
+        <Fact term={t('requests.fields.deadline')}>
           {formatDay(view.clock.deadline, i18n.language)}
           {view.clock.pausedDays > 0 ? ` (${t('requests.page.pausedDays', { count: view.clock.pausedDays })})` : ''}
-        </dd>
-        {view.extension ? (
-          <>
-            <dt>{t('requests.fields.extension')}</dt>
-            <dd>{t('requests.page.extended', { reason: view.extension.reason, told: formatDateTime(view.extension.personToldAt, i18n.language) })}</dd>
-          </>
-        ) : null}
-        {view.refusalGround ? (
-          <>
-            <dt>{t('requests.fields.refusalGround')}</dt>
-            <dd>{view.refusalGround}</dd>
-          </>
-        ) : null}
-        <dt>{t('requests.fields.requester')}</dt>
-        <dd>
+        </Fact>
+        {view.extension ? <Fact term={t('requests.fields.extension')}>{t('requests.page.extended', { reason: view.extension.reason, told: formatDateTime(view.extension.personToldAt, i18n.language) })}</Fact> : null}
+        {view.refusalGround ? <Fact term={t('requests.fields.refusalGround')}>{view.refusalGround}</Fact> : null}
+        <Fact term={t('requests.fields.requester')}>
           <RequesterText requester={requester} />{' '}
           {requester.state === 'hidden' || requester.state === 'shown' ? (
             <button type="button" className="link-button" aria-pressed={showContact} onClick={() => onShowContact(!showContact)}>
               {showContact ? t('requests.page.hideContact') : t('requests.page.showContact')}
             </button>
           ) : null}
-        </dd>
+        </Fact>
       </dl>
       {view.notes ? (
         <details className="request-facts__notes">
@@ -109,6 +94,16 @@ function RequestFacts({ view, showContact, onShowContact }: { view: RequestView;
         </details>
       ) : null}
     </section>
+  );
+}
+
+/** One term and its value, grouped as .facts lays them out. */
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </div>
   );
 }
 
