@@ -95,9 +95,9 @@ async function readBodyWithin(response: Response, maxBytes: number, request: Htt
   }
   if (!response.body) return '';
   const reader = response.body.getReader();
-  const decoder = new TextDecoder();
+  // Decoded once at the end (the body is bounded): a streaming decode per chunk cost more than the chunks themselves.
+  const chunks: Uint8Array[] = [];
   let size = 0;
-  let text = '';
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
@@ -106,9 +106,19 @@ async function readBodyWithin(response: Response, maxBytes: number, request: Htt
       await reader.cancel().catch(() => undefined);
       throw bodyTooLargeError(response, maxBytes, request);
     }
-    text += decoder.decode(value, { stream: true });
+    chunks.push(value);
   }
-  return text + decoder.decode();
+  return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : concatBytes(chunks, size));
+}
+
+function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const whole = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return whole;
 }
 
 function bodyTooLargeError(response: Response, maxBytes: number, request: HttpRequest): PrivacyDeskError {

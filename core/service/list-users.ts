@@ -52,10 +52,11 @@ export class UserLister {
   }
 
   async #listOnce(page: number, perPage: number, remainingMs: number): Promise<UserPage> {
-    const query = new URLSearchParams({ page: String(page), per_page: String(perPage) });
+    // Whole numbers (the input was parsed): nothing in them to encode.
+    const query = `page=${page}&per_page=${perPage}`;
     const request: HttpRequest = {
       method: 'GET',
-      url: `${this.#deps.baseUrl}/api/v1/users?${query.toString()}`,
+      url: `${this.#deps.baseUrl}/api/v1/users?${query}`,
       headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
       purpose: msg('purpose.listUsers', { page }),
       maxBodyBytes: LIST_MAX_BODY_BYTES,
@@ -66,9 +67,8 @@ export class UserLister {
       if (response) return this.#read(response, request, { page, perPage });
       this.#useApiKey = true;
     }
-    query.set('api_key', this.#deps.apiKey);
     // The URL now holds the API key: it goes nowhere but the request itself (messages name only the host).
-    const keyed: HttpRequest = { ...request, url: `${this.#deps.baseUrl}/api/v1/users?${query.toString()}` };
+    const keyed: HttpRequest = { ...request, url: `${this.#deps.baseUrl}/api/v1/users?${query}&${new URLSearchParams({ api_key: this.#deps.apiKey }).toString()}` };
     const response = await sendRequest(this.#deps.http, keyed);
     if (response.status === 401) {
       throw new PrivacyDeskError({
