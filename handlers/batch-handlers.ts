@@ -5,12 +5,15 @@ import { createPauseSwitch } from '../core/batch/pause-switch';
 import type { JobRegistry } from './jobs';
 import type { AreaHandlers } from './types';
 import { msg } from '../shared/messages';
+import type { RequestStore } from '../core/requests/request-store';
+import { linkBatchJob } from './request-link';
 
 type BatchMethod = 'batch.preview' | 'batch.discard' | 'batch.check' | 'batch.start' | 'batch.resume' | 'batch.retryCheck' | 'batch.retry' | 'batch.setPaused' | 'batch.list' | 'batch.get' | 'batch.results';
 
 /** What the batch handlers use: desk.batch and the job registry (HandlerContext fits). */
 export interface BatchHandlerContext {
-  desk: { batch: DeskBatch };
+  /** requests: the register a job started for a request is linked to (the app's Desk has it; a batch-only test may not). */
+  desk: { batch: DeskBatch; requests?: Pick<RequestStore, 'get' | 'apply'> };
   jobs: JobRegistry;
 }
 
@@ -92,10 +95,18 @@ export function batchHandlers({ desk, jobs }: BatchHandlerContext): AreaHandlers
         ),
       ),
     }),
-    'batch.start': async ({ draftId, profileId, action, logoutFirst, reference, concurrency, confirmation, useTrimmed }) =>
-      runAsJob((control) =>
-        desk.batch.start({ draftId, profileId, action, logoutFirst, concurrency, confirmation, useTrimmed, ...(reference !== undefined ? { reference } : {}) }, control),
-      ),
+    'batch.start': async ({ draftId, profileId, action, logoutFirst, reference, concurrency, confirmation, useTrimmed, requestId }) => {
+      // As the CLI's batch --request: an id the register does not hold is refused before anything is sent.
+      const register = desk.requests;
+      if (requestId !== undefined && !register) throw new Error('batch.start: a requestId was given but this runtime has no request register.');
+      const linkTo = requestId === undefined || !register ? undefined : (await register.get(requestId)).id;
+      const sentReference = reference ?? linkTo;
+      const started = await runAsJob((control) =>
+        desk.batch.start({ draftId, profileId, action, logoutFirst, concurrency, confirmation, useTrimmed, ...(sentReference !== undefined ? { reference: sentReference } : {}) }, control),
+      );
+      if (linkTo && register) await linkBatchJob(register, linkTo, started.batchId);
+      return started;
+    },
     'batch.resume': async ({ batchId, concurrency, confirmation }) => runAsJob((control) => desk.batch.resume(batchId, { concurrency, confirmation }, control)),
     'batch.retryCheck': async ({ batchId }) => ({
       jobId: jobs.start('batch.retryCheck', (job) =>

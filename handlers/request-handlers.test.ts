@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BridgeResponse } from '../shared/contract';
 import type { RequestActsLine } from '../shared/request-acts';
 import type { RequestView } from '../shared/requests';
+import { batchConfirmationPhrase } from '../shared/batch';
 import { startSandbox, type RunningSandbox } from '../sandbox/server';
 import { createSessionCredentialStore } from '../core/credential-store';
 import { createDesk, type Desk } from '../core/desk';
@@ -72,6 +73,14 @@ describe('requests.* over the bridge', () => {
     expect(pack.acts).toBe(1);
     expect(Buffer.from(pack.receipt.contentBase64, 'base64').subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(pack.letter.content.length).toBeGreaterThan(50);
+  });
+
+  it('batch.start with a requestId: the id is the reference and the job is linked once it exists', async () => {
+    const request = await call<RequestView>('requests.create', { receivedAt: received(2), actions: ['delete'], subjects: [{ uid: 'hash#tag', profileId: 'temporary' }] });
+    const preview = await call<{ draftId: string }>('batch.preview', { text: 'hash#tag', kind: 'list', sourceName: 'request' });
+    const { batchId } = await call<{ batchId: string }>('batch.start', { draftId: preview.draftId, profileId: 'temporary', action: 'delete', confirmation: batchConfirmationPhrase('delete', 1), requestId: request.id });
+    expect((await call<RequestView>('requests.get', { id: request.id })).links.batchJobIds).toEqual([batchId]);
+    expect((await desk.batch.list()).find((job) => job.batchId === batchId)?.reference).toBe(request.id);
   });
 
   it('users.erase with an unknown requestId sends nothing', async () => {

@@ -1,4 +1,5 @@
 import type { Desk } from '../core/desk';
+import type { RequestStore } from '../core/requests/request-store';
 import { latestActId } from '../core/requests/request-acts';
 
 /**
@@ -12,5 +13,14 @@ export async function linkLatestAct(desk: Desk, requestId: string, uid: string, 
     if (actId) await desk.requests.apply(requestId, { kind: 'link', actIds: [actId] });
   } catch {
     // The erasure's outcome is what the window must say; the act is still found by its reference.
+  }
+}
+
+/** Links a batch job started for a request, once the job exists (before its items are sent), as the CLI's batch --request does. */
+export async function linkBatchJob(requests: Pick<RequestStore, 'apply'>, requestId: string, batchId: string): Promise<void> {
+  try {
+    await requests.apply(requestId, { kind: 'link', batchJobIds: [batchId] });
+  } catch {
+    // The job runs and is audited under the request's id as its reference; its start must not read as a failure.
   }
 }

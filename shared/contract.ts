@@ -170,7 +170,11 @@ export const bridgeContract = {
   /** Walks the users list as a job ('batch.check') and counts which of the draft's uids exist. */
   'batch.check': { input: batchCheckInputSchema, output: {} as { jobId: string } },
   /** Checks the typed confirmation, then runs the draft as a job ('batch.run'); its progress names the batch. */
-  'batch.start': { input: batchStartInputSchema, output: {} as { jobId: string; batchId: string } },
+  'batch.start': {
+    /** requestId: a request of the register, checked before anything is sent, its id the reference when none is given, the job linked to it. */
+    input: batchStartInputSchema.extend({ requestId: requestIdSchema.optional() }),
+    output: {} as { jobId: string; batchId: string },
+  },
   /** Runs an unfinished batch job again (after a crash, a quit, a cancel) as a 'batch.run' job. */
   'batch.resume': { input: batchResumeInputSchema, output: {} as { jobId: string; batchId: string } },
   /** Walks the users list as a job ('batch.retryCheck') and says which of a finished job's failed uids are still on the service (shared/batch-retry.ts). */

@@ -70,6 +70,11 @@ export const requestsEn = {
     anonymize: 'Anonymise…',
     delete: 'Delete…',
     addFailed: 'The uid was not added to the request',
+    batch: 'Start a batch…',
+  },
+  batch: {
+    forRequest: 'For request {{id}}: its id is the reference, and the job will be linked to it when it starts.',
+    notForRequest: 'Not for this request',
   },
   timeline: {
     title: 'Timeline',

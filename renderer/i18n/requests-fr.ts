@@ -72,6 +72,11 @@ export const requestsFr: Messages['requests'] = {
     anonymize: 'Anonymiser…',
     delete: 'Supprimer…',
     addFailed: 'L’uid n’a pas été ajouté à la demande',
+    batch: 'Lancer un lot…',
+  },
+  batch: {
+    forRequest: 'Pour la demande {{id}} : son identifiant est la référence, et la tâche y sera liée à son lancement.',
+    notForRequest: 'Pas pour cette demande',
   },
   timeline: {
     title: 'Chronologie',

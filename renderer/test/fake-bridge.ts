@@ -325,6 +325,13 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     // Batch jobs, like the others, only start: a test drives them with emitEvent.
     ...batch.methods,
     ...register.methods,
+    // As the handler: a job started for a request is linked to it once it exists.
+    'batch.start': async (input) => {
+      if (input.requestId !== undefined) await register.methods['requests.get']({ id: input.requestId, withContact: false });
+      const started = await batch.methods['batch.start']({ ...input, reference: input.reference ?? input.requestId });
+      if (input.requestId !== undefined) await register.methods['requests.apply']({ id: input.requestId, change: { kind: 'link', actIds: [], batchJobIds: [started.batchId] } });
+      return started;
+    },
   };
   const bridge = deriveFakeClient(behaviours, guard);
 

@@ -59,12 +59,21 @@ export function BatchCompose({ profile, appInfo }: { profile: ProfileView; appIn
         confirmation: typed,
         useTrimmed,
         ...(reference ? { reference } : {}),
+        ...(draft.requestId ? { requestId: draft.requestId } : {}),
       }),
     );
   };
 
   return (
     <div className="batch-compose">
+      {draft.requestId ? (
+        <p className="callout batch-for-request" data-testid="batch-for-request">
+          {t('requests.batch.forRequest', { id: draft.requestId })}{' '}
+          <button type="button" className="link-button" onClick={() => draft.set({ requestId: '' })}>
+            {t('requests.batch.notForRequest')}
+          </button>
+        </p>
+      ) : null}
       <BatchInput preview={preview} immediate={immediate} />
       <BatchPreviewPanel preview={preview} pending={pending} error={error} action={draft.action} profile={profile} environment={environment} />
       <CardSection title={t('batch.confirm.heading')} hint={t('batch.confirm.intro')} className={`batch-card batch-confirm-card ${environment === 'live' ? 'batch-confirm-card--live' : ''}`}>

@@ -20,6 +20,8 @@ interface BatchDraftState {
   /** The operator says the first row names the columns (the core guesses so only when one is named like a uid). */
   hasHeader: boolean;
   reference: string;
+  /** The request of the register this batch is for ('' for none): the job is linked to it when it starts. */
+  requestId: string;
   action: ErasureAction;
   logoutFirst: boolean;
   typed: string;
@@ -53,7 +55,7 @@ export function confirmationTarget(target: ConfirmationTarget): string {
 
 export type InputSeparator = '' | 'comma' | 'semicolon' | 'tab' | 'none';
 
-const EMPTY = { pasted: '', file: null, separator: '' as InputSeparator, uidColumn: '', referenceColumn: '', hasHeader: false, reference: '', action: 'anonymize' as ErasureAction, logoutFirst: true, typed: '', typedFor: '', useTrimmedFor: '' };
+const EMPTY = { pasted: '', file: null, separator: '' as InputSeparator, uidColumn: '', referenceColumn: '', hasHeader: false, reference: '', requestId: '', action: 'anonymize' as ErasureAction, logoutFirst: true, typed: '', typedFor: '', useTrimmedFor: '' };
 
 /** What the operator is composing: kept while they look at another view. Nothing here is persisted. */
 export const useBatchDraft = create<BatchDraftState>()((set) => ({

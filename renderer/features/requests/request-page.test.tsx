@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { makeRequest } from '../../test/fake-requests';
 import { renderApp } from '../../test/render-app';
 import { useRequestsNav } from './request-nav-store';
+import { useBatchDraft } from '../batch/batch-draft-store';
 
 const LATE = makeRequest('REQ-2026-0001', -3, {
   pauses: [{ from: '2026-03-05T10:00:00+01:00', to: '2026-03-07T10:00:00+01:00' }],
@@ -44,6 +45,15 @@ describe('a request’s page', () => {
     await user.click(within(screen.getByTestId('request-subject')).getByRole('button', { name: 'Anonymise…' }));
     const dialog = await screen.findByRole('dialog');
     await waitFor(() => expect((within(dialog).getByLabelText(/Reference/) as HTMLInputElement).value).toBe(LATE.id));
+  });
+
+  it('starts a batch of its uids on the Batch tab, for the request (its reference, linked when started)', async () => {
+    const { user } = await openPage(LATE.id);
+    await user.click(screen.getByRole('button', { name: 'Start a batch…' }));
+    expect((await screen.findByTestId('batch-for-request')).textContent).toContain(`For request ${LATE.id}`);
+    expect(useBatchDraft.getState()).toMatchObject({ pasted: 'alice@example.com', reference: LATE.id, requestId: LATE.id, action: 'anonymize', separator: 'none' });
+    await user.click(screen.getByRole('button', { name: 'Not for this request' }));
+    expect(useBatchDraft.getState().requestId).toBe('');
   });
 
   it('shows the core’s reason when an extension comes too late, and writes nothing', async () => {

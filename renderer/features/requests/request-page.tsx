@@ -44,7 +44,9 @@ export function RequestPage({ id }: { id: string }) {
             {view.id}
           </h2>
           <p className="view__intro">
-            {t(`requests.status.${view.status}`)} · <ClockLabel clock={view.clock} withDeadline />
+            <span>{t(`requests.status.${view.status}`)}</span>
+            <span aria-hidden="true">·</span>
+            <ClockLabel clock={view.clock} withDeadline />
           </p>
         </div>
       </header>

@@ -6,6 +6,7 @@ import { ErrorPanel } from '../../components/error-panel';
 import { VisibleUid } from '../../components/visible-uid';
 import { useUiStore } from '../../state/ui-store';
 import { useActiveProfile, useProfiles } from '../../state/use-profiles';
+import { useBatchDraft } from '../batch/batch-draft-store';
 import { FindPerson } from '../users/find-person';
 import { useApplyChange } from './use-requests';
 
@@ -18,10 +19,19 @@ export function RequestSubjects({ view, open }: { view: RequestView; open: boole
   const profile = useActiveProfile();
   const profiles = useProfiles().data?.profiles ?? [];
   const openErasure = useUiStore((s) => s.openErasure);
+  const setView = useUiStore((s) => s.setView);
   const apply = useApplyChange(view.id);
   const [finding, setFinding] = useState(false);
   const erasures = view.actions.filter((action): action is ErasureAction => (ERASURE_ACTIONS as readonly string[]).includes(action));
   const profileName = (id: string | undefined) => profiles.find((p) => p.id === id)?.name ?? id;
+  // A batch of this request's uids on the active profile: each line read whole, the request its reference and linked.
+  const ofActiveProfile = view.subjects.filter((s) => profile !== null && (s.profileId === undefined || s.profileId === profile.id)).map((s) => s.uid);
+  const startBatch = () => {
+    const draft = useBatchDraft.getState();
+    draft.clear();
+    draft.set({ pasted: ofActiveProfile.join('\n'), separator: 'none', reference: view.id, requestId: view.id, action: erasures[0] ?? 'anonymize' });
+    setView('batch');
+  };
   const addSubject = (subject: RequestSubject) => {
     if (view.subjects.some((s) => s.uid === subject.uid && s.profileId === subject.profileId)) return;
     apply.mutate({ kind: 'update', fields: { subjects: [...view.subjects, subject] } });
@@ -34,9 +44,16 @@ export function RequestSubjects({ view, open }: { view: RequestView; open: boole
           {t('requests.subjects.title')}
         </h3>
         {open && profile ? (
-          <button type="button" className="button button--small" aria-expanded={finding} onClick={() => setFinding(!finding)}>
-            {finding ? t('requests.subjects.doneFinding') : t('requests.subjects.find')}
-          </button>
+          <span className="request-subjects__tools">
+            {erasures.length > 0 && ofActiveProfile.length > 0 ? (
+              <button type="button" className="button button--small" onClick={startBatch}>
+                {t('requests.subjects.batch')}
+              </button>
+            ) : null}
+            <button type="button" className="button button--small" aria-expanded={finding} onClick={() => setFinding(!finding)}>
+              {finding ? t('requests.subjects.doneFinding') : t('requests.subjects.find')}
+            </button>
+          </span>
         ) : null}
       </div>
       <ul className="request-subjects__list">
