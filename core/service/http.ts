@@ -53,7 +53,6 @@ export function requestIdOf(headers: Headers): string | undefined {
  * HTTP answer, whatever its status, is returned for the caller to judge.
  */
 export async function sendRequest(deps: HttpDeps, request: HttpRequest): Promise<HttpResponse> {
-  const host = hostOf(request.url);
   const controller = new AbortController();
   const timeoutMs = Math.max(1, Math.min(deps.timeoutMs, request.timeoutMs ?? Infinity));
   let timedOut = false;
@@ -72,12 +71,14 @@ export async function sendRequest(deps: HttpDeps, request: HttpRequest): Promise
       redirect: 'manual',
     });
     const text = await readBodyWithin(response, request.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, request);
-    return { status: response.status, headers: response.headers, text, requestId: requestIdOf(response.headers), elapsedMs: deps.now() - started, host };
+    const answer = { status: response.status, headers: response.headers, text, requestId: requestIdOf(response.headers), elapsedMs: deps.now() - started };
+    // Read only for messages: parsing the URL on every answer cost more than the rest of this function.
+    return { ...answer, get host() { return hostOf(request.url); } };
   } catch (error) {
-    if (timedOut) throw timeoutError(host, timeoutMs, request);
+    if (timedOut) throw timeoutError(hostOf(request.url), timeoutMs, request);
     if (error instanceof PrivacyDeskError) throw error;
     if (isCancelledRedirect(error)) throw redirectError({ request });
-    throw transportError(host, error, request);
+    throw transportError(hostOf(request.url), error, request);
   } finally {
     clearTimeout(timer);
   }
