@@ -1,21 +1,8 @@
 import type { Page, TestInfo } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
-import { test, expect, createSandboxUser, sandboxUser, waitForConsole, type BridgeCaller } from './fixtures';
+import { test, expect, createSandboxUser, sandboxUser, waitForConsole } from './fixtures';
+import { seedRegister } from './register-helpers';
 import { expectNoSeriousAxeViolations, holdPageClock, photograph, runCountdown } from './support';
-
-const DAY_MS = 86_400_000;
-
-/** Requests received some days ago, so the list shows one overdue, one due within a week and one with time left. */
-async function seedRegister(bridge: BridgeCaller, profileId: string): Promise<void> {
-  for (const [daysAgo, uid] of [
-    [40, 'bob+news@example.org'],
-    [26, 'team/lead'],
-    [3, 'hash#tag'],
-  ] as const) {
-    const created = await bridge('requests.create', { receivedAt: new Date(Date.now() - daysAgo * DAY_MS).toISOString(), channel: 'letter', actions: ['delete'], subjects: [{ uid, profileId }] });
-    if (!created.ok) throw new Error(`Seeding the register failed: ${created.error.message}`);
-  }
-}
 
 async function chooseLanguage(page: Page, language: 'en' | 'fr'): Promise<void> {
   await page.getByRole('combobox', { name: /^(Language|Langue)$/ }).selectOption(language);
@@ -48,7 +35,7 @@ test.describe('the request register in the console', () => {
 
     // The ticket as it came; the uid the person gave is not quite theirs, so the DPO finds them.
     await app.getByRole('button', { name: 'New request' }).click();
-    const ticket = 'Ticket 4471, web form\nSubject: Delete my data\n\nPlease erase my account (martine) from the debate space.';
+    const ticket = 'Helpdesk case from the web form\nSubject: Delete my data\n\nPlease erase my account (martine) from the debate space.';
     await app.getByLabel('The ticket’s text').fill(ticket);
     await expect(app.getByLabel('Received')).toHaveValue(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
     await app.getByLabel('uids concerned').fill('martine');
@@ -71,6 +58,9 @@ test.describe('the request register in the console', () => {
     const subject = app.getByTestId('request-subject').filter({ hasText: 'mlefevre-1988' });
     await expect(subject).toBeVisible();
     await app.getByRole('button', { name: 'Done finding' }).click();
+    // The uid the ticket gave was not theirs: it leaves the request.
+    await app.getByRole('button', { name: 'Remove martine from the request' }).click();
+    await expect(app.getByTestId('request-subject')).toHaveCount(1);
 
     await subject.getByRole('button', { name: 'Anonymise…' }).click();
     const dialog = app.getByRole('dialog', { name: 'Anonymise user mlefevre-1988' });
@@ -88,7 +78,7 @@ test.describe('the request register in the console', () => {
     const linked = await bridge('requests.get', { id: requestId });
     if (!linked.ok) throw new Error(linked.error.message);
     expect(linked.value.links.actIds).toHaveLength(1);
-    await photographAndScan(app, testInfo, 'request-page');
+    await photographAndScan(app, testInfo, 'request-flow-page');
 
     await app.getByRole('button', { name: 'Close as answered' }).click();
     await expect(timeline).toContainText('Answered and closed');
@@ -99,19 +89,19 @@ test.describe('the request register in the console', () => {
     const letter = await letterDownload;
     expect(await readFile((await letter.path())!, 'utf8')).toContain(requestId);
     await expect.poll(() => downloads.some((name) => name.endsWith('.pdf'))).toBe(true);
-    await photographAndScan(app, testInfo, 'request-page-closed', 'answer-pack');
+    await photographAndScan(app, testInfo, 'request-flow-closed', 'answer-pack');
     // The notices of the act and the pack have been read: the views below are photographed without them.
     await app.getByRole('button', { name: 'Clear all' }).click();
 
     await app.getByRole('button', { name: /All requests/ }).click();
     await expect(rows).toHaveCount(3);
-    await photographAndScan(app, testInfo, 'requests');
+    await photographAndScan(app, testInfo, 'request-flow-list');
 
     await chooseLanguage(app, 'fr');
     await expect(app.getByRole('heading', { level: 2, name: 'Demandes' })).toBeVisible();
-    await photographAndScan(app, testInfo, 'requests-fr');
+    await photographAndScan(app, testInfo, 'request-flow-list-fr');
     await rows.nth(0).getByRole('button').first().click();
     await expect(app.getByRole('heading', { level: 2, name: /^REQ-/ })).toBeVisible();
-    await photographAndScan(app, testInfo, 'request-page-fr');
+    await photographAndScan(app, testInfo, 'request-flow-page-fr');
   });
 });

@@ -5,6 +5,7 @@ import { visibleUidText } from '../shared/invisible-characters';
 import { startWebHost } from '../web-host/web-host';
 import { test, expect, uniqueName } from './fixtures';
 import { finishedBatch, putSandboxFaults } from './sandbox-helpers';
+import { seedRegister } from './register-helpers';
 import { anonymiseThroughTheDialog, expectNoSeriousAxeViolations, holdPageClock, runCountdown, saveScreenshot, type ErasureDialogWords } from './support';
 
 /**
@@ -168,6 +169,23 @@ function screens(say: Say, sandboxUrl: string): Screen[] {
         await expect(page.getByRole('heading', { name: say('audit.title'), level: 2 })).toBeVisible();
         await expect(page.getByRole('table', { name: say('audit.tableLabel') }).getByRole('row').nth(1)).toBeVisible();
       },
+    },
+    {
+      // Three requests (e2e/register-helpers.ts): overdue, due within a week, time left; the tab's badge counts two.
+      name: 'requests',
+      open: async (page) => {
+        await page.getByRole('tab', { name: new RegExp(`^${say('nav.requests')}`) }).click();
+        await expect(page.getByTestId('request-row')).toHaveCount(3);
+        await expect(page.getByTestId('requests-badge')).toBeVisible();
+      },
+    },
+    {
+      name: 'request-page',
+      open: async (page) => {
+        await page.getByTestId('request-row').first().getByRole('button').first().click();
+        await expect(page.getByTestId('request-timeline')).toBeVisible();
+      },
+      close: async (page) => page.getByRole('button', { name: new RegExp(say('requests.backToList')) }).click(),
     },
     {
       name: 'profiles',
@@ -352,6 +370,7 @@ for (const size of SIZES) {
       // One logout and one finished batch so the tester, the trail and the batch screen show real content.
       await bridge('logout.send', { profileId: profile.id, uid: 'alice@example.org', options: {} });
       await finishedBatch(bridge, profile.id, 'REQ-2026-118', fivePlainUidsFrom31st);
+      await seedRegister(bridge, profile.id);
       const problems: string[] = [];
       const shoot = async (screen: Screen) => {
         await screen.open(app);

@@ -43,14 +43,14 @@ const received = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000
 describe('requests.* over the bridge', () => {
   it('creates, lists by deadline, hides the contact unless asked, counts the due ones', async () => {
     const late = await call<RequestView>('requests.create', { receivedAt: received(40), actions: ['anonymize'], subjects: [{ uid: 'bob@example.org', profileId: 'temporary' }], requester: { name: 'Bob', contact: 'bob@mail.example' } });
-    const fresh = await call<RequestView>('requests.create', { receivedAt: received(1), actions: ['delete'], subjects: [{ uid: 'team/lead' }], notes: 'Ticket #88: please erase me' });
+    const fresh = await call<RequestView>('requests.create', { receivedAt: received(1), actions: ['delete'], subjects: [{ uid: 'team/lead' }], notes: 'Web form: please erase me' });
     const { requests } = await call<{ requests: RequestView[] }>('requests.list', { filter: { status: 'open' } });
     expect(requests.map((r) => r.id)).toEqual([late.id, fresh.id]);
     expect(requests[0]!.clock.state).toBe('overdue');
     expect(requests[0]!.requester).toEqual({ state: 'hidden' });
     expect((await call<RequestView>('requests.get', { id: late.id, withContact: true })).requester).toMatchObject({ state: 'shown', contact: 'bob@mail.example' });
     expect(await call('requests.dueCount', {})).toEqual({ overdue: 1, dueSoon: 0 });
-    expect((await call<{ requests: RequestView[] }>('requests.list', { filter: { text: 'ticket #88' } })).requests.map((r) => r.id)).toEqual([fresh.id]);
+    expect((await call<{ requests: RequestView[] }>('requests.list', { filter: { text: 'WEB FORM: please' } })).requests.map((r) => r.id)).toEqual([fresh.id]);
   });
 
   it('refuses a late extension with the core’s reason, as a message the window words', async () => {

@@ -69,7 +69,9 @@ export const requestsEn = {
     otherProfile: 'Of profile {{profile}}: make it the active profile to act on this uid.',
     anonymize: 'Anonymise…',
     delete: 'Delete…',
-    addFailed: 'The uid was not added to the request',
+    changeFailed: 'The request’s uids were not changed',
+    remove: 'Remove',
+    removeUid: 'Remove {{uid}} from the request',
     batch: 'Start a batch…',
   },
   batch: {

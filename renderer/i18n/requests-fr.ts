@@ -71,7 +71,9 @@ export const requestsFr: Messages['requests'] = {
     otherProfile: 'Du profil {{profile}} : faites-en le profil actif pour agir sur cet uid.',
     anonymize: 'Anonymiser…',
     delete: 'Supprimer…',
-    addFailed: 'L’uid n’a pas été ajouté à la demande',
+    changeFailed: 'Les uid de la demande n’ont pas été modifiés',
+    remove: 'Retirer',
+    removeUid: 'Retirer {{uid}} de la demande',
     batch: 'Lancer un lot…',
   },
   batch: {

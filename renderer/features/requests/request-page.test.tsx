@@ -47,6 +47,14 @@ describe('a request’s page', () => {
     await waitFor(() => expect((within(dialog).getByLabelText(/Reference/) as HTMLInputElement).value).toBe(LATE.id));
   });
 
+  it('adds no remove button to its only uid, and removes one of several', async () => {
+    const two = makeRequest('REQ-2026-0011', 20, { subjects: [{ uid: 'martine', profileId: 'sandbox' }, { uid: 'carol', profileId: 'sandbox' }] });
+    const { user, fake } = await openPage(two.id, [two]);
+    await user.click(screen.getByRole('button', { name: 'Remove martine from the request' }));
+    await waitFor(() => expect(fake.request(two.id)?.subjects).toEqual([{ uid: 'carol', profileId: 'sandbox' }]));
+    await waitFor(() => expect(screen.queryByRole('button', { name: /^Remove / })).toBeNull());
+  });
+
   it('starts a batch of its uids on the Batch tab, for the request (its reference, linked when started)', async () => {
     const { user } = await openPage(LATE.id);
     await user.click(screen.getByRole('button', { name: 'Start a batch…' }));

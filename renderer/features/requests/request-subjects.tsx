@@ -32,6 +32,8 @@ export function RequestSubjects({ view, open }: { view: RequestView; open: boole
     draft.set({ pasted: ofActiveProfile.join('\n'), separator: 'none', reference: view.id, requestId: view.id, action: erasures[0] ?? 'anonymize' });
     setView('batch');
   };
+  // A request concerns at least one uid: the last one stays (a wrong one is replaced by adding the right one first).
+  const removeSubject = (subject: RequestSubject) => apply.mutate({ kind: 'update', fields: { subjects: view.subjects.filter((s) => s !== subject) } });
   const addSubject = (subject: RequestSubject) => {
     if (view.subjects.some((s) => s.uid === subject.uid && s.profileId === subject.profileId)) return;
     apply.mutate({ kind: 'update', fields: { subjects: [...view.subjects, subject] } });
@@ -77,11 +79,16 @@ export function RequestSubjects({ view, open }: { view: RequestView; open: boole
                   )}
                 </span>
               ) : null}
+              {open && view.subjects.length > 1 ? (
+                <button type="button" className="button button--small button--ghost" aria-label={t('requests.subjects.removeUid', { uid: subject.uid })} onClick={() => removeSubject(subject)}>
+                  {t('requests.subjects.remove')}
+                </button>
+              ) : null}
             </li>
           );
         })}
       </ul>
-      {apply.isError ? <ErrorPanel title={t('requests.subjects.addFailed')} error={apply.error} onRetry={() => apply.reset()} /> : null}
+      {apply.isError ? <ErrorPanel title={t('requests.subjects.changeFailed')} error={apply.error} onRetry={() => apply.reset()} /> : null}
       {finding && profile ? (
         <div className="request-subjects__find">
           <p className="field__hint">{t('requests.subjects.findHint', { profile: profile.name })}</p>

@@ -18,7 +18,17 @@ const REFRESH_MS = 60_000;
 
 export function useRequestList(filter: RequestFilter) {
   const bridge = useBridge();
-  return useQuery({ queryKey: requestKeys.list(filter), queryFn: async () => (await bridge['requests.list']({ filter })).requests, refetchInterval: REFRESH_MS });
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: requestKeys.list(filter),
+    queryFn: async () => {
+      const { requests } = await bridge['requests.list']({ filter });
+      // Requests registered elsewhere (the CLI) appear in the list: the tab's count is read again to agree with it.
+      void queryClient.invalidateQueries({ queryKey: requestKeys.dueCount });
+      return requests;
+    },
+    refetchInterval: REFRESH_MS,
+  });
 }
 
 export function useDueCount() {
