@@ -97,7 +97,11 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
   let fatal: unknown = null;
   let inFlight = 0;
   let lastAnswerAt = now();
+  /** When items finished within the rate window: trimmed as items finish, so it holds a window's worth whoever listens. */
   const finishedAt: number[] = [];
+  const forgetFinishedBefore = (from: number) => {
+    while (finishedAt.length > 0 && (finishedAt[0] as number) < from) finishedAt.shift();
+  };
   const startedAt = now();
   let lastProgressAt = -Infinity;
 
@@ -126,7 +130,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
     const at = now();
     if (!force && at - lastProgressAt < PROGRESS_EVERY_MS) return;
     lastProgressAt = at;
-    while (finishedAt.length > 0 && (finishedAt[0] as number) < at - RATE_WINDOW_MS) finishedAt.shift();
+    forgetFinishedBefore(at - RATE_WINDOW_MS);
     const windowMs = Math.min(RATE_WINDOW_MS, Math.max(1, at - startedAt));
     const ratePerSecond = Math.round((finishedAt.length / windowMs) * 1000 * 10) / 10;
     const waitSeconds = pacer.holdSeconds();
@@ -189,6 +193,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchRunResult
     else if (outcome === 'not-found') counts.notFound += 1;
     else counts.failed += 1;
     finishedAt.push(now());
+    forgetFinishedBefore(now() - RATE_WINDOW_MS);
     // Paused or stopping, nothing new starts: each item in flight that ends is reported, so the figures left on screen are the final ones.
     report(signal.aborted || control.pause?.paused === true);
   }
