@@ -83,6 +83,17 @@ describe('requests.* over the bridge', () => {
     expect((await desk.batch.list()).find((job) => job.batchId === batchId)?.reference).toBe(request.id);
   });
 
+  it('requests.acts names the erasures under the request’s id that are not linked to it, until they are', async () => {
+    const request = await call<RequestView>('requests.create', { receivedAt: received(2), actions: ['delete'], subjects: [{ uid: 'jean dupont' }] });
+    // As the CLI with --reference and no --request: audited under the id, not linked.
+    await desk.erase({ profileId: 'temporary', action: 'delete', uid: 'jean dupont', confirmUid: 'jean dupont', reference: request.id });
+    const { unlinkedActIds, lines } = await call<{ unlinkedActIds: string[]; lines: RequestActsLine[] }>('requests.acts', { id: request.id });
+    expect(unlinkedActIds).toHaveLength(1);
+    expect(lines).toEqual([]);
+    await call('requests.apply', { id: request.id, change: { kind: 'link', actIds: unlinkedActIds } });
+    expect(await call('requests.acts', { id: request.id })).toMatchObject({ unlinkedActIds: [], lines: [expect.objectContaining({ uid: 'jean dupont', outcome: 'done' })] });
+  });
+
   it('users.erase with an unknown requestId sends nothing', async () => {
     const response = await dispatchBridgeCall(handlers, 'users.erase', { profileId: 'temporary', action: 'delete', uid: 'team/lead', confirmUid: 'team/lead', requestId: 'REQ-2020-9999' });
     expect(response).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', outcome: 'not-sent', text: { id: 'requests.notFound' } } });

@@ -1,4 +1,4 @@
-import { requestActs } from '../core/requests/request-acts';
+import { requestActs, unlinkedActIds } from '../core/requests/request-acts';
 import { DUE_SOON_DAYS } from '../shared/requests';
 import type { AreaHandlers, HandlerContext } from './types';
 
@@ -13,7 +13,8 @@ export function requestHandlers({ desk }: HandlerContext): AreaHandlers<RequestM
     'requests.apply': ({ id, change }) => desk.requests.apply(id, change),
     'requests.acts': async ({ id }) => {
       const request = await desk.requests.get(id);
-      return { lines: requestActs((await desk.readAudit()).entries, request.links) };
+      const { entries } = await desk.readAudit();
+      return { lines: requestActs(entries, request.links), unlinkedActIds: unlinkedActIds(entries, request.id, request.links) };
     },
     'requests.dueCount': async () => {
       const due = await desk.requests.list({ status: 'open', dueWithinDays: DUE_SOON_DAYS });

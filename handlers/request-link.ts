@@ -5,7 +5,7 @@ import { latestActId } from '../core/requests/request-acts';
 /**
  * Links the latest act on `uid` under `reference` to a request, as the CLI's `--request` does. A failed link never
  * turns the act's own answer into an error: the act is audited under the request's id as its reference either way,
- * where the audit view finds it.
+ * and the request's page offers to link what its reference holds (requests.acts' unlinkedActIds).
  */
 export async function linkLatestAct(desk: Desk, requestId: string, uid: string, reference: string): Promise<void> {
   try {

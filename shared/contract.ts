@@ -197,8 +197,8 @@ export const bridgeContract = {
   'requests.create': { input: newRequestSchema, output: {} as RequestView },
   /** One change to a request (update, pause, resume, extend, link, refuse, close, purge), refused with the core's reason when it does not apply. */
   'requests.apply': { input: z.object({ id: requestIdSchema, change: requestChangeSchema }), output: {} as RequestView },
-  /** The acts and batch jobs linked to a request, with their outcomes as the audit trail records them. */
-  'requests.acts': { input: z.object({ id: requestIdSchema }), output: {} as { lines: RequestActsLine[] } },
+  /** The acts and batch jobs linked to a request, with their outcomes as the audit trail records them; the erasures under its id not linked to it. */
+  'requests.acts': { input: z.object({ id: requestIdSchema }), output: {} as { lines: RequestActsLine[]; unlinkedActIds: string[] } },
   /** How many open requests are overdue, and due within DUE_SOON_DAYS (the Requests tab's badge). */
   'requests.dueCount': { input: z.object({}), output: {} as { overdue: number; dueSoon: number } },
   'requests.settings': { input: z.object({}), output: {} as RegisterSettings },

@@ -31,6 +31,17 @@ export function requestActs(entries: readonly AuditEntry[], links: RequestView['
   return [...acts.values(), ...batches];
 }
 
+/**
+ * Erasures under the request's id as their reference that are not linked to it: acts done with `--reference REQ-…`
+ * but no `--request`, or whose link could not be written after the act. The request's page offers to link them.
+ */
+export function unlinkedActIds(entries: readonly AuditEntry[], requestId: string, links: RequestView['links']): string[] {
+  const linked = new Set(links.actIds);
+  const found = new Set<string>();
+  for (const entry of entries) if (entry.actId && entry.reference === requestId && !entry.jobId && isErasure(entry.action) && !linked.has(entry.actId)) found.add(entry.actId);
+  return [...found];
+}
+
 /** The act id of the latest act on `uid` under `reference` among entries newest first (what `users … --request` links). */
 export function latestActId(entriesNewestFirst: readonly AuditEntry[], uid: string, reference: string): string | undefined {
   return entriesNewestFirst.find((entry) => entry.uid === uid && entry.reference === reference && entry.actId)?.actId;

@@ -97,6 +97,10 @@ export const requestsFr: Messages['requests'] = {
     batch: 'Lot {{id}}',
     batchSummary: '{{done}} sur {{total}} faits, {{notFound}} introuvables, {{failed}} en échec',
     batchRunning: 'Pas encore terminé',
+    unlinked_one: '{{count}} acte du journal d’audit a pour référence l’identifiant de cette demande mais n’y est pas lié (fait depuis la CLI sans --request, ou son lien n’a pas pu être écrit).',
+    unlinked_other: '{{count}} actes du journal d’audit ont pour référence l’identifiant de cette demande mais n’y sont pas liés (faits depuis la CLI sans --request, ou leur lien n’a pas pu être écrit).',
+    linkThem: 'Les lier à cette demande',
+    linkFailed: 'Les actes n’ont pas été liés',
     act: { anonymize: 'Anonymisé', delete: 'Supprimé' },
   },
   outcome: {

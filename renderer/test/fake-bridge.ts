@@ -392,6 +392,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     isPaused: batch.isPaused,
     /** A request as the fake's register holds it. */
     request: register.request,
+    unlinkedAct: register.unlinkedAct,
   };
 }
 

@@ -41,6 +41,8 @@ export function makeRequest(id: string, daysLeft: number, overrides: Partial<Req
 export function createFakeRequests(seeded: RequestView[] = [], contacts: Record<string, { name?: string; contact?: string }> = {}) {
   const requests = new Map(seeded.map((request) => [request.id, request]));
   const acts = new Map<string, RequestActLine[]>();
+  /** Acts under a request's id as reference that were never linked (unlinkedAct), by request id. */
+  const unlinked = new Map<string, string[]>();
   let settings: RegisterSettings = { timeZone: 'Europe/Paris', country: 'FR', pauseStopsClock: true, purgeAfterYears: 3 };
   let sequence = seeded.length;
 
@@ -116,7 +118,10 @@ export function createFakeRequests(seeded: RequestView[] = [], contacts: Record<
           return save({ ...request, requester: { state: 'purged' } }, 'purge', 'requester purged');
       }
     },
-    'requests.acts': async ({ id }) => ({ lines: find(id).links.actIds.flatMap((actId) => acts.get(id)?.filter((line) => line.actId === actId) ?? []) }),
+    'requests.acts': async ({ id }) => ({
+      lines: find(id).links.actIds.flatMap((actId) => acts.get(id)?.filter((line) => line.actId === actId) ?? []),
+      unlinkedActIds: (unlinked.get(id) ?? []).filter((actId) => !find(id).links.actIds.includes(actId)),
+    }),
     'requests.dueCount': async () => {
       const open = sorted().filter(isOpen);
       return { overdue: open.filter((r) => r.clock.daysLeft < 0).length, dueSoon: open.filter((r) => r.clock.daysLeft >= 0 && r.clock.daysLeft <= DUE_SOON_DAYS).length };
@@ -148,5 +153,10 @@ export function createFakeRequests(seeded: RequestView[] = [], contacts: Record<
       await methods['requests.apply']({ id: requestId, change: { kind: 'link', actIds: [line.actId], batchJobIds: [] } });
     },
     request: (id: string) => requests.get(id),
+    /** An act the audit trail holds under the request's id as reference, not linked to it (the CLI without --request). */
+    unlinkedAct: (requestId: string, line: RequestActLine) => {
+      acts.set(requestId, [...(acts.get(requestId) ?? []), line]);
+      unlinked.set(requestId, [...(unlinked.get(requestId) ?? []), line.actId]);
+    },
   };
 }

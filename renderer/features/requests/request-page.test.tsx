@@ -40,6 +40,18 @@ describe('a request’s page', () => {
     expect(screen.getByTestId('request-timeline').textContent).toContain('done · verified gone');
   });
 
+  it('offers to link the acts under its id that are not linked to it', async () => {
+    const { user, fake, queryClient } = await openPage(LATE.id);
+    fake.unlinkedAct(LATE.id, { kind: 'act', actId: 'cli-act', uid: 'alice@example.com', action: 'delete', outcome: 'done', at: '2026-03-09T10:00:00+01:00' });
+    await queryClient.invalidateQueries({ queryKey: ['requests'] });
+    const notice = await screen.findByTestId('unlinked-acts');
+    expect(notice.textContent).toContain('1 act in the audit trail has this request’s id as its reference but is not linked to it');
+    await user.click(within(notice).getByRole('button', { name: 'Link them to this request' }));
+    await waitFor(() => expect(screen.queryByTestId('unlinked-acts')).toBeNull());
+    expect(fake.request(LATE.id)?.links.actIds).toEqual(['cli-act']);
+    expect(timelineTexts().at(-1)).toContain('Deleted alice@example.com');
+  });
+
   it('opens the erasure dialog for a uid with the request as its reference', async () => {
     const { user } = await openPage(LATE.id);
     await user.click(within(screen.getByTestId('request-subject')).getByRole('button', { name: 'Anonymise…' }));

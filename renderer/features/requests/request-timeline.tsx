@@ -6,7 +6,7 @@ import type { RequestView } from '../../../shared/requests';
 import { ErrorPanel } from '../../components/error-panel';
 import { VisibleUid } from '../../components/visible-uid';
 import { formatDateTime } from '../../i18n/format';
-import { useRequestActs } from './use-requests';
+import { useApplyChange, useRequestActs } from './use-requests';
 
 interface TimelineItem {
   key: string;
@@ -32,7 +32,7 @@ export function RequestTimeline({ view }: { view: RequestView }) {
           : undefined;
     items.push({ key: `event-${entry.event}`, at: entry.at, kind: entry.change, title: t(`requests.timeline.${entry.change}`), detail });
   }
-  for (const line of acts.data ?? []) items.push(actItem(line, t));
+  for (const line of acts.data?.lines ?? []) items.push(actItem(line, t));
   items.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
   return (
     <section className="card request-timeline" aria-labelledby="request-timeline-title">
@@ -40,6 +40,7 @@ export function RequestTimeline({ view }: { view: RequestView }) {
         {t('requests.timeline.title')}
       </h3>
       {acts.isError ? <ErrorPanel title={t('requests.timeline.actsFailed')} error={acts.error} onRetry={() => void acts.refetch()} retrying={acts.isFetching} /> : null}
+      {acts.data && acts.data.unlinkedActIds.length > 0 ? <UnlinkedActs id={view.id} actIds={acts.data.unlinkedActIds} /> : null}
       <ol className="timeline" data-testid="request-timeline">
         {items.map((item) => (
           <li key={item.key} className={`timeline__item timeline__item--${item.kind}`}>
@@ -52,6 +53,21 @@ export function RequestTimeline({ view }: { view: RequestView }) {
         ))}
       </ol>
     </section>
+  );
+}
+
+/** Erasures under the request's id not linked to it (the CLI without --request, or a link that failed): linked on request. */
+function UnlinkedActs({ id, actIds }: { id: string; actIds: string[] }) {
+  const { t } = useTranslation();
+  const apply = useApplyChange(id);
+  return (
+    <div className="callout callout--warning" data-testid="unlinked-acts">
+      <p>{t('requests.timeline.unlinked', { count: actIds.length })}</p>
+      <button type="button" className="button button--small" disabled={apply.isPending} onClick={() => apply.mutate({ kind: 'link', actIds, batchJobIds: [] })}>
+        {t('requests.timeline.linkThem')}
+      </button>
+      {apply.isError ? <ErrorPanel title={t('requests.timeline.linkFailed')} error={apply.error} /> : null}
+    </div>
   );
 }
 

@@ -43,7 +43,7 @@ export function useRequest(id: string, withContact: boolean) {
 
 export function useRequestActs(id: string) {
   const bridge = useBridge();
-  return useQuery({ queryKey: requestKeys.acts(id), queryFn: async () => (await bridge['requests.acts']({ id })).lines });
+  return useQuery({ queryKey: requestKeys.acts(id), queryFn: () => bridge['requests.acts']({ id }) });
 }
 
 export function useRegisterSettings() {
