@@ -6,6 +6,7 @@ import { VisibleUid } from '../../components/visible-uid';
 import { ViewSection } from '../../components/view-section';
 import { formatDateTime } from '../../i18n/format';
 import { ClockLabel } from './clock-label';
+import { RegisterSettingsPanel } from './register-settings-panel';
 import { formatDay } from './format-day';
 import { useRequestsNav } from './request-nav-store';
 import { RequestsFilters, toRequestFilter, type RequestsFilterValues } from './requests-filters';
@@ -17,17 +18,24 @@ export function RequestsList() {
   const go = useRequestsNav((s) => s.go);
   const [filters, setFilters] = useState<RequestsFilterValues>({ status: 'open', profileId: '', text: '' });
   const list = useRequestList(toRequestFilter(filters));
+  const [settingsOpen, setSettingsOpen] = useState(false);
   return (
     <ViewSection
       id="requests"
       title={t('requests.title')}
       intro={t('requests.intro')}
       actions={
-        <button type="button" className="button button--primary" onClick={() => go({ kind: 'new' })}>
-          {t('requests.new')}
-        </button>
+        <span className="request-decisions__buttons">
+          <button type="button" className="button" aria-expanded={settingsOpen} onClick={() => setSettingsOpen(!settingsOpen)}>
+            {t('requests.settings.open')}
+          </button>
+          <button type="button" className="button button--primary" onClick={() => go({ kind: 'new' })}>
+            {t('requests.new')}
+          </button>
+        </span>
       }
     >
+      {settingsOpen ? <RegisterSettingsPanel onDone={() => setSettingsOpen(false)} /> : null}
       <RequestsFilters values={filters} onChange={setFilters} />
       {list.isError ? (
         <ErrorPanel title={t('requests.loadFailed')} error={list.error} onRetry={() => void list.refetch()} retrying={list.isFetching} />
