@@ -40,6 +40,7 @@ test.describe('the request register in the console', () => {
     await expect(app.getByLabel('Received')).toHaveValue(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
     await app.getByLabel('uids concerned').fill('martine');
     await app.getByLabel('Requester’s contact (optional)').fill('martine.lefevre@example.net');
+    await photographAndScan(app, testInfo, 'request-flow-new');
     await app.getByRole('button', { name: 'Register the request' }).click();
     const heading = app.getByRole('heading', { level: 2, name: /^REQ-\d{4}-\d{4}$/ });
     await expect(heading).toBeVisible();

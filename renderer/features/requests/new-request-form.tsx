@@ -92,7 +92,7 @@ function RequestFields({ zone, profileId, pending, onSubmit }: { zone: string; p
         <label className="field__label" htmlFor={ids.ticket}>
           {t('requests.form.ticket')}
         </label>
-        <textarea id={ids.ticket} className="textarea" rows={5} maxLength={4000} value={ticket} onChange={(e) => setTicket(e.target.value)} />
+        <textarea id={ids.ticket} className="input textarea" rows={5} maxLength={4000} value={ticket} onChange={(e) => setTicket(e.target.value)} />
         <span className="field__hint">{t('requests.form.ticketHint')}</span>
       </div>
       <div className="new-request__row">
@@ -129,7 +129,7 @@ function RequestFields({ zone, profileId, pending, onSubmit }: { zone: string; p
         <label className="field__label" htmlFor={ids.uids}>
           {t('requests.form.uids')}
         </label>
-        <textarea id={ids.uids} className="textarea mono" rows={3} value={uids} onChange={(e) => setUids(e.target.value)} />
+        <textarea id={ids.uids} className="input textarea mono" rows={3} value={uids} onChange={(e) => setUids(e.target.value)} />
         <span className="field__hint">{t('requests.form.uidsHint')}</span>
       </div>
       <div className="new-request__row">

@@ -75,7 +75,7 @@ function ExtendForm({ pending, onSubmit }: { pending: boolean; onSubmit: (change
         <label className="field__label" htmlFor={ids.reason}>
           {t('requests.decisions.extendReason')}
         </label>
-        <textarea id={ids.reason} className="textarea" rows={2} maxLength={1000} required value={reason} onChange={(e) => setReason(e.target.value)} />
+        <textarea id={ids.reason} className="input textarea" rows={2} maxLength={1000} required value={reason} onChange={(e) => setReason(e.target.value)} />
       </div>
       <div className="field">
         <label className="field__label" htmlFor={ids.told}>
@@ -105,7 +105,7 @@ function RefuseForm({ pending, onSubmit }: { pending: boolean; onSubmit: (change
         <label className="field__label" htmlFor={groundId}>
           {t('requests.decisions.ground')}
         </label>
-        <textarea id={groundId} className="textarea" rows={3} maxLength={2000} required value={ground} onChange={(e) => setGround(e.target.value)} />
+        <textarea id={groundId} className="input textarea" rows={3} maxLength={2000} required value={ground} onChange={(e) => setGround(e.target.value)} />
         <span className="field__hint">{t('requests.decisions.groundHint')}</span>
       </div>
       <button type="submit" className="button button--danger" disabled={pending || !ground.trim()}>
