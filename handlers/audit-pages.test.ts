@@ -9,7 +9,7 @@ function trail(count: number) {
     const reading: AuditReading = {
       entries: Array.from({ length: count }, (_, index) => ({ at: '2026-01-01T09:00:00.000Z', action: 'anonymize', outcome: 'done', uid: `read-${reads.length}-user-${index}`, profileId: 'p', profileName: 'P', baseUrl: 'http://127.0.0.1', via: 'app', line: index + 1 })),
       corrupt: [{ line: count + 1, problem: 'Not JSON', excerpt: '{' }],
-      verdict: { ok: true, entries: count, headHash: 'h' },
+      verdict: { ok: true, entries: count, headHash: 'h', chainId: null },
       outcomeMissing: [],
     };
     reads.push(reading);
