@@ -104,5 +104,14 @@ test.describe('the request register in the console', () => {
     await rows.nth(0).getByRole('button').first().click();
     await expect(app.getByRole('heading', { level: 2, name: /^REQ-/ })).toBeVisible();
     await photographAndScan(app, testInfo, 'request-flow-page-fr');
+
+    // The overdue request cannot be extended any more: the core's reason is shown, in the window's language.
+    await app.getByRole('button', { name: 'Prolonger de deux mois…' }).click();
+    await app.getByLabel('Pourquoi (demandes complexes ou nombreuses)').fill('Comptes nombreux');
+    await app.getByRole('button', { name: 'Prolonger', exact: true }).click();
+    const refusal = app.getByRole('alert');
+    await expect(refusal).toContainText('La demande n’a pas été prolongée');
+    await expect(refusal).toContainText('ne peut pas être prolongée');
+    await photographAndScan(app, testInfo, 'request-flow-late-extension-fr', 'decision-error');
   });
 });

@@ -53,7 +53,11 @@ export function RequestDecisions({ view }: { view: RequestView }) {
       </div>
       {open === 'extend' ? <ExtendForm pending={apply.isPending} onSubmit={(change) => act(change, t('requests.decisions.extendFailed'))} /> : null}
       {open === 'refuse' ? <RefuseForm pending={apply.isPending} onSubmit={(change) => act(change, t('requests.decisions.refuseFailed'))} /> : null}
-      {apply.isError ? <ErrorPanel title={failedWhat} error={apply.error} /> : null}
+      {apply.isError ? (
+        <div data-testid="decision-error">
+          <ErrorPanel title={failedWhat} error={apply.error} />
+        </div>
+      ) : null}
     </section>
   );
 }
@@ -84,9 +88,11 @@ function ExtendForm({ pending, onSubmit }: { pending: boolean; onSubmit: (change
         <input id={ids.told} className="input" type="datetime-local" required value={told} onChange={(e) => setTold(e.target.value)} />
         <span className="field__hint">{t('requests.decisions.personToldHint', { zone })}</span>
       </div>
-      <button type="submit" className="button button--primary" disabled={pending || !reason.trim() || !toldAt}>
-        {t('requests.decisions.extendSubmit')}
-      </button>
+      <div>
+        <button type="submit" className="button button--primary" disabled={pending || !reason.trim() || !toldAt}>
+          {t('requests.decisions.extendSubmit')}
+        </button>
+      </div>
     </form>
   );
 }
@@ -108,9 +114,11 @@ function RefuseForm({ pending, onSubmit }: { pending: boolean; onSubmit: (change
         <textarea id={groundId} className="input textarea" rows={3} maxLength={2000} required value={ground} onChange={(e) => setGround(e.target.value)} />
         <span className="field__hint">{t('requests.decisions.groundHint')}</span>
       </div>
-      <button type="submit" className="button button--danger" disabled={pending || !ground.trim()}>
-        {t('requests.decisions.refuseSubmit')}
-      </button>
+      <div>
+        <button type="submit" className="button button--danger" disabled={pending || !ground.trim()}>
+          {t('requests.decisions.refuseSubmit')}
+        </button>
+      </div>
     </form>
   );
 }
