@@ -28,6 +28,30 @@ const INCONCLUSIVE: MessageText = {
 };
 const REASON = 'Power cut in the server room on 24 November (incident INC-1042).';
 
+describe('integrity badge: the request register the trail vouches for', () => {
+  it('a register changed outside Privacy Desk is a broken verdict, though the chain itself holds, in the window’s language', () => {
+    const badge = show(
+      {
+        ok: true,
+        entries: 9,
+        headHash: HEAD,
+        chainId: 'c',
+        register: { ok: false, events: 3, kind: 'edited', line: 2, message: 'Line 2 of requests.jsonl was changed.', text: { id: 'requests.notFound', params: { id: 'REQ-2026-0001' } } },
+      },
+      'fr',
+    );
+    expect(badge.className).toContain('integrity--broken');
+    expect(badge.textContent).toContain('Le registre des demandes ne correspond pas au journal d’audit à sa ligne 2');
+    expect(badge.textContent).not.toContain('Vérifié');
+  });
+
+  it('an intact register is said with the chain’s verdict', () => {
+    const badge = show({ ok: true, entries: 9, headHash: HEAD, chainId: 'c', register: { ok: true, events: 3 } });
+    expect(badge.className).toContain('integrity--ok');
+    expect(badge.textContent).toContain('Request register: 3 changes vouched for by the trail');
+  });
+});
+
 describe('integrity badge: the anchor kept outside the file', () => {
   it('says the trail was checked against the keychain, and since when an adopted trail is anchored', () => {
     show({ ok: true, entries: 12, headHash: HEAD, chainId: 'c', anchor: { store: 'keychain', state: 'checked', findings: 0, adopted: { at: '2026-11-22T18:00:00.000+01:00', seq: 8 } } });

@@ -15,6 +15,22 @@ export function IntegrityBadge({ verdict, onVerify, verifying, onAcknowledge }: 
       {verifying ? t('audit.verifying') : t('audit.verifyAgain')}
     </button>
   );
+  // The chain holds, but the request register it vouches for was changed outside Privacy Desk: not intact either.
+  if (verdict.ok && verdict.register?.ok === false) {
+    const register = verdict.register;
+    return (
+      <div className="integrity integrity--broken" role="alert" data-testid="integrity">
+        <span aria-hidden="true" className="integrity__mark">✗</span>
+        <div className="integrity__text">
+          <p className="integrity__title">{t('audit.registerBroken', { line: register.line })}</p>
+          <p className="integrity__detail">{wordMessage(i18n, register.text) ?? register.message}</p>
+          {verdict.headHash && <HeadHash hash={verdict.headHash} />}
+          <AnchorLine report={verdict.anchor} />
+        </div>
+        {verifyButton}
+      </div>
+    );
+  }
   if (!verdict.ok) {
     return (
       <div className="integrity integrity--broken" role="alert" data-testid="integrity">
@@ -41,6 +57,7 @@ export function IntegrityBadge({ verdict, onVerify, verifying, onAcknowledge }: 
           {verdict.legacy ? ` · ${t('audit.legacyLines', { count: verdict.legacy })}` : ''}
         </p>
         {verdict.headHash ? <HeadHash hash={verdict.headHash} /> : <p className="integrity__detail">{t('audit.noHead')}</p>}
+        {verdict.register?.ok && <p className="integrity__detail">{t('audit.registerVerified', { count: verdict.register.events })}</p>}
         <AnchorLine report={verdict.anchor} />
         <AnchorNotes report={verdict.anchor} />
         <AnchorFindings report={verdict.anchor} onAcknowledge={onAcknowledge} />
