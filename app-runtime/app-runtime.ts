@@ -104,7 +104,7 @@ export async function startAppRuntime(options: AppRuntimeOptions): Promise<AppRu
       if (closed) return;
       closed = true;
       clearInterval(flushTimer);
-      stopPurging();
+      const purgeEnded = stopPurging();
       // Running jobs stop at their next step. Batch runs are waited for, within a bound: their items in flight
       // finish and their outcomes reach the journal (an item still in flight at the bound is re-checked on resume).
       // The others are not (a page request may hang). The sandbox stays up meanwhile: a bundled run is sending to it.
@@ -115,6 +115,7 @@ export async function startAppRuntime(options: AppRuntimeOptions): Promise<AppRu
       await desk.settleAudit().catch(() => undefined);
       // Previews never run are of no use once the window is gone: their drafts go with it.
       desk.batch.discardOpenDrafts();
+      await purgeEnded;
       await sandbox?.close();
     },
   };
