@@ -345,7 +345,13 @@ export function createDesk(options: DeskOptions) {
 
     auditEntries: async (limit = 200): Promise<AuditEntry[]> => (await audit.list(limit)).map(upgradeLegacyEntry),
     /** The whole trail, never failing on a bad line; a torn last line is moved aside (core/audit-reader.ts says more). */
-    readAudit: (): Promise<AuditReading> => audit.read(),
+    readAudit: async (): Promise<AuditReading> => {
+      const reading = await audit.read();
+      // Its verdict covers the request register the trail vouches for too, as verifyAudit's does: the console's badge
+      // says "verified" from this reading before anyone presses Verify again.
+      const register = await requests.check(reading.entries);
+      return register.ok && register.events === 0 ? reading : { ...reading, verdict: { ...reading.verdict, register } };
+    },
     /** `anchor`: a head hash written down earlier (a ticket); the chain must still hold that entry. */
     verifyAudit: async (anchor?: string): Promise<ChainVerdict> => {
       const verdict = await audit.verify(anchor);

@@ -140,8 +140,16 @@ export function openLocalRequestStore(options: LocalRequestStoreOptions): Reques
     },
     settings,
     saveSettings: (changes: Partial<RegisterSettings>) => saveRegisterSettings(dataDir, changes, options.lockOptions),
-    // Under the register's lock: no change is between its line and its audit entry while both are read.
-    check: () => file.locked(async () => checkRegister(await file.read(), parseAuditText(await readWhole(audit.path)).entries)),
+    check: async (entries) => {
+      // Against a reading just made: a change landing between that reading and this one would look unaudited, so
+      // only an intact verdict is taken from it; a mismatch is checked again as below.
+      if (entries) {
+        const quick = checkRegister(await file.read(), entries);
+        if (quick.ok) return quick;
+      }
+      // Under the register's lock: no change is between its line and its audit entry while both are read.
+      return file.locked(async () => checkRegister(await file.read(), parseAuditText(await readWhole(audit.path)).entries));
+    },
   };
   return store;
 }

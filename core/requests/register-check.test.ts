@@ -52,6 +52,16 @@ describe('audit verify covers the request register', () => {
     expect((await d.verifyAudit()).register).toMatchObject({ ok: false, kind: 'removed', line: 3, message: expect.stringMatching(/Event 3 .*resume.* no longer in it/) });
   });
 
+  it('the trail as read for the audit view says the same: a badge drawn from that reading is never "verified" over an edited register', async () => {
+    const d = await threeEvents();
+    expect((await d.readAudit()).verdict.register).toEqual({ ok: true, events: 3 });
+    rewrite(lines().map((line, i) => (i === 1 ? line.replace('"by":"dpo"', '"by":"someone"') : line)));
+    const reading = await d.readAudit();
+    expect(reading.verdict.ok).toBe(true);
+    expect(auditIntact(reading.verdict)).toBe(false);
+    expect(reading.verdict.register).toMatchObject({ ok: false, kind: 'edited', line: 2 });
+  });
+
   it('reordered events', async () => {
     const d = await threeEvents();
     const [a, b, c] = lines() as [string, string, string];

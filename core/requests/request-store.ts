@@ -1,4 +1,5 @@
 import type { AnswerPack, AnswerPackOptions } from './answer-pack';
+import type { AuditEntryAt } from '../../shared/audit';
 import type { NewRequest, RegisterSettings, RequestChangeInput, RequestExport, RequestExportFormat, RequestFilter, RequestView, RegisterCheck } from '../../shared/requests';
 
 export type { AnswerPack, AnswerPackOptions } from './answer-pack';
@@ -35,6 +36,9 @@ export interface RequestStore {
    * only `withContact`). Each pack made is a register event ('pack', with both files' SHA-256) and so an audit entry.
    */
   answerPack(id: string, options: AnswerPackOptions): Promise<AnswerPack>;
-  /** The register against the audit trail that vouches for it (what `audit verify` adds to its verdict). */
-  check(): Promise<RegisterCheck>;
+  /**
+   * The register against the audit trail that vouches for it (what `audit verify` adds to its verdict). Given the
+   * trail's entries just read (the audit view's reading), against those; a mismatch is checked again under the lock.
+   */
+  check(entries?: readonly AuditEntryAt[]): Promise<RegisterCheck>;
 }
