@@ -32,7 +32,7 @@ async function main() {
     // keytar is native: it stays outside the bundle and is loaded only when the keychain is opened.
     // pdfkit reads its fonts from its own package at run time: it stays outside, loaded only for a receipt.
     // date-holidays (the register's clock) is loaded only when a deadline is computed: outside, it costs no start-up.
-    external: ['keytar', 'pdfkit', 'date-holidays'],
+    external: ['keytar', 'pdfkit', 'date-holidays', 'pg-native'],
     // Bundled CommonJS packages (commander…) require Node built-ins; an ES module has no `require` of its own.
     banner: { js: "import { createRequire as createRequireForBundle } from 'node:module';\nconst require = createRequireForBundle(import.meta.url);" },
     define: { PRIVACY_DESK_VERSION: JSON.stringify(version) },

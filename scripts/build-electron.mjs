@@ -27,7 +27,7 @@ async function main() {
     outfile: join(outdir, 'main.cjs'),
     platform: 'node',
     target: electronNodeTarget,
-    external: ['electron', 'keytar', 'pdfkit', 'date-holidays'],
+    external: ['electron', 'keytar', 'pdfkit', 'date-holidays', 'pg-native'],
     // import('keytar') becomes require('keytar'): plain CommonJS loading works from inside the asar.
     supported: { 'dynamic-import': false },
   });

@@ -30,6 +30,7 @@ export const ERROR_CODES = [
   'INTERNAL',
   'BUSY',
   'FILE_WRITE_FAILED',
+  'TEAM_STORE_UNAVAILABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -75,6 +76,8 @@ const OUTCOME_OF_CODE: Record<ErrorCode, Outcome> = {
   BUSY: 'not-sent',
   // A file Privacy Desk writes besides the audit trail (a batch's results, an export, a receipt): about that file only.
   FILE_WRITE_FAILED: 'not-sent',
+  // The team's database (team mode) could not be reached or refused the write: nothing is sent without its record there.
+  TEAM_STORE_UNAVAILABLE: 'not-sent',
 };
 
 export function defaultOutcome(code: ErrorCode): Outcome {

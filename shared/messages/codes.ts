@@ -26,6 +26,7 @@ export const CODE_MESSAGES = {
   'code.KEYCHAIN_UNAVAILABLE': message('The system keychain could not be used. Check that it is available and unlocked.'),
   'code.AUDIT_WRITE_FAILED': message('The audit trail could not be written. Free disk space or fix the data folder’s rights, then try again.'),
   'code.INTERNAL': message('Something went wrong inside Privacy Desk. Try again; if it persists, report it with the steps that led here.'),
+  'code.TEAM_STORE_UNAVAILABLE': message('The team’s database could not be reached or did not accept the write, so nothing was sent. Check the connection to it (privacy-desk team status), then try again.'),
   'code.FILE_WRITE_FAILED': message('A file Privacy Desk writes on this computer could not be written (the disk is full, or the folder is not writable). Free some disk space or make the folder writable, then try again.'),
   'code.BUSY': message('Privacy Desk is busy with the same kind of work and took nothing of this request. Try again when the other work has finished.'),
 } as const;

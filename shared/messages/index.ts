@@ -10,6 +10,7 @@ import { PHRASE_MESSAGES } from './phrases';
 import { REGISTER_IMPORT_MESSAGES } from './register-import';
 import { REQUEST_MESSAGES } from './requests';
 import { SERVICE_MESSAGES } from './service';
+import { TEAM_MESSAGES } from './team';
 import { TOKEN_MESSAGES } from './token';
 
 /**
@@ -28,6 +29,7 @@ export const MESSAGES = {
   ...AUDIT_MESSAGES,
   ...REQUEST_MESSAGES,
   ...ANSWER_PACK_MESSAGES,
+  ...TEAM_MESSAGES,
   ...REGISTER_IMPORT_MESSAGES,
 } as const;
 

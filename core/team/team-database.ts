@@ -1,0 +1,116 @@
+import { hostname } from 'node:os';
+import pg from 'pg';
+import { PrivacyDeskError } from '../../shared/errors';
+import { msg } from '../../shared/messages';
+import { migrateTeamDatabase } from './team-migrations';
+import type { TeamDatabaseAddress } from './team-url';
+
+/**
+ * The team database (team mode): one pool of connections to PostgreSQL, the schema brought up to date on opening,
+ * and who writes (the database role, the desktop). Every store of team mode (audit trail, batch jobs, register)
+ * shares it. The password comes from the caller (the keychain), is handed to the driver only, and is never kept
+ * in an object this returns.
+ */
+export interface TeamDatabase {
+  readonly pool: pg.Pool;
+  /** The address as shown: postgres://USER@HOST:PORT/DB. */
+  readonly where: string;
+  /** The role the database says this connection writes with (current_user). */
+  readonly role: string;
+  /** This computer's name, as entries record it. */
+  readonly desktop: string;
+  /** Runs `task` in one transaction (BEGIN … COMMIT; ROLLBACK when it throws), on one connection. */
+  transaction<T>(task: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface OpenTeamDatabaseOptions {
+  password: string;
+  /** How long a connection attempt may take before the database counts as unreachable (default 5 s). */
+  connectTimeoutMs?: number;
+  /** Connections kept at most (default 4: a desktop's writes are serialised by the chain's lock anyway). */
+  maxConnections?: number;
+  /** Shown in pg_stat_activity, so a DBA sees who is connected. */
+  applicationName?: string;
+}
+
+// Codes of PostgreSQL refusing who we are (28xxx: authorisation) as opposed to not being there.
+const REFUSED = /^28/;
+
+/** The driver's or the server's failure as a typed error: unreachable, refused, or a write not recorded; nothing was sent. */
+export function teamStoreError(where: string, error: unknown, when: 'connect' | 'write' = 'write'): PrivacyDeskError {
+  if (error instanceof PrivacyDeskError) return error;
+  const code = (error as { code?: unknown }).code;
+  const why = typeof code === 'string' ? code : error instanceof Error ? error.message.replace(/\s+/g, ' ').slice(0, 160) : String(error);
+  const id = typeof code === 'string' && REFUSED.test(code) ? 'team.refused' : when === 'connect' ? 'team.unreachable' : 'team.writeFailed';
+  return new PrivacyDeskError({ code: 'TEAM_STORE_UNAVAILABLE', text: msg(id, { where, why }) }, { cause: error });
+}
+
+export async function openTeamDatabase(address: TeamDatabaseAddress, options: OpenTeamDatabaseOptions): Promise<TeamDatabase> {
+  const where = address.display;
+  const pool = new pg.Pool({
+    host: address.host,
+    port: address.port,
+    user: address.user,
+    database: address.database,
+    password: options.password,
+    ssl: address.tls ? { rejectUnauthorized: true, servername: address.host } : false,
+    max: options.maxConnections ?? 4,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    idleTimeoutMillis: 30_000,
+    application_name: options.applicationName ?? 'privacy-desk',
+  });
+  // A connection the server ends while idle (a restart) is an 'error' on the pool: the next query reconnects.
+  pool.on('error', () => undefined);
+  let role: string;
+  try {
+    const client = await pool.connect();
+    try {
+      role = (await client.query<{ role: string }>('SELECT current_user AS role')).rows[0]?.role ?? address.user;
+      await migrateTeamDatabase(client, where);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw teamStoreError(where, error, 'connect');
+  }
+  const desktop = safeHostname();
+  return {
+    pool,
+    where,
+    role,
+    desktop,
+    async transaction(task) {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw teamStoreError(where, error, 'connect');
+      }
+      let broken = false;
+      try {
+        await client.query('BEGIN');
+        const result = await task(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        broken = true;
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error instanceof PrivacyDeskError ? error : teamStoreError(where, error);
+      } finally {
+        // A connection that failed mid-transaction may be half-dead (a cut network): do not hand it out again.
+        client.release(broken);
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+function safeHostname(): string {
+  try {
+    return hostname() || 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
