@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { SANDBOX_DEFAULTS } from './defaults';
 import { RATE_LIMIT_WINDOWS, type RateLimitWindow } from './rate-limiter';
 import type { SandboxOptions } from './types';
+import { DEFAULT_LOGOUT_LAPSES, LOGOUT_LAPSES, parseLogoutLapses } from './logout-lapses';
 
 export const USAGE = `Usage: npm run sandbox -- [options]
 
@@ -22,6 +23,9 @@ Options:
   --rate-limit-window W sliding (the last 1,000 ms, default) | fixed (each calendar second)
   --list-variant V      success-data | bare-array | users-key | data-meta | no-headers
   --logout-error-status 400 | 422
+  --logout-lapses L     logout token checks to skip: "none" (keep every rule) or a comma-separated list of
+                        ${LOGOUT_LAPSES.join(', ')}
+                        (default ${DEFAULT_LOGOUT_LAPSES.join(',')})
   --help                show this help
 
 Test-only routes live under /sandbox/ (GET /sandbox/ lists them). Time passes on the sandbox's own clock:
@@ -70,7 +74,7 @@ export function parseSandboxArgs(argv: string[]): SandboxOptions | 'help' {
         'error-rate': { type: 'string' }, 'drop-rate': { type: 'string' }, 'rate-limit': { type: 'string' },
         'rate-limit-window': { type: 'string' },
         'lost-answer-rate': { type: 'string' },
-        'list-variant': { type: 'string' }, 'logout-error-status': { type: 'string' }, help: { type: 'boolean' },
+        'list-variant': { type: 'string' }, 'logout-error-status': { type: 'string' }, 'logout-lapses': { type: 'string' }, help: { type: 'boolean' },
       },
     }));
   } catch (error) {
@@ -115,6 +119,14 @@ export function parseSandboxArgs(argv: string[]): SandboxOptions | 'help' {
   if (logoutStatus !== undefined) {
     if (logoutStatus !== '400' && logoutStatus !== '422') throw new UsageError(`--logout-error-status must be 400 or 422 (got "${logoutStatus}").`);
     options.variants = { ...options.variants, logoutErrorStatus: logoutStatus === '400' ? 400 : 422 };
+  }
+  const lapses = values['logout-lapses'];
+  if (lapses !== undefined) {
+    try {
+      options.variants = { ...options.variants, logoutLapses: parseLogoutLapses(lapses) };
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
   }
   for (const key of ['users', 'seed', 'tokenTtlSeconds'] as const) if (options[key] === undefined) delete options[key];
   return options;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_FAULTS, DEFAULT_VARIANTS } from './defaults';
 import { RATE_LIMIT_WINDOWS } from './rate-limiter';
 import type { SandboxFaults, SandboxVariants } from './types';
+import { LOGOUT_LAPSES } from './logout-lapses';
 
 const share = z.number().min(0).max(1);
 
@@ -25,6 +26,7 @@ export const variantsSchema = z.strictObject({
   logoutErrorStatus: z.union([z.literal(400), z.literal(422), z.literal(200)]),
   logoutSuccessBody: z.enum(['json', 'empty', 'success-false']),
   retryAfter: z.enum(['seconds', 'http-date', 'none']),
+  logoutLapses: z.array(z.enum(LOGOUT_LAPSES)).max(LOGOUT_LAPSES.length),
 });
 
 /** PUT /sandbox/faults: either one flat object mixing both kinds of field, or { faults, variants }. */

@@ -3,6 +3,7 @@ import type { SandboxConfig } from './config';
 import type { RateLimiter } from './rate-limiter';
 import type { SandboxState } from './state';
 import type { UidRequestLog } from './uid-requests';
+import type { LogoutReplayMemory } from './logout-replay';
 import type { SandboxCredentials, SandboxStats } from './types';
 
 /** What every route handler needs; built once per running sandbox. */
@@ -19,7 +20,9 @@ export interface SandboxContext {
   faultRandom: () => number;
   /** Anonymise, delete and logout requests per uid (sandbox/uid-requests.ts). */
   requestLog: UidRequestLog;
-  /** Users back to the seed, stats, request log and rate-limit window cleared, faults and variants as at start; the clock is not turned back. */
+  /** The jti values of accepted logout tokens, for the replay check (sandbox/logout-checks.ts). */
+  logoutReplays: LogoutReplayMemory;
+  /** Users back to the seed, stats, request log, remembered logout jti values and rate-limit window cleared, faults and variants as at start; the clock is not turned back. */
   reset(): void;
 }
 

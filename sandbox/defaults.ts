@@ -1,4 +1,5 @@
 import type { SandboxFaults, SandboxVariants } from './types';
+import { DEFAULT_LOGOUT_LAPSES } from './logout-lapses';
 
 /**
  * SANDBOX-ONLY credentials. They are public, documented values so that every
@@ -43,6 +44,7 @@ export const DEFAULT_VARIANTS: SandboxVariants = {
   logoutErrorStatus: 400,
   logoutSuccessBody: 'json',
   retryAfter: 'seconds',
+  logoutLapses: DEFAULT_LOGOUT_LAPSES,
 };
 
 export const DEFAULT_PER_PAGE = 10;

@@ -10,6 +10,7 @@ import { SandboxState, seedSnapshot } from './state';
 import { createRandom } from './prng';
 import type { RunningSandbox, SandboxCredentials, SandboxOptions } from './types';
 import { UidRequestLog } from './uid-requests';
+import { LogoutReplayMemory } from './logout-replay';
 
 export type {
   LoggedAct, RateLimitWindow, RunningSandbox, SandboxCredentials, SandboxFaults, SandboxOptions, SandboxStats, SandboxVariants, ServiceUser,
@@ -51,6 +52,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     rateLimiter: new RateLimiter(),
     clock,
     requestLog: new UidRequestLog(),
+    logoutReplays: new LogoutReplayMemory(() => clock.now()),
     faultRandom: options.faultSeed === undefined ? Math.random : createRandom(options.faultSeed).next,
     reset() {
       state.replaceUsers(seedSnapshot(seed, userCount));
@@ -58,6 +60,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       Object.assign(ctx.stats, emptyStats());
       ctx.rateLimiter.clear();
       ctx.requestLog.clear();
+      ctx.logoutReplays.clear();
     },
   };
 

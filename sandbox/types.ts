@@ -1,6 +1,7 @@
 /** Public types of the sandbox. `server.ts` re-exports them; other parts import from there. */
 import type { RateLimitWindow } from './rate-limiter';
 import type { UidRequest } from './uid-requests';
+import type { LogoutLapse } from './logout-lapses';
 
 export type { RateLimitWindow } from './rate-limiter';
 
@@ -39,6 +40,8 @@ export interface SandboxVariants {
   /** 'success-false': a valid token is answered 200 {"success": false} and no session ends. */
   logoutSuccessBody: 'json' | 'empty' | 'success-false';
   retryAfter: 'seconds' | 'http-date' | 'none';
+  /** The logout token checks skipped (sandbox/logout-lapses.ts); [] keeps every rule. */
+  logoutLapses: readonly LogoutLapse[];
 }
 
 export interface SandboxOptions {
