@@ -8,6 +8,7 @@ import { requestsCommand } from './commands/requests';
 import { tokenCommand } from './commands/token';
 import { usersCommand } from './commands/users';
 import { withUsersFind } from './commands/users-find';
+import { withUsersReconcile } from './commands/users-reconcile';
 import { addConnectionOptions, CONNECTION_OPTION_KEYS } from './connection';
 import { isIrreversible, type CliContext } from './context';
 import { EXIT_CODES_HELP, EXIT_OK, reportFailure, type FailedRun } from './exit-codes';
@@ -52,7 +53,7 @@ function buildProgram(context: CliContext): Command {
     .addHelpText('after', EXIT_CODES_HELP)
     // Options before the command belong to the program; after it, to the command (so `profiles add --base-url` stays its own).
     .enablePositionalOptions();
-  for (const command of [profilesCommand(context), withUsersFind(usersCommand(context), context), logoutCommand(context), tokenCommand(context), auditCommand(context), batchCommand(context), requestsCommand(context)]) program.addCommand(command);
+  for (const command of [profilesCommand(context), withUsersReconcile(withUsersFind(usersCommand(context), context), context), logoutCommand(context), tokenCommand(context), auditCommand(context), batchCommand(context), requestsCommand(context)]) program.addCommand(command);
   // The connection options work before the command too (`privacy-desk --profile prod users list`):
   // given there, they are handed down to the command that runs.
   addConnectionOptions(program).hook('preAction', (root, actionCommand) => {

@@ -544,4 +544,8 @@ export const messagesFr: MessageWordings = {
   'requestImport.duplicateReference': 'La référence {{reference}} figure aussi à la ligne {{line}} : une demande ne s’importe qu’une fois.',
   'requestImport.alreadyImported': 'La référence {{reference}} a déjà été importée, en tant que {{id}}.',
   'requestImport.invalidField': '{{field}} {{problem}}.',
+  'reconcile.noValidUid': 'Aucun uid valide dans {{source}} : rien à rapprocher. Donnez la liste actuelle des uid de l’application (une liste, un CSV ou un TSV ; choisissez la colonne des uid si ce n’est pas la première). Rien n’a été envoyé.',
+  'reconcile.gone': 'Ce rapprochement n’est plus conservé (l’application garde les derniers, en mémoire seulement, jusqu’à sa fermeture). Relancez le rapprochement.',
+  'reconcile.notAnOrphan': '{{uid}} n’est pas un orphelin de ce rapprochement : seuls les orphelins en sont envoyés vers un lot. Rien n’a été envoyé.',
+  'reconcile.noOrphans': 'Aucun orphelin à envoyer vers un lot : chaque utilisateur du service figure dans la liste de l’application, ou n’y a qu’une correspondance approchée.',
 };

@@ -7,6 +7,7 @@ import { BATCH_RETRY_MESSAGES } from './batch-retry';
 import { CODE_MESSAGES } from './codes';
 import { LOCAL_MESSAGES } from './local';
 import { PHRASE_MESSAGES } from './phrases';
+import { RECONCILE_MESSAGES } from './reconcile';
 import { REGISTER_IMPORT_MESSAGES } from './register-import';
 import { REQUEST_MESSAGES } from './requests';
 import { SERVICE_MESSAGES } from './service';
@@ -31,6 +32,7 @@ export const MESSAGES = {
   ...ANSWER_PACK_MESSAGES,
   ...TEAM_MESSAGES,
   ...REGISTER_IMPORT_MESSAGES,
+  ...RECONCILE_MESSAGES,
 } as const;
 
 export type MessageId = keyof typeof MESSAGES;
