@@ -17,6 +17,8 @@ export interface CredentialStore {
    */
   getRecord(account: string): Promise<string | null>;
   setRecord(account: string, value: string): Promise<void>;
+  /** Removes such a record (the team database's password on `team disconnect`); nothing to do when absent. */
+  deleteRecord(account: string): Promise<void>;
 }
 
 /** What a store gives back: the key, the secret and the origin they may be sent to (absent in entries written before the binding existed). */
@@ -44,6 +46,9 @@ export function createSessionCredentialStore(): CredentialStore {
     },
     async setRecord(account, value) {
       records.set(account, value);
+    },
+    async deleteRecord(account) {
+      records.delete(account);
     },
   };
 }

@@ -110,6 +110,9 @@ export async function openKeytarCredentialStore(options: KeytarStoreOptions = {}
     async setRecord(account, value) {
       await keytar.setPassword(service, account, value).catch(fail);
     },
+    async deleteRecord(account) {
+      await keytar.deletePassword(service, account).catch(fail);
+    },
   };
   return { store };
 }

@@ -1,10 +1,12 @@
 import type { MessageWordings } from '../../shared/messages';
+import { conformanceMessagesFr } from './conformance-messages-fr';
 
 /**
  * French wording of every message of the catalogue (shared/messages/): the same ids and {{parameters}};
  * the compiler checks that none is missing, messages.test.ts that each is worded and typeset.
  */
 export const messagesFr: MessageWordings = {
+  ...conformanceMessagesFr,
   'code.INVALID_CREDENTIALS': 'Le service a refusé la clé API ou la clé secrète de ce profil. Vérifiez-les toutes deux dans Configuration › Général du panneau d’administration du service.',
   'code.INSUFFICIENT_SCOPE': 'Le service a refusé : il manque à cette clé API une autorisation (portée) nécessaire. Demandez aux administrateurs du service de l’accorder.',
   'code.UNAUTHORIZED': 'La requête a été refusée faute d’autorisation. Vérifiez les clés du profil, ou rechargez la fenêtre, puis réessayez.',
@@ -37,6 +39,15 @@ export const messagesFr: MessageWordings = {
   'team.writeFailed': 'La base de l’équipe {{where}} n’a pas enregistré l’entrée ({{why}}) : rien n’a été envoyé. Vérifiez la connexion (privacy-desk team status), puis réessayez.',
   'team.tooNew': 'La base de l’équipe {{where}} a été mise à niveau par un Privacy Desk plus récent (il connaît l’étape {{step}}, pas cette version). Mettez à jour Privacy Desk sur cet ordinateur.',
   'code.TEAM_STORE_UNAVAILABLE': 'La base de données de l’équipe n’a pas pu être jointe ou n’a pas accepté l’écriture : rien n’a été envoyé. Vérifiez la connexion (privacy-desk team status), puis réessayez.',
+  'teamMode.noPassword': 'Ce dossier de données travaille sur la base de l’équipe {{where}}, mais son mot de passe n’est ni dans le trousseau du système ni dans PRIVACY_DESK_DATABASE_PASSWORD. Rien n’a été envoyé. Relancez privacy-desk team connect (ou définissez PRIVACY_DESK_DATABASE_PASSWORD).',
+  'teamMode.settingDamaged': 'Le réglage d’équipe {{path}} ne peut pas être lu ({{problem}}). Rien n’a été envoyé. Lancez privacy-desk team disconnect, puis privacy-desk team connect de nouveau.',
+  'teamMode.notConnected': 'Ce dossier de données n’est pas en mode équipe : son journal d’audit, ses lots et son registre des demandes sont gardés sur cet ordinateur. Connectez-le avec privacy-desk team connect --database-url postgres://UTILISATEUR@HÔTE:PORT/BASE.',
+  'teamMode.otherDatabase': 'Ce dossier de données travaille déjà sur la base de l’équipe {{where}}. Déconnectez-le d’abord (privacy-desk team disconnect), puis connectez-le à {{other}}.',
+  'teamMode.passwordMissing': 'Aucun mot de passe donné pour {{where}}. Tapez-le quand il est demandé dans un terminal, ou définissez PRIVACY_DESK_DATABASE_PASSWORD.',
+  'teamMode.alreadyImported': 'Les données locales de ce dossier ont été importées dans {{where}} le {{at}}. Un second import est refusé : il ajouterait deux fois les mêmes entrées.',
+  'teamMode.importUnavailable': 'Cette version ne sait pas encore importer {{what}} dans la base de l’équipe. Rien n’a été importé.',
+  'teamMode.notEmptyForImport': 'La base de l’équipe {{where}} contient déjà {{count}} entrées d’audit d’autres postes ; le journal local est joint après elles, le hachage de sa tête inscrit dans la première entrée importée.',
+  'teamMode.keychainSession': 'Le trousseau du système n’est pas utilisé : le mot de passe n’est gardé que pour cette session. Définissez PRIVACY_DESK_DATABASE_PASSWORD pour les commandes suivantes.',
   'code.FILE_WRITE_FAILED': 'Un fichier que Privacy Desk écrit sur cet ordinateur n’a pas pu être écrit (le disque est plein, ou le dossier n’est pas accessible en écriture). Libérez de l’espace disque ou rendez le dossier accessible en écriture, puis réessayez.',
   'code.BUSY': 'Privacy Desk est occupé par le même genre de travail et n’a rien pris de cette demande. Réessayez quand l’autre travail sera terminé.',
 

@@ -6,12 +6,14 @@ import { BATCH_MESSAGES } from './batch';
 import { BATCH_RETRY_MESSAGES } from './batch-retry';
 import { CODE_MESSAGES } from './codes';
 import { LOCAL_MESSAGES } from './local';
+import { LOGOUT_CONFORMANCE_MESSAGES } from './logout-conformance';
 import { PHRASE_MESSAGES } from './phrases';
 import { RECONCILE_MESSAGES } from './reconcile';
 import { REGISTER_IMPORT_MESSAGES } from './register-import';
 import { REQUEST_MESSAGES } from './requests';
 import { SERVICE_MESSAGES } from './service';
 import { TEAM_MESSAGES } from './team';
+import { TEAM_MODE_MESSAGES } from './team-mode';
 import { TOKEN_MESSAGES } from './token';
 
 /**
@@ -24,6 +26,7 @@ export const MESSAGES = {
   ...PHRASE_MESSAGES,
   ...SERVICE_MESSAGES,
   ...TOKEN_MESSAGES,
+  ...LOGOUT_CONFORMANCE_MESSAGES,
   ...LOCAL_MESSAGES,
   ...BATCH_MESSAGES,
   ...BATCH_RETRY_MESSAGES,
@@ -31,6 +34,7 @@ export const MESSAGES = {
   ...REQUEST_MESSAGES,
   ...ANSWER_PACK_MESSAGES,
   ...TEAM_MESSAGES,
+  ...TEAM_MODE_MESSAGES,
   ...REGISTER_IMPORT_MESSAGES,
   ...RECONCILE_MESSAGES,
 } as const;
