@@ -4,6 +4,7 @@ import { msg } from '../../shared/messages';
 import { moveTornTailAside, readTail, readWhole } from '../audit-file';
 import { withDataLock, type DataLockName, type DataLockOptions } from '../data-lock';
 import { appendWholeDurably } from '../durable-append';
+import type { RegisterEventLog, RegisterLine } from './register-event-log';
 
 /**
  * requests.jsonl: the request register as an append-only log of events, one JSON line each, written whole and
@@ -13,12 +14,7 @@ import { appendWholeDurably } from '../durable-append';
 export const REGISTER_FILE_NAME = 'requests.jsonl';
 export const REQUESTS_LOCK: DataLockName = { name: 'requests', what: msg('lock.what.requests') };
 
-export interface RegisterLine {
-  /** 1-based line in requests.jsonl. */
-  line: number;
-  /** Exactly as stored, without its newline: what its audit entry hashes. */
-  text: string;
-}
+export type { RegisterLine } from './register-event-log';
 
 /** The complete lines of the register's text (a last line without its newline is torn: left out, and counted). */
 export function registerLines(text: string): { lines: RegisterLine[]; tornBytes: number } {
@@ -31,17 +27,9 @@ export function registerLines(text: string): { lines: RegisterLine[]; tornBytes:
   return { lines, tornBytes: Buffer.byteLength(torn, 'utf8') };
 }
 
-export interface RegisterFile {
+/** The register's events as a file: read without the lock (a line being written is torn until its newline, and left out). */
+export interface RegisterFile extends RegisterEventLog {
   readonly path: string;
-  /** The register as it stands (no lock: a line being written is torn until its newline, and left out). */
-  read(): Promise<RegisterLine[]>;
-  /**
-   * Under the register's lock: `decide` sees every line and returns the line to append (or null for nothing), which is
-   * written whole and fsynced before `after` runs, still under the lock (the audit entry that vouches for it).
-   */
-  append<T>(decide: (lines: RegisterLine[]) => Promise<{ text: string; result: T } | null>, after?: (written: RegisterLine, result: T) => Promise<void>): Promise<T | null>;
-  /** Runs `task` under the register's lock (a reader that must see the register and the audit trail at one moment). */
-  locked<T>(task: () => Promise<T>): Promise<T>;
 }
 
 export function openRegisterFile(dataDir: string, lockOptions: DataLockOptions = {}): RegisterFile {
@@ -49,6 +37,8 @@ export function openRegisterFile(dataDir: string, lockOptions: DataLockOptions =
   const locked = <T>(task: () => Promise<T>): Promise<T> => withDataLock(dataDir, REQUESTS_LOCK, task, lockOptions);
   return {
     path,
+    where: path,
+    damaged: (line, problem) => msg('requests.fileDamaged', { line, path, problem }),
     read: async () => registerLines(await readWhole(path)).lines,
     locked,
     append: (decide, after) =>

@@ -29,35 +29,52 @@ export async function readRegisterSettings(dataDir: string): Promise<RegisterSet
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return defaultRegisterSettings();
     throw error;
   }
-  const damaged = (problem: string) => new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', text: msg('requests.settingsDamaged', { path, problem }) });
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw damaged('not JSON');
+    throw settingsDamaged(path, 'not JSON');
   }
+  return parseRegisterSettings(value, path);
+}
+
+const settingsDamaged = (path: string, problem: string) => new PrivacyDeskError({ code: 'INTERNAL', outcome: 'not-sent', text: msg('requests.settingsDamaged', { path, problem }) });
+
+/** Settings as kept (a file's JSON, a database's row), the defaults filling what is not there; `where` names the place when they are damaged. */
+export function parseRegisterSettings(value: unknown, where: string): RegisterSettings {
   const parsed = registerSettingsSchema.safeParse({ ...defaultRegisterSettings(), ...(typeof value === 'object' && value !== null ? value : {}) });
-  if (!parsed.success) throw damaged(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
-  if (!isValidTimeZone(parsed.data.timeZone)) throw damaged(`unknown time zone ${parsed.data.timeZone}`);
+  if (!parsed.success) throw settingsDamaged(where, parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
+  if (!isValidTimeZone(parsed.data.timeZone)) throw settingsDamaged(where, `unknown time zone ${parsed.data.timeZone}`);
   return parsed.data;
+}
+
+/** Every given setting checked (INVALID_INPUT saying which) before anything is written. */
+export function checkSettingsChanges(changes: Partial<RegisterSettings>): void {
+  if (changes.timeZone !== undefined && !isValidTimeZone(changes.timeZone)) throw invalidInput(msg('requests.badTimeZone', { zone: changes.timeZone }));
+  if (changes.country !== undefined && !isSupportedCountry(changes.country)) throw invalidInput(msg('requests.badCountry', { country: changes.country }));
+}
+
+/** The settings in force after `changes` (INVALID_INPUT when the result is not valid). */
+export function mergeRegisterSettings(current: RegisterSettings, changes: Partial<RegisterSettings>): RegisterSettings {
+  const next = registerSettingsSchema.safeParse({ ...current, ...changes });
+  if (!next.success) {
+    const issue = next.error.issues[0];
+    throw invalidInput(msg('requests.invalid', { field: issue?.path.join('.') ?? 'settings', problem: issue?.message ?? 'is not valid' }));
+  }
+  return next.data;
 }
 
 /** Checks every given setting before anything is written, then writes them all at once; returns the settings now in force. */
 export async function saveRegisterSettings(dataDir: string, changes: Partial<RegisterSettings>, lockOptions: DataLockOptions = {}): Promise<RegisterSettings> {
   await loadHolidayCalendar();
-  if (changes.timeZone !== undefined && !isValidTimeZone(changes.timeZone)) throw invalidInput(msg('requests.badTimeZone', { zone: changes.timeZone }));
-  if (changes.country !== undefined && !isSupportedCountry(changes.country)) throw invalidInput(msg('requests.badCountry', { country: changes.country }));
+  checkSettingsChanges(changes);
   return withDataLock(
     dataDir,
     REQUESTS_LOCK,
     async () => {
-      const next = registerSettingsSchema.safeParse({ ...(await readRegisterSettings(dataDir)), ...changes });
-      if (!next.success) {
-        const issue = next.error.issues[0];
-        throw invalidInput(msg('requests.invalid', { field: issue?.path.join('.') ?? 'settings', problem: issue?.message ?? 'is not valid' }));
-      }
-      await writeFileAtomic(join(dataDir, SETTINGS_FILE_NAME), `${JSON.stringify(next.data, null, 2)}\n`);
-      return next.data;
+      const next = mergeRegisterSettings(await readRegisterSettings(dataDir), changes);
+      await writeFileAtomic(join(dataDir, SETTINGS_FILE_NAME), `${JSON.stringify(next, null, 2)}\n`);
+      return next;
     },
     lockOptions,
   );

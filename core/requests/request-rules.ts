@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { invalidInput } from '../../shared/errors';
 import { msg } from '../../shared/messages';
 import { newRequestSchema, requestChangeSchema, type Requester, type RegisterSettings, type RequestChangeInput, type NewRequest } from '../../shared/requests';
-import type { RegisterKeyring } from './register-crypto';
+import type { RegisterKeyring } from './register-keyring';
 import type { RequestState, SealedRequester, StoredChange } from './register-events';
 import { lateExtension } from './request-clock';
 

@@ -1,7 +1,7 @@
 import { msg, wordInEnglish } from '../../shared/messages';
 import { CLOSED_STATUSES, requestFilterSchema, type RegisterSettings, type RequestFilter, type RequestView } from '../../shared/requests';
 import { searchKey } from '../search-text';
-import type { RegisterKeyring } from './register-crypto';
+import type { RegisterKeyring } from './register-keyring';
 import type { RequestState } from './register-events';
 import { requestClock } from './request-clock';
 import { dayInZone } from './time-zone';
