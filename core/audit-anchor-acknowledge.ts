@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { acknowledgementReasonProblem, FINDING_ID, type AuditVia, type ChainVerdict } from '../shared/audit';
 import { invalidInput } from '../shared/errors';
 import { msg, wordInEnglish } from '../shared/messages';
-import type { FileAuditLog } from './audit-log';
+import type { AuditStore } from './audit-store';
 import { isoWithOffset } from './local-time';
 
 /**
@@ -25,7 +25,7 @@ export interface Acknowledger {
 }
 
 /** Writes the acknowledgement and returns verify's verdict after it. Refuses, writing nothing, a reason too short or an id no open finding has. */
-export async function acknowledgeFinding(log: FileAuditLog, request: AcknowledgeRequest, who: Acknowledger): Promise<ChainVerdict> {
+export async function acknowledgeFinding(log: AuditStore, request: AcknowledgeRequest, who: Acknowledger): Promise<ChainVerdict> {
   const finding = request.finding.trim().toLowerCase();
   const reason = request.reason.trim();
   const reasonProblem = acknowledgementReasonProblem(reason);

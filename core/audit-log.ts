@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { isPrivacyDeskError } from '../shared/errors';
 import { AuditWriteError } from './audit-write-error';
 import { diskProblem } from './disk-error';
-import type { AnchorReport, AuditEntry, AuditReading, ChainVerdict } from '../shared/audit';
+import type { AnchorReport, AuditEntry, AuditReading } from '../shared/audit';
 import { parseAuditText, readingOf } from './audit-reader';
 import { moveTornTailAside, readTail, readWhole, summaryOfFile, writeChained, type AnnounceWrite, type FileState } from './audit-file';
 import type { AnchorPlace, AuditAnchorRecord, AuditAnchorStore } from './audit-anchor';
@@ -13,47 +13,21 @@ import { writeFingerprint } from './audit-anchor-crash';
 import { landedConfirmations } from './audit-anchor-confirm';
 import { isoWithOffset } from './local-time';
 import { AUDIT_LOCK, withDataLock, type DataLockOptions } from './data-lock';
+import { fileAuditFeed } from './audit-feed-file';
+import type { AuditStore } from './audit-store';
 
 export const AUDIT_FILE_NAME = 'audit.jsonl';
 
-export interface AuditLog {
+/** What the gate needs of a trail (core/service/erasure-gate.ts): any AuditStore is one; tests keep one in memory. */
+export interface AuditLog extends Pick<AuditStore, 'append' | 'appendMany' | 'list'> {
+  /** The file, for a trail kept in one. */
+  readonly path?: string;
+}
+
+/** The data folder's audit.jsonl as an AuditStore (core/audit-store.ts); `where` is its path. */
+export interface FileAuditLog extends AuditStore {
   readonly path: string;
-  /**
-   * Appends one entry, chained to the last, written whole and fsynced; throws when it could not be
-   * recorded (callers must then not act). An entry other than 'attempted' that cannot be written is
-   * kept in memory and written before the next entry (or by flushPending): the act it records happened.
-   */
-  append(entry: AuditEntry): Promise<void>;
-  /**
-   * Appends several entries in order as ONE write and ONE fsync (a batch groups its records so fsync does not
-   * limit it); all or nothing. Entries other than 'attempted' are kept, as with append, when the write fails.
-   */
-  appendMany(entries: readonly AuditEntry[]): Promise<void>;
-  /** Newest first, readable entries only (legacy outcomes as stored). */
-  list(limit?: number): Promise<AuditEntry[]>;
 }
-
-/** The file-backed log also lets an entry depend on the line before it. */
-export interface FileAuditLog extends AuditLog {
-  /**
-   * Like append, but builds the entry from the file's last complete line (exactly as stored, without
-   * its newline; null when there is none), read under the same cross-process lock as the write.
-   * The chain fields are added to what `build` returns.
-   */
-  appendAfterLast(build: (lastLine: string | null) => AuditEntry): Promise<void>;
-  /** Every line read on its own; a torn last line is moved aside first (under the lock). */
-  read(): Promise<AuditReading>;
-  /** Read-only check of the chain (a torn last line is reported, not moved); `anchor`: a head hash the chain must still hold. */
-  verify(anchor?: string): Promise<ChainVerdict>;
-  /** Writes the outcome entries kept after a failed write; returns how many are still waiting. */
-  flushPending(): Promise<number>;
-  readonly pendingCount: number;
-  /** The entries still waiting, oldest first. */
-  pendingEntries(): readonly AuditEntry[];
-  /** Tells the anchor now that the last write landed, when no write has said it yet (core/audit-anchor-confirm.ts). */
-  settle(): Promise<void>;
-}
-
 
 /**
  * Under `ulimit -f` a write past the limit raises SIGXFSZ, whose default action kills the process
@@ -228,6 +202,8 @@ export function openAuditLog(dataDir: string, options: AuditLogOptions = {}): Fi
 
   return {
     path,
+    where: path,
+    feed: () => fileAuditFeed(path),
     // An 'attempted' entry that cannot be written stops the act; any other records an act that happened.
     append: (entry) => appendBuilt(() => entry, entry.outcome === 'attempted' ? [] : [entry]),
     appendMany: (entries) => (entries.length === 0 ? Promise.resolve() : appendBuilt(() => entries, entries.filter((entry) => entry.outcome !== 'attempted'))),

@@ -164,7 +164,7 @@ export function createDesk(options: DeskOptions) {
   });
   // The audit trail as a change feed: whoever erased on this computer (this window, the CLI, a batch), the
   // user leaves the kept lists before the next answer. Read from where the trail ends now, by offset.
-  const erasureFeed = createErasureFeed({ path: audit.path, ...(options.now ? { now: options.now } : {}) });
+  const erasureFeed = createErasureFeed({ source: audit.feed(), ...(options.now ? { now: options.now } : {}) });
   const catchUpWithErasures = async () => {
     const news = await erasureFeed.poll();
     if (news.lostTrack) userIndexes.forgetAll();

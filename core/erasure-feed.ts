@@ -1,9 +1,9 @@
-import { statSync } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
 import { checkBaseUrl } from '../shared/profile';
 import type { AuditStage, AuditVia } from '../shared/audit';
 import type { ErasedSinceAnswer, RecordedErasure } from '../shared/user-search';
 import type { ErasureAction } from '../shared/users';
+import { fileAuditFeed } from './audit-feed-file';
+import type { AuditFeedSource } from './audit-store';
 
 /** One erasure read from the audit trail, with where it was sent. */
 export interface FeedErasure extends RecordedErasure {
@@ -13,16 +13,18 @@ export interface FeedErasure extends RecordedErasure {
   service: string;
 }
 
-export interface ErasureFeedOptions {
-  /** audit.jsonl of the data folder every process on this computer writes to. */
-  path: string;
+interface FeedCommonOptions {
   /** How many erasures are remembered for lookups; past it they are forgotten and the feed says it lost track. */
   memoryLimit?: number;
-  /** Bytes read at a time. */
-  chunkBytes?: number;
   /** This process's clock: when the feed lost track, so a page read before that is not vouched for. */
   now?: () => number;
 }
+
+/**
+ * Where the entries come from: the audit store's own feed (AuditStore.feed(): the file or the team database), or
+ * audit.jsonl of the data folder every process on this computer writes to, read `chunkBytes` at a time.
+ */
+export type ErasureFeedOptions = FeedCommonOptions & ({ source: AuditFeedSource } | { path: string; chunkBytes?: number });
 
 export type ErasureFeed = ReturnType<typeof createErasureFeed>;
 
@@ -32,7 +34,6 @@ export interface FeedNews {
   lostTrack: boolean;
 }
 
-const MAX_LINE_BYTES = 1 << 20;
 const ERASURE_ACTIONS: readonly string[] = ['anonymize', 'delete'] satisfies ErasureAction[];
 
 /** The same service however its address was written (trailing slash, /api/v1, case of the host). */
@@ -42,20 +43,19 @@ export function serviceKey(baseUrl: string): string {
 }
 
 /**
- * The audit trail as a change feed: every process that erases on this computer (the console, the CLI, a batch)
- * appends to the same audit.jsonl, so reading what was appended since the last poll tells which users are gone.
- * It starts at the file's end when created and reads only the new bytes (by offset), a line at a time once
- * the line is whole. An entry counts when the user may no longer be there: done, unknown (it may have
+ * The audit trail as a change feed: every process that erases (the console, the CLI, a batch; in team mode, on any
+ * desktop) appends to the same trail, so reading what was appended since the last poll tells which users are gone.
+ * The source starts at the trail's end when created and brings only what came after (core/audit-feed-file.ts reads
+ * audit.jsonl by offset, a line once it is whole; the team database by sequence number). An entry counts when the user may no longer be there: done, unknown (it may have
  * happened), a refusal because the service did not know the uid, a verification. Attempts, refusals for other
  * reasons and acts never sent change nothing.
  */
 export function createErasureFeed(options: ErasureFeedOptions) {
   const memoryLimit = options.memoryLimit ?? 200_000;
-  const chunkBytes = options.chunkBytes ?? 1 << 20;
   const now = options.now ?? Date.now;
   // When it last lost track (the trail replaced or cut, or too much to remember): erasures before are forgotten.
   let lostTrackAt: number | undefined;
-  let { offset, inode } = startingPoint(options.path);
+  const source = 'source' in options ? options.source : fileAuditFeed(options.path, options.chunkBytes);
   // uid → the latest erasure per profile or service (a uid is rarely erased on more than one).
   const remembered = new Map<string, FeedErasure[]>();
   let rememberedCount = 0;
@@ -73,50 +73,11 @@ export function createErasureFeed(options: ErasureFeedOptions) {
   };
 
   const readNews = async (): Promise<FeedNews> => {
-    let info;
-    try {
-      info = await stat(options.path);
-    } catch {
-      // No trail yet (or it was removed): a trail that comes back is read from its start.
-      const lostTrack = offset > 0;
-      offset = 0;
-      inode = undefined;
-      return { erasures: [], lostTrack };
-    }
-    let lostTrack = false;
-    if ((inode !== undefined && info.ino !== inode) || info.size < offset) {
-      // Replaced or cut: what was read before may not be there any more. Read the new file from its start.
-      lostTrack = true;
-      offset = 0;
-    }
-    inode = info.ino;
-    if (info.size === offset) return { erasures: [], lostTrack };
+    const { lines, lostTrack } = await source.next();
     const erasures: FeedErasure[] = [];
-    const handle = await open(options.path, 'r');
-    try {
-      let carry = Buffer.alloc(0);
-      let position = offset;
-      while (position < info.size) {
-        const buffer = Buffer.alloc(Math.min(chunkBytes, info.size - position));
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
-        if (bytesRead === 0) break;
-        position += bytesRead;
-        const text = Buffer.concat([carry, buffer.subarray(0, bytesRead)]);
-        const lastNewline = text.lastIndexOf(0x0a);
-        carry = lastNewline === -1 ? text : text.subarray(lastNewline + 1);
-        if (lastNewline !== -1) {
-          for (const line of text.subarray(0, lastNewline).toString('utf8').split('\n')) {
-            const erasure = erasureOf(line);
-            if (erasure) erasures.push(erasure);
-          }
-        }
-        // No entry is this long: skip it (its end, read later, is not JSON and is ignored) rather than hold it.
-        if (carry.length > MAX_LINE_BYTES) carry = Buffer.alloc(0);
-        // A line still being written stays for the next poll: the offset stops after the last whole line.
-        offset = position - carry.length;
-      }
-    } finally {
-      await handle.close();
+    for (const line of lines) {
+      const erasure = erasureOf(line);
+      if (erasure) erasures.push(erasure);
     }
     return { erasures, lostTrack };
   };
@@ -170,15 +131,6 @@ export function createErasureFeed(options: ErasureFeedOptions) {
     remembered.clear();
     rememberedCount = 0;
     lostTrackAt = now();
-  }
-}
-
-function startingPoint(path: string): { offset: number; inode: number | undefined } {
-  try {
-    const info = statSync(path);
-    return { offset: info.size, inode: info.ino };
-  } catch {
-    return { offset: 0, inode: undefined };
   }
 }
 
