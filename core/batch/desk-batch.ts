@@ -10,16 +10,18 @@ import { checkDraft } from './check-draft';
 import { createDraft, readDraft, readDraftItems, readMissing, readTrimmable, removeDraft } from './drafts';
 import { trimmedUid } from './likely-mistakes';
 import type { BatchItem, StoredPlan } from './job-files';
-import { createJob, resumeJob, type Journal } from './journal';
-import { listJobs, type JobDamage, type JobSummary } from './job-list';
-import { journalDamage, readItems, readJobState, type ItemState, type JobState } from './job-state';
-import { exportResults, readResults } from './results';
+import { openFileBatchJobs, type BatchJobStore } from './batch-job-store';
+import type { Journal } from './journal';
+import type { JobDamage, JobSummary } from './job-list';
+import type { ItemState, JobState } from './job-state';
 import { createFailedRetries } from './retry-failed';
 import { runBatch, type RunItem } from './run-batch';
 import { msg } from '../../shared/messages';
 
 export interface DeskBatchDeps {
   dataDir: string;
+  /** Where jobs are kept (default: the data folder's files); drafts stay in the data folder whatever it is. */
+  jobs?: BatchJobStore;
   getProfile(profileId: string): Promise<Profile>;
   connectionFor(profileId: string): Promise<GatedConnection>;
   walkUsers(profileId: string, walk: WalkControl): Promise<{ users: UserRecord[] }>;
@@ -39,6 +41,7 @@ export const MAX_OPEN_DRAFTS = 8;
 /** desk.batch (core/batch/batch-types.ts): drafts, checks, jobs and their runs. */
 export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
   const { dataDir } = deps;
+  const jobs = deps.jobs ?? openFileBatchJobs(dataDir);
   const now = deps.now ?? Date.now;
   /** The runs of this process: their latest report, which list() serves with the job (one truth for every screen). */
   const live = new Map<string, BatchProgress>();
@@ -80,7 +83,7 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
   }
 
   async function* unfinishedItems(plan: StoredPlan, state: JobState | null): AsyncGenerator<RunItem> {
-    for await (const item of readItems(dataDir, plan.jobId)) {
+    for await (const item of jobs.readItems(plan.jobId)) {
       const itemState: ItemState = state ? state.stateOf(item.index) : 'never-started';
       if (!UNFINISHED.has(itemState)) continue;
       const reference = item.reference ?? plan.reference;
@@ -95,7 +98,7 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
     }
   }
 
-  const failedRetries = createFailedRetries({ dataDir, getProfile: deps.getProfile, connectionFor: deps.connectionFor, walkUsers: deps.walkUsers, run });
+  const failedRetries = createFailedRetries({ jobs, getProfile: deps.getProfile, connectionFor: deps.connectionFor, walkUsers: deps.walkUsers, run });
 
   /** Turns a draft into a job and runs it (start, while no discard may remove the draft). */
   async function startDraft(request: BatchStartRequest, control: BatchRunControl): Promise<BatchRun> {
@@ -117,7 +120,7 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
     const referenceIssue = referenceProblem(request.reference);
     if (referenceIssue) throw invalidInput(msg('input.nothingSent', { problem: referenceProblemText(referenceIssue) }));
     const reference = request.reference?.trim();
-    const journal = await createJob(dataDir, {
+    const journal = await jobs.createJob({
       action: request.action,
       profileId: profile.id,
       profileName: profile.name,
@@ -210,9 +213,9 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
     start: (request, control = {}) => whileStarting(request.draftId, () => startDraft(request, control)),
 
     async resume(batchId, { concurrency, confirmation }, control = {}) {
-      const before = await readJobState(dataDir, batchId);
+      const before = await jobs.readJobState(batchId);
       // A damaged journal says so before any phrase is asked for: it cannot be resumed whatever is typed.
-      if (before.corruptLines.length > 0) throw journalDamage(dataDir, batchId, before.corruptLines);
+      if (before.corruptLines.length > 0) throw jobs.journalDamage(batchId, before.corruptLines);
       if (!before.itemsComplete) {
         throw invalidInput(msg('batch.notRecorded', { job: batchId }));
       }
@@ -228,9 +231,9 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
         throw invalidInput(msg('batch.otherAddress', { job: batchId, confirmed: before.plan.baseUrl, profile: profile.name, now: profile.baseUrl }));
       }
       await deps.connectionFor(profile.id);
-      const journal = await resumeJob(dataDir, batchId);
+      const journal = await jobs.resumeJob(batchId);
       try {
-        return await run(journal, await readJobState(dataDir, batchId), concurrency, control);
+        return await run(journal, await jobs.readJobState(batchId), concurrency, control);
       } catch (error) {
         await journal.close().catch(() => undefined);
         throw error;
@@ -242,20 +245,20 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
 
     listAll: async () => {
       const at = revision;
-      const { jobs, damaged } = await listJobs(dataDir);
-      return { jobs: jobs.map((job) => summaryOf(job, live.get(job.jobId), at)), damaged: damaged.map(damagedOf) };
+      const { jobs: found, damaged } = await jobs.listJobs();
+      return { jobs: found.map((job) => summaryOf(job, live.get(job.jobId), at)), damaged: damaged.map(damagedOf) };
     },
     list: async () => {
       const at = revision;
-      return (await listJobs(dataDir)).jobs.map((job) => summaryOf(job, live.get(job.jobId), at));
+      return (await jobs.listJobs()).jobs.map((job) => summaryOf(job, live.get(job.jobId), at));
     },
     mostRecentUnfinished: async () => {
       const at = revision;
-      const job = (await listJobs(dataDir)).jobs.find((candidate) => candidate.state === 'unfinished' && !live.has(candidate.jobId));
+      const job = (await jobs.listJobs()).jobs.find((candidate) => candidate.state === 'unfinished' && !live.has(candidate.jobId));
       return job ? summaryOf(job, undefined, at) : null;
     },
-    results: (batchId) => readResults(dataDir, batchId),
-    exportResults: (batchId, format) => exportResults(dataDir, batchId, format),
+    results: (batchId) => jobs.readResults(batchId),
+    exportResults: (batchId, format) => jobs.exportResults(batchId, format),
   };
 }
 

@@ -24,12 +24,12 @@ import type { Profile } from '../../shared/profile';
 import type { UserRecord } from '../../shared/users';
 import type { GatedConnection } from '../service/erasure-gate';
 import type { BatchRun, BatchRunControl, WalkControl } from './batch-types';
-import { resumeJob, type Journal } from './journal';
-import { journalDamage, readItems, readJobState, type JobState } from './job-state';
-import { jobRunner } from './run-lock';
+import type { BatchJobStore } from './batch-job-store';
+import type { Journal } from './journal';
+import type { JobState } from './job-state';
 
 export interface FailedRetriesDeps {
-  dataDir: string;
+  jobs: BatchJobStore;
   getProfile(profileId: string): Promise<Profile>;
   connectionFor(profileId: string): Promise<GatedConnection>;
   walkUsers(profileId: string, walk: WalkControl): Promise<{ users: UserRecord[] }>;
@@ -60,15 +60,15 @@ interface KeptCheck {
 const MAX_KEPT_CHECKS = 8;
 
 export function createFailedRetries(deps: FailedRetriesDeps) {
-  const { dataDir } = deps;
+  const { jobs } = deps;
   const kept = new Map<string, KeptCheck>();
 
   /** The job as a retry needs it: readable, every item recorded, run by nobody, finished, with failed items. */
   async function finishedWithFailures(batchId: string): Promise<JobState> {
-    const state = await readJobState(dataDir, batchId);
-    if (state.corruptLines.length > 0) throw journalDamage(dataDir, batchId, state.corruptLines);
+    const state = await jobs.readJobState(batchId);
+    if (state.corruptLines.length > 0) throw jobs.journalDamage(batchId, state.corruptLines);
     if (!state.itemsComplete) throw invalidInput(msg('batch.notRecorded', { job: batchId }));
-    const runner = await jobRunner(dataDir, batchId);
+    const runner = await jobs.jobRunner(batchId);
     if (runner.state === 'running' || runner.state === 'paused' || runner.state === 'stopping') throw invalidInput(msg('batch.retry.beingRun', { job: batchId }));
     if (state.unfinished > 0) throw invalidInput(msg('batch.retry.unfinished', { job: batchId, count: state.unfinished }));
     if (state.counts.failed === 0) throw invalidInput(msg('batch.retry.noneFailed', { job: batchId }));
@@ -101,7 +101,7 @@ export function createFailedRetries(deps: FailedRetriesDeps) {
     const sample: string[] = [];
     const firstUids: string[] = [];
     const lastUids: string[] = [];
-    for await (const item of readItems(dataDir, batchId)) {
+    for await (const item of jobs.readItems(batchId)) {
       if (state.stateOf(item.index) !== 'failed') continue;
       found.failed.push(item.index);
       if (known.has(item.uid)) {
@@ -141,10 +141,10 @@ export function createFailedRetries(deps: FailedRetriesDeps) {
       throw new PrivacyDeskError({ code: 'CONFIRMATION_MISMATCH', text: msg('batch.retry.phraseMismatch', { phrase: batchConfirmationPhrase(action, toSend) }) });
     }
     await deps.connectionFor((await jobProfile(before)).id);
-    const journal = await resumeJob(dataDir, batchId);
+    const journal = await jobs.resumeJob(batchId);
     try {
       // Read again under the run lock: what was checked and confirmed must still be the job's failed items.
-      const state = await readJobState(dataDir, batchId);
+      const state = await jobs.readJobState(batchId);
       const failed = failedItems(state);
       const unchanged = state.unfinished === 0 && (checked ? sameItems(failed, checked.failed) : failed.length === toSend);
       if (!unchanged) throw invalidInput(msg('batch.retry.changed', { job: batchId }));
@@ -159,7 +159,7 @@ export function createFailedRetries(deps: FailedRetriesDeps) {
         await journal.recordOutcome({ item, outcome, reason: wordInEnglish(reasonText), reasonText });
       }
       await journal.flush();
-      return await deps.run(journal, await readJobState(dataDir, batchId), options.concurrency, control);
+      return await deps.run(journal, await jobs.readJobState(batchId), options.concurrency, control);
     } catch (error) {
       await journal.close().catch(() => undefined);
       throw error;
