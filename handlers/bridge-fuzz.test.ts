@@ -85,6 +85,11 @@ function templates(): Partial<Record<BridgeMethod, Record<string, unknown>>> {
     'requests.settings': {},
     'requests.saveSettings': { purgeAfterYears: 3 },
     'requests.answerPack': { id: 'REQ-2000-0001', language: 'en', withContact: false },
+    // An unknown profile and a reconciliation that was never made: a fuzzed call that still parses reads nothing.
+    'reconcile.start': { profileId: 'fuzz-no-such-profile', text: 'fuzz-a\nfuzz-b', kind: 'list', sourceName: 'fuzz.txt' },
+    'reconcile.rows': { reconcileId: 'f'.repeat(32), set: 'orphans', filter: '', offset: 0, limit: 10 },
+    'reconcile.export': { reconcileId: 'f'.repeat(32), format: 'csv' },
+    'reconcile.orphanList': { reconcileId: 'f'.repeat(32), filter: '' },
   };
 }
 

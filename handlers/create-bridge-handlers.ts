@@ -4,6 +4,7 @@ import { batchHandlers } from './batch-handlers';
 import { jobHandlers } from './job-handlers';
 import { logoutHandlers } from './logout-handlers';
 import { profileHandlers } from './profile-handlers';
+import { reconcileHandlers } from './reconcile-handlers';
 import { requestHandlers } from './request-handlers';
 import { userHandlers } from './user-handlers';
 import type { BridgeHandlers, HandlerContext } from './types';
@@ -19,5 +20,6 @@ export function createBridgeHandlers(ctx: HandlerContext): BridgeHandlers {
     ...jobHandlers(ctx),
     ...batchHandlers(ctx),
     ...requestHandlers(ctx),
+    ...reconcileHandlers(ctx),
   };
 }

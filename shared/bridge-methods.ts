@@ -54,6 +54,10 @@ export const BRIDGE_METHOD_NAMES = [
   'requests.settings',
   'requests.saveSettings',
   'requests.answerPack',
+  'reconcile.start',
+  'reconcile.rows',
+  'reconcile.export',
+  'reconcile.orphanList',
 ] as const;
 
 export type BridgeMethodName = (typeof BRIDGE_METHOD_NAMES)[number];

@@ -12,6 +12,7 @@ import { batchRetryCheckInputSchema, batchRetryInputSchema } from './batch-retry
 import { newRequestSchema, registerSettingsSchema, requestChangeSchema, requestFilterSchema, requestIdSchema, type RegisterSettings, type RequestView } from './requests';
 import type { RequestActsLine } from './request-acts';
 import type { AnswerPackFiles } from './request-pack-files';
+import { reconcileExportInputSchema, reconcileOrphanListInputSchema, reconcileRowsInputSchema, reconcileStartInputSchema, type ReconcileExportFile, type ReconcileOrphanList, type ReconcileRows } from './reconcile';
 import { batchCheckInputSchema, batchDiscardInputSchema, batchJobIdInput, batchPreviewInputSchema, batchResultsInputSchema, batchResumeInputSchema, batchStartInputSchema, type BatchJobDamage, type BatchJobSummary, type BatchPreview, type BatchResultsFile } from './batch';
 
 /**
@@ -205,6 +206,14 @@ export const bridgeContract = {
   'requests.saveSettings': { input: registerSettingsSchema.partial(), output: {} as RegisterSettings },
   /** A closed request's answer pack (core/requests/answer-pack.ts): the receipt of its acts and the letter, in a language; the requester named only withContact. */
   'requests.answerPack': { input: z.object({ id: requestIdSchema, language: z.enum(['en', 'fr']), withContact: z.boolean().default(false) }), output: {} as AnswerPackFiles },
+  /** Reads the application's uid list as batch.preview does, then walks every user as a job ('reconcile'); the sets stay in the main process (shared/reconcile.ts). Nothing is sent. */
+  'reconcile.start': { input: reconcileStartInputSchema, output: {} as { jobId: string } },
+  /** One page of a set of a finished reconciliation, filtered. */
+  'reconcile.rows': { input: reconcileRowsInputSchema, output: {} as ReconcileRows },
+  /** Every set as CSV (formula cells neutralised) or JSON, for the window to save. */
+  'reconcile.export': { input: reconcileExportInputSchema, output: {} as ReconcileExportFile },
+  /** The orphans (those the filter keeps, or those picked) as a list batch.preview reads whole, with the reconciliation's reference. */
+  'reconcile.orphanList': { input: reconcileOrphanListInputSchema, output: {} as ReconcileOrphanList },
 } as const;
 
 export type BridgeContract = typeof bridgeContract;

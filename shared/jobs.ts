@@ -4,6 +4,7 @@ import { profileIdSchema } from './profile';
 import { MAX_PER_PAGE } from './users';
 import { batchCheckResultSchema, batchIdSchema, batchProgressSchema, batchRunResultSchema, type BatchCheckResult, type BatchProgress, type BatchRunResult } from './batch';
 import { batchRetryCheckResultSchema, type BatchRetryCheck } from './batch-retry';
+import { reconcileSummarySchema, type ReconcileSummary } from './reconcile';
 
 /**
  * Long work that runs in the main process as a job: started by a bridge
@@ -58,6 +59,8 @@ const batchCheckJob = { jobId: jobIdSchema, kind: z.literal('batch.check') };
 const batchRetryCheckJob = { jobId: jobIdSchema, kind: z.literal('batch.retryCheck') };
 /** `batch.start` / `batch.resume` / `batch.retry`: a batch erasure running (shared/batch.ts); its progress names the batch job. */
 const batchRunJob = { jobId: jobIdSchema, kind: z.literal('batch.run') };
+/** `reconcile.start`: the application's uid list against a walk of every user (shared/reconcile.ts); its result is the summary, the sets stay in the main process. */
+const reconcileJob = { jobId: jobIdSchema, kind: z.literal('reconcile') };
 
 export const jobProgressSchema = z.discriminatedUnion('kind', [
   z.object({ ...usersWalkJob, ...usersWalkProgressSchema.shape }),
@@ -65,6 +68,7 @@ export const jobProgressSchema = z.discriminatedUnion('kind', [
   z.object({ ...batchCheckJob, ...usersWalkProgressSchema.shape }),
   z.object({ ...batchRetryCheckJob, ...usersWalkProgressSchema.shape }),
   z.object({ ...batchRunJob, ...batchProgressSchema.shape }),
+  z.object({ ...reconcileJob, ...usersWalkProgressSchema.shape }),
 ]);
 
 /** completed: the work ran to its end; cancelled: it stopped after `jobs.cancel`; failed: it stopped on an error. */
@@ -85,6 +89,9 @@ export const jobFinishedSchema = z.union([
   z.object({ ...batchRunJob, status: z.literal('completed'), result: batchRunResultSchema }),
   z.object({ ...batchRunJob, status: z.literal('cancelled'), batchId: batchIdSchema.optional() }),
   z.object({ ...batchRunJob, status: z.literal('failed'), error: errorInfoSchema, batchId: batchIdSchema.optional() }),
+  z.object({ ...reconcileJob, status: z.literal('completed'), result: reconcileSummarySchema }),
+  z.object({ ...reconcileJob, status: z.literal('cancelled') }),
+  z.object({ ...reconcileJob, status: z.literal('failed'), error: errorInfoSchema }),
 ]);
 
 export type JobProgress = z.output<typeof jobProgressSchema>;
@@ -101,4 +108,5 @@ export interface JobShapes {
   'batch.check': { progress: UsersWalkProgress; result: BatchCheckResult };
   'batch.retryCheck': { progress: UsersWalkProgress; result: BatchRetryCheck };
   'batch.run': { progress: BatchProgress; result: BatchRunResult };
+  reconcile: { progress: UsersWalkProgress; result: ReconcileSummary };
 }

@@ -8,6 +8,7 @@ import type { BatchJobSummary } from '../../shared/batch';
 import type { JobProgress } from '../../shared/jobs';
 import { createFakeBatch } from './fake-batch';
 import { createFakeRequests } from './fake-requests';
+import { createFakeReconcile } from './fake-reconcile';
 import type { RequestView } from '../../shared/requests';
 import { createFakeBridgeEvents } from './fake-bridge-events';
 import { deriveFakeClient, type FakeBehaviours } from './fake-client';
@@ -110,8 +111,8 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     if (indexed) indexed = indexed.filter((user) => user.uid !== uid);
   };
   /** Which kind each started job is, so a cancel finishes it as its own kind. */
-  const jobKinds = new Map<string, 'users.walk' | 'users.index' | 'batch.check' | 'batch.retryCheck' | 'batch.run'>();
-  const startJob = (kind: 'users.walk' | 'users.index' | 'batch.check' | 'batch.retryCheck' | 'batch.run') => {
+  const jobKinds = new Map<string, 'users.walk' | 'users.index' | 'batch.check' | 'batch.retryCheck' | 'batch.run' | 'reconcile'>();
+  const startJob = (kind: 'users.walk' | 'users.index' | 'batch.check' | 'batch.retryCheck' | 'batch.run' | 'reconcile') => {
     const jobId = `job-${calls.length}`;
     runningJobs.add(jobId);
     jobKinds.set(jobId, kind);
@@ -119,6 +120,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
   };
   const batch = createFakeBatch(startJob, profiles, options.batchJobs);
   const register = createFakeRequests(options.requests, options.requesterContacts);
+  const reconciliations = createFakeReconcile(startJob, () => users);
 
   const guard = (method: BridgeMethod, input: unknown) => {
     calls.push({ method, input });
@@ -325,6 +327,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     // Batch jobs, like the others, only start: a test drives them with emitEvent.
     ...batch.methods,
     ...register.methods,
+    ...reconciliations.methods,
     // As the handler: a job started for a request is linked to it once it exists.
     'batch.start': async (input) => {
       if (input.requestId !== undefined) await register.methods['requests.get']({ id: input.requestId, withContact: false });
@@ -392,6 +395,11 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     isPaused: batch.isPaused,
     /** A request as the fake's register holds it. */
     request: register.request,
+    /** Ends a started reconcile job as the core would: job.finished with its summary; its sets are kept from then on. */
+    finishReconcile: (jobId: string) => {
+      const result = reconciliations.settle(jobId);
+      if (result) emitEvent('job.finished', { jobId, kind: 'reconcile', status: 'completed', result });
+    },
     unlinkedAct: register.unlinkedAct,
   };
 }
