@@ -15,7 +15,8 @@ import { upgradeLegacyEntry } from './legacy-audit-entry';
 import { baseUrlOrigin } from '../shared/credential-origin';
 import type { CredentialStore, StoredCredentials } from './credential-store';
 import { createDeskProfiles, type SaveProfileInput } from './desk-profiles';
-import { fetchSandboxUserState, openGatedConnection, simulateSandboxLogin, type ErasureOrder, type GatedConnection, type ServiceConnection } from './service/erasure-gate';
+import { fetchSandboxUserState, openGatedConnection, simulateSandboxLogin, type ConformanceOrder, type ErasureOrder, type GatedConnection, type ServiceConnection } from './service/erasure-gate';
+import type { ConformanceRun } from '../shared/logout-conformance';
 import { isoWithOffset } from './local-time';
 import { checkLogoutOptions, exposedToken } from './logout-exposure';
 import { openProfileStore } from './profile-store';
@@ -334,6 +335,11 @@ export function createDesk(options: DeskOptions) {
     },
 
     /** Opens a session for the uid on a loopback sandbox, for the logout tester; a live profile is refused before anything is sent. */
+    /** The logout conformance run through the gate (each send audited); a live profile needs the uid typed again (confirmUid). */
+    async runLogoutConformance(profileId: string, order: ConformanceOrder): Promise<ConformanceRun> {
+      return (await connectionFor(profileId)).gate.logoutConformance(order);
+    },
+
     async simulateSandboxLogin(profileId: string, uid: string): Promise<{ sessionCount: number }> {
       assertValidUid(uid);
       const profile = await getProfile(profileId);

@@ -1,6 +1,7 @@
 import type { ErasureAction } from './users';
 import type { ErrorCode, Outcome } from './errors';
 import type { NegativeCase } from './logout';
+import type { ConformanceCaseId } from './logout-conformance';
 import type { MessageText } from './message-text';
 import { msg } from './messages';
 
@@ -135,8 +136,8 @@ export interface AuditRecord {
   jobId?: string;
   /** A batch item the operator chose to send trimmed: the uid as pasted (spaces at an end); `uid` is what was sent. */
   pastedUid?: string;
-  /** A deliberate test (the logout tester's negative cases): refused is the expected result. */
-  test?: { case: NegativeCase };
+  /** A deliberate test (the logout tester's negative cases, a conformance run's must-refuse tokens): refused is the expected result. */
+  test?: { case: NegativeCase | ConformanceCaseId; run?: 'conformance' };
   status?: number;
   requestId?: string;
   errorCode?: ErrorCode;

@@ -179,7 +179,7 @@ describe('the gate is the only way to an irreversible call', () => {
       { audit: memoryAudit(), via: 'app', operator: 'dpo', appVersion: '9.9.9' },
     );
     expect(Object.keys(client).sort()).toEqual(['buildLogoutToken', 'checkToken', 'listUsers', 'profile', 'verifyLogoutToken']);
-    expect(Object.keys(gate).sort()).toEqual(['erase', 'logout', 'openBatch']);
+    expect(Object.keys(gate).sort()).toEqual(['erase', 'logout', 'logoutConformance', 'openBatch']);
   });
 
   // The import graph of every product source file (TypeScript's parser and module resolution, every form of import).
@@ -250,7 +250,7 @@ describe('the gate is the only way to an irreversible call', () => {
 
   it('the door exports only the gate, read-only helpers and types: nothing that sends an act without it', () => {
     expect(exportedNames(DOOR)).toEqual([
-      'BatchAttempt', 'BatchGate', 'BatchJobOrder', 'BatchOrder', 'BatchSendResult', 'ErasureGate', 'ErasureOrder', 'GateRecord', 'GatedConnection', 'LogoutOrder',
+      'BatchAttempt', 'BatchGate', 'BatchJobOrder', 'BatchOrder', 'BatchSendResult', 'ConformanceOrder', 'ErasureGate', 'ErasureOrder', 'GateRecord', 'GatedConnection', 'LogoutOrder',
       'ServiceConnection', 'createErasureGate', 'fetchSandboxUserState', 'logoutRefusal', 'openGatedConnection', 'simulateSandboxLogin',
     ]);
   });

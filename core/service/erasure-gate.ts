@@ -17,12 +17,16 @@ import { isoWithOffset } from '../local-time';
 import { checkNotRecorded, failureEntry, logoutStepNotRecorded, recordAttempt, recordFailure, recordOutcome } from './audit-record';
 import { auditFailureParts } from '../audit-write-error';
 import { msg } from '../../shared/messages';
+import type { ConformanceRun } from '../../shared/logout-conformance';
+import { createConformanceSender, type ConformanceSender } from './logout-conformance-send';
+import { runGatedConformance, type ConformanceOrder } from './logout-conformance-gate';
 
 // The service folder's only door: everything outside core/service/ imports from this file alone
 // (ESLint and core/service/erasure-gate.test.ts enforce it). What passes is read-only or gated.
 export type { ServiceConnection } from './service-client';
 export { fetchSandboxUserState, simulateSandboxLogin } from './sandbox-inspection';
 export { logoutRefusal } from './logout-outcome';
+export type { ConformanceOrder } from './logout-conformance-gate';
 
 /**
  * The one gate every irreversible call goes through. It alone holds the
@@ -33,6 +37,8 @@ export { logoutRefusal } from './logout-outcome';
 export interface ErasureGate {
   erase(order: ErasureOrder): Promise<ErasureResult>;
   logout(order: LogoutOrder): Promise<LogoutResult>;
+  /** The logout conformance run: one crafted token per rule, each send audited (a must-refuse one as a deliberate test). */
+  logoutConformance(order: ConformanceOrder): Promise<ConformanceRun>;
   /** The gate for one batch job's items (the typed batch confirmation was checked before the job was created). */
   openBatch(job: BatchJobOrder): BatchGate;
 }
@@ -122,10 +128,11 @@ export interface GatedConnection {
 /** Opens a service connection whose irreversible calls stay behind the gate. `connect` is a test hook. */
 export function openGatedConnection(options: ServiceClientOptions, record: GateRecord, connect: (options: ServiceClientOptions) => ServiceConnection = connectToService): GatedConnection {
   const { client, acts } = connect(options);
-  return { client, gate: createErasureGate({ acts, profile: client.profile, ...record, ...(options.now ? { now: options.now } : {}) }) };
+  const conformance = createConformanceSender(options);
+  return { client, gate: createErasureGate({ acts, conformance, profile: client.profile, ...record, ...(options.now ? { now: options.now } : {}) }) };
 }
 
-export function createErasureGate({ acts, profile, audit, via, operator, appVersion, now = Date.now }: GateRecord & { acts: ServiceActs; profile: Profile; now?: () => number }): ErasureGate {
+export function createErasureGate({ acts, conformance, profile, audit, via, operator, appVersion, now = Date.now }: GateRecord & { acts: ServiceActs; conformance?: ConformanceSender; profile: Profile; now?: () => number }): ErasureGate {
   const at = () => isoWithOffset(new Date(now()));
   // One actId per act: every entry of the act (logout step, erasure step, verification) spreads a base made with the same id.
   const baseEntry = (action: AuditOperation, uid: string, reference: string | undefined, actId: string): AuditRecord => {
@@ -328,6 +335,12 @@ export function createErasureGate({ acts, profile, audit, via, operator, appVers
       // A deliberately broken token (the tester's negative cases) is a test: its refusal is the expected result.
       const negativeCase = order.options?.negativeCase;
       return sendLogout(negativeCase ? { ...base, test: { case: negativeCase } } : base, order.options);
+    },
+
+    async logoutConformance(order) {
+      if (!conformance) throw new PrivacyDeskError({ code: 'INTERNAL', text: msg('gate.unexpectedError', { purpose: msg('purpose.sendLogout', { uid: order.uid }) }) });
+      const entry = (uid: string, reference: string | undefined, actId: string) => baseEntry('logout', uid, reference, actId);
+      return runGatedConformance(order, { sender: conformance, profile, audit, at, baseEntry: entry, checkReference });
     },
   };
 }

@@ -1,6 +1,5 @@
 import { matchesAuditFilter, type AuditEntry, type AuditFilter, type AuditOperation, type CorruptAuditLine, type VerificationResult } from '../../../shared/audit';
 import type { Outcome } from '../../../shared/errors';
-import type { NegativeCase } from '../../../shared/logout';
 import type { MessageText } from '../../../shared/message-text';
 
 /** An audit entry as read, with its 1-based line in audit.jsonl. */
@@ -33,7 +32,7 @@ export interface AuditActRow {
   outcome: ActOutcome;
   verification?: VerificationResult;
   /** A deliberate test (the logout tester's negative cases). */
-  test?: { case: NegativeCase };
+  test?: AuditEntry['test'];
   /** When the act started. */
   at: string;
   /** The act's first line in the file: rows are ordered by it, newest last line first. */
