@@ -13,6 +13,7 @@ import { REGISTER_IMPORT_MESSAGES } from './register-import';
 import { REQUEST_MESSAGES } from './requests';
 import { SERVICE_MESSAGES } from './service';
 import { TEAM_MESSAGES } from './team';
+import { TEAM_REGISTER_MESSAGES } from './team-register';
 import { TEAM_MODE_MESSAGES } from './team-mode';
 import { TOKEN_MESSAGES } from './token';
 
@@ -34,6 +35,7 @@ export const MESSAGES = {
   ...REQUEST_MESSAGES,
   ...ANSWER_PACK_MESSAGES,
   ...TEAM_MESSAGES,
+  ...TEAM_REGISTER_MESSAGES,
   ...TEAM_MODE_MESSAGES,
   ...REGISTER_IMPORT_MESSAGES,
   ...RECONCILE_MESSAGES,
