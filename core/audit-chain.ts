@@ -132,15 +132,28 @@ export interface VerifyOptions {
   anchor?: string;
   /** The lines before the first chained entry as the file holds them now (null: no chained entry); core/audit-reader.ts reads it. */
   prefix: ChainPrefix | null;
+  /**
+   * The chain up to here was walked already (a trail read in pages: core/team/pg-audit-verify.ts): its last entry
+   * (line, seq, hash), its id and how many entries it had. The lines given continue it.
+   */
+  after?: ChainResume;
+}
+
+export interface ChainResume {
+  line: number;
+  seq: number;
+  hash: string;
+  chainId: string | null;
+  entries: number;
 }
 
 /** Walks the chain and names the first break, with its line; `torn` is an incomplete last line. */
-export function verifyChain(lines: ChainLine[], torn: TornTail | null, { anchor, prefix }: VerifyOptions): ChainVerdict {
+export function verifyChain(lines: ChainLine[], torn: TornTail | null, { anchor, prefix, after }: VerifyOptions): ChainVerdict {
   let anchorSeen = false;
-  let prev: { line: number; seq: number; hash: string; prevHash: string } | null = null;
-  let chainId: string | null = null;
+  let prev: { line: number; seq: number; hash: string; prevHash: string } | null = after ? { line: after.line, seq: after.seq, hash: after.hash, prevHash: '' } : null;
+  let chainId: string | null = after?.chainId ?? null;
   let legacy = 0;
-  let entries = 0;
+  let entries = after?.entries ?? 0;
   // A prefix the first entry does not vouch for is reported once the chain after it has been walked (it comes first by line).
   let prefixBreak: { kind: BreakKind; text: MessageText; chainStarts: number } | null = null;
   // The prefix's break is the verdict, but the later break still says which lines the chain no longer vouches for.

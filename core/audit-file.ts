@@ -13,7 +13,7 @@ import { appendWholeDurably } from './durable-append';
  */
 
 // Only these fields reach the file, whatever the caller passes: nothing secret can ride along.
-const AUDIT_FIELDS = ['at', 'actId', 'action', 'outcome', 'uid', 'reference', 'profileId', 'profileName', 'baseUrl', 'operator', 'appVersion', 'via', 'jobId', 'pastedUid', 'test', 'status', 'requestId', 'errorCode', 'verification', 'batch', 'acknowledgement', 'register'] as const;
+const AUDIT_FIELDS = ['at', 'actId', 'action', 'outcome', 'uid', 'reference', 'profileId', 'profileName', 'baseUrl', 'operator', 'appVersion', 'via', 'jobId', 'pastedUid', 'test', 'status', 'requestId', 'errorCode', 'verification', 'batch', 'acknowledgement', 'register', 'desktop', 'dbRole', 'imported', 'importedFrom'] as const;
 
 export async function readWhole(path: string): Promise<string> {
   try {
@@ -54,14 +54,22 @@ async function linkFor(lastLine: string | null, path: string): Promise<ChainLink
 
 /** The entry as its stored line, chained after `lastLine`; only the audit fields are kept. */
 async function chainedLine(lastLine: string | null, entry: AuditEntry, path: string): Promise<string> {
-  const { chainId, prevHash, format, seq, before } = await linkFor(lastLine, path);
+  return storedEntry(await linkFor(lastLine, path), entry).line;
+}
+
+/**
+ * The entry as stored with its chain fields (the object verify hashes) and as its line: every store builds its lines
+ * here (the team database too: core/team/pg-audit-log.ts), so the same entry is the same line wherever it is kept.
+ */
+export function storedEntry(link: ChainLink, entry: AuditEntry): { stored: Record<string, unknown>; line: string } {
+  const { chainId, prevHash, format, seq, before } = link;
   // Built from a literal, not a spread of the rest: that object took 8 KB an entry to fill (a 100,000-uid batch writes 200,000).
   const clean: Record<string, unknown> = { format, seq };
   if (before !== undefined) clean.before = before;
   for (const field of AUDIT_FIELDS) if (entry[field] !== undefined) clean[field] = entry[field];
   if (chainId !== undefined) clean.chainId = chainId;
   clean.prevHash = prevHash;
-  return JSON.stringify(clean);
+  return { stored: clean, line: JSON.stringify(clean) };
 }
 
 /** The file as a write leaves it: another writer's write, or anyone's edit, changes one of these. */

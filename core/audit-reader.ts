@@ -143,6 +143,13 @@ const isRegisterRef = (v: unknown): boolean => {
   return isText(r.requestId) && isText(r.change) && Number.isSafeInteger(r.event) && (r.event as number) >= 1 && isText(r.sha256) && /^[0-9a-f]{64}$/.test(r.sha256);
 };
 
+const isHashOrNull = (v: unknown): boolean => v === null || (isText(v) && /^[0-9a-f]{64}$/.test(v));
+const isImportedTrail = (v: unknown): boolean => {
+  if (typeof v !== 'object' || v === null) return false;
+  const t = v as Record<string, unknown>;
+  return (t.chainId === null || isText(t.chainId)) && isHashOrNull(t.headHash) && Number.isSafeInteger(t.entries) && Number.isSafeInteger(t.lines) && (t.lines as number) >= 1;
+};
+
 /** What is wrong with a parsed line, as a message (auditLine.*); null when it is a readable entry. */
 export function entryProblem(value: unknown): MessageText | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return msg('auditLine.notAnEntry', { what: describe(value) });
@@ -152,7 +159,7 @@ export function entryProblem(value: unknown): MessageText | null {
   if (!isText(r.outcome) || !STAGES.includes(r.outcome)) return msg('auditLine.unknownOutcome', { value: shown(r.outcome) });
   for (const field of ['uid', 'profileId', 'profileName', 'baseUrl'] as const) if (!isText(r[field])) return msg('auditLine.notText', { field, what: describe(r[field]) });
   if (!isText(r.via) || !VIAS.includes(r.via)) return msg('auditLine.unknownVia', { value: shown(r.via) });
-  for (const field of ['actId', 'reference', 'operator', 'appVersion', 'jobId', 'pastedUid', 'requestId', 'errorCode']) {
+  for (const field of ['actId', 'reference', 'operator', 'appVersion', 'jobId', 'pastedUid', 'requestId', 'errorCode', 'desktop', 'dbRole']) {
     if (!optional(r, field, isText)) return msg('auditLine.notText', { field, what: describe(r[field]) });
   }
   if (!optional(r, 'status', (v) => Number.isInteger(v))) return msg('auditLine.notWholeNumber', { field: 'status', what: describe(r.status) });
@@ -161,6 +168,8 @@ export function entryProblem(value: unknown): MessageText | null {
   if (!optional(r, 'test', (v) => typeof v === 'object' && v !== null && isText((v as { case?: unknown }).case))) return msg('auditLine.notTestCase');
   if (!optional(r, 'acknowledgement', isAcknowledgement)) return msg('auditLine.notAcknowledgement');
   if (!optional(r, 'register', isRegisterRef)) return msg('auditLine.notRegister');
+  if (!optional(r, 'imported', (v) => typeof v === 'object' && v !== null && isText((v as { text?: unknown }).text))) return msg('auditLine.notImported');
+  if (!optional(r, 'importedFrom', isImportedTrail)) return msg('auditLine.notImported');
   if (r.format === undefined) return null;
   if (r.format !== AUDIT_FORMAT) return msg('auditLine.unknownFormat', { value: shown(r.format) });
   if (!Number.isSafeInteger(r.seq) || (r.seq as number) < 1) return msg('auditLine.noSeq');

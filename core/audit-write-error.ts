@@ -10,7 +10,7 @@ import type { ErasureAction } from '../shared/users';
  */
 export class AuditWriteError extends PrivacyDeskError {
   constructor(
-    /** The file that could not be written. */
+    /** The file that could not be written (or the team database's address). */
     readonly path: string,
     /** Why: an audit.why.* phrase ("the disk is full"). */
     readonly why: MessageText,
@@ -19,8 +19,10 @@ export class AuditWriteError extends PrivacyDeskError {
     /** The system's code (ENOSPC, EFBIG…), when it gave one. */
     readonly systemCode: string | undefined,
     cause: unknown,
+    /** TEAM_STORE_UNAVAILABLE when the trail is the team database's (core/team/pg-audit-write-error.ts). */
+    code: 'AUDIT_WRITE_FAILED' | 'TEAM_STORE_UNAVAILABLE' = 'AUDIT_WRITE_FAILED',
   ) {
-    super({ code: 'AUDIT_WRITE_FAILED', outcome: 'not-sent', text: msg('audit.notWritten', { path, why, fix }), ...(systemCode ? { quote: { from: 'system', text: systemCode } } : {}) }, { cause });
+    super({ code, outcome: 'not-sent', text: msg('audit.notWritten', { path, why, fix }), ...(systemCode ? { quote: { from: 'system', text: systemCode } } : {}) }, { cause });
     this.name = 'AuditWriteError';
   }
 }

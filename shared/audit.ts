@@ -149,6 +149,33 @@ export interface AuditRecord {
   acknowledgement?: AnchorAcknowledgement;
   /** On a 'request' entry. */
   register?: RegisterAuditRef;
+  /** Team mode: the desktop (computer name) the entry was written from, beside the OS user in `operator`. */
+  desktop?: string;
+  /** Team mode: the database role the entry was written with. */
+  dbRole?: string;
+  /** Team mode, an entry moved from a local trail by `team import`: the local line's text exactly as it was stored there. */
+  imported?: ImportedLine;
+  /** Team mode, on the first imported entry: the local trail it begins, whose head its lines must hash to. */
+  importedFrom?: ImportedTrail;
+}
+
+/**
+ * An imported entry's local line (core/team/pg-audit-import.ts): `text` is the local file's bytes from just after the
+ * previous imported line's newline up to this line's newline (blank lines before it included), so the imported
+ * texts joined by newlines are the local trail again, which `audit verify` re-hashes.
+ */
+export interface ImportedLine {
+  text: string;
+}
+
+/** The local trail a run of imported entries came from: its chain's id, its head hash and how many lines it had. */
+export interface ImportedTrail {
+  chainId: string | null;
+  headHash: string | null;
+  /** The local trail's chained entries. */
+  entries: number;
+  /** Imported entries that follow, this one included (every non-blank local line). */
+  lines: number;
 }
 
 /**
