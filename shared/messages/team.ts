@@ -12,7 +12,6 @@ export const TEAM_MESSAGES = {
   'team.refused': message('The team database {{where}} refused the connection ({{why}}). Check the user and its password (privacy-desk team connect), then try again.', { where: param.text, why: param.text }),
   'team.writeFailed': message('The team database {{where}} did not record the entry ({{why}}), so nothing was sent. Check the connection (privacy-desk team status), then try again.', { where: param.text, why: param.text }),
   'team.tooNew': message('The team database {{where}} was upgraded by a newer Privacy Desk (it knows step {{step}}, this version does not). Update Privacy Desk on this computer.', { where: param.text, step: param.text }),
-} as const;
   'team.why.unreachable': message('the team database could not be reached ({{why}})', { why: param.text }),
   'team.why.refused': message('the team database refused the connection ({{why}})', { why: param.text }),
   'team.why.notCommitted': message('the team database did not commit the entry ({{why}})', { why: param.text }),
@@ -27,3 +26,4 @@ export const TEAM_MESSAGES = {
   'team.join.field': message('entry {{entry}} differs from the local line it carries ({{field}})', { entry: param.count, field: param.text }),
   'team.join.stray': message('Entry {{line}} carries a line of a local trail but follows no import record: it was not imported by privacy-desk team import.', { line: param.count }),
   'auditLine.notImported': message('"imported" or "importedFrom" is not the record of a line moved from a local trail'),
+} as const;
