@@ -15,6 +15,7 @@ import { LogoutView } from './features/logout/logout-view';
 import { FirstRun } from './features/profiles/first-run';
 import { ProfilesView } from './features/profiles/profiles-view';
 import { DueBadge } from './features/requests/due-badge';
+import { ReconcileView } from './features/reconcile/reconcile-view';
 import { RequestsView } from './features/requests/requests-view';
 import { UsersView } from './features/users/users-view';
 import { useAppliedTheme } from './state/use-applied-theme';
@@ -22,7 +23,7 @@ import { useUiStore, VIEWS, type View } from './state/ui-store';
 import { useActiveProfile, useAppInfo, useProfiles } from './state/use-profiles';
 import type { ProfileView } from '../shared/contract';
 
-const TAB_LABEL = { users: 'nav.users', batch: 'nav.batch', requests: 'nav.requests', logout: 'nav.logout', audit: 'nav.audit', profiles: 'nav.profiles' } as const;
+const TAB_LABEL = { users: 'nav.users', reconcile: 'nav.reconcile', batch: 'nav.batch', requests: 'nav.requests', logout: 'nav.logout', audit: 'nav.audit', profiles: 'nav.profiles' } as const;
 
 export function App() {
   const { t, i18n } = useTranslation();
@@ -91,6 +92,13 @@ export function App() {
           <ErrorBoundary what={t('viewError.views.users')}>
             <NeedsProfile profile={profile} noProfiles={noProfiles}>
               {(active) => <UsersView profile={active} />}
+            </NeedsProfile>
+          </ErrorBoundary>
+        </Tabs.Content>
+        <Tabs.Content value="reconcile" className="tab-panel">
+          <ErrorBoundary what={t('viewError.views.reconcile')}>
+            <NeedsProfile profile={profile} noProfiles={noProfiles}>
+              {(active) => <ReconcileView profile={active} />}
             </NeedsProfile>
           </ErrorBoundary>
         </Tabs.Content>

@@ -4,6 +4,7 @@
  * tests rely on the English labels, so change them only on purpose.
  */
 import { requestsEn } from './requests-en';
+import { reconcileEn } from '../features/reconcile/reconcile-en';
 
 export const en = {
   app: {
@@ -23,6 +24,7 @@ export const en = {
     profiles: 'Profiles',
     batch: 'Batch',
     requests: 'Requests',
+    reconcile: 'Reconcile',
   },
   header: {
     activeProfile: 'Active profile',
@@ -1011,9 +1013,10 @@ export const en = {
     title: '{{what}} could not be shown',
     body: 'Something in this view failed. The rest of Privacy Desk still works; try again, or switch views.',
     tryAgain: 'Try again',
-    views: { users: 'The users list', logout: 'The logout tester', audit: 'The audit trail', profiles: 'The profiles', erasure: 'The erasure dialog', batch: 'The batch screen', requests: 'The requests' },
+    views: { users: 'The users list', logout: 'The logout tester', audit: 'The audit trail', profiles: 'The profiles', erasure: 'The erasure dialog', batch: 'The batch screen', requests: 'The requests', reconcile: 'The reconciliation' },
   },
   requests: requestsEn,
+  reconcile: reconcileEn,
 } as const;
 
 type Widen<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

@@ -1,5 +1,6 @@
 import type { Messages } from './en';
 import { requestsFr } from './requests-fr';
+import { reconcileFr } from '../features/reconcile/reconcile-fr';
 
 /** French strings: exactly the keys of en.ts (the type and i18n-keys.test.ts both check). */
 export const fr: Messages = {
@@ -20,6 +21,7 @@ export const fr: Messages = {
     profiles: 'Profils',
     batch: 'Par lot',
     requests: 'Demandes',
+    reconcile: 'Rapprochement',
   },
   header: {
     activeProfile: 'Profil actif',
@@ -990,7 +992,8 @@ export const fr: Messages = {
     title: '{{what}} n’a pas pu être affiché',
     body: 'Une erreur est survenue dans cette vue. Le reste de Privacy Desk fonctionne ; réessayez, ou changez de vue.',
     tryAgain: 'Réessayer',
-    views: { users: 'La liste des utilisateurs', logout: 'Le testeur de déconnexion', audit: 'Le journal d’audit', profiles: 'Les profils', erasure: 'La fenêtre d’effacement', batch: 'L’écran des lots', requests: 'Les demandes' },
+    views: { users: 'La liste des utilisateurs', logout: 'Le testeur de déconnexion', audit: 'Le journal d’audit', profiles: 'Les profils', erasure: 'La fenêtre d’effacement', batch: 'L’écran des lots', requests: 'Les demandes', reconcile: 'Le rapprochement' },
   },
   requests: requestsFr,
+  reconcile: reconcileFr,
 };

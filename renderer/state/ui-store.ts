@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { ErasureAction } from '../../shared/users';
 import { readStored, readStoredJson, writeStored } from './persisted';
 
-export const VIEWS = ['users', 'batch', 'requests', 'logout', 'audit', 'profiles'] as const;
+export const VIEWS = ['users', 'reconcile', 'batch', 'requests', 'logout', 'audit', 'profiles'] as const;
 export type View = (typeof VIEWS)[number];
 
 export const THEMES = ['system', 'light', 'dark'] as const;

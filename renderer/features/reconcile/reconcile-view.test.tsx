@@ -1,0 +1,66 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { renderApp } from '../../test/render-app';
+import { useUiStore } from '../../state/ui-store';
+import { useBatchDraft } from '../batch/batch-draft-store';
+import { useReconcile } from './reconcile-store';
+
+const APPLICATION = ['alice@example.com', 'bob', 'carol', 'zed', ...Array.from({ length: 23 }, (_, i) => `user-${i + 7}`)];
+
+beforeEach(() => {
+  useReconcile.setState({ pasted: '', file: null, separator: '', uidColumn: '', hasHeader: false, result: null, shownSet: 'orphans', filter: '', offset: 0 });
+  useBatchDraft.getState().clear();
+});
+
+async function reconcileList() {
+  const app = renderApp();
+  await screen.findByRole('tablist', { name: 'Main' });
+  act(() => useUiStore.getState().setView('reconcile'));
+  await screen.findByRole('heading', { name: 'Reconcile with the client application', level: 2 });
+  const box = screen.getByLabelText('Current uids of the application');
+  fireEvent.paste(box);
+  fireEvent.change(box, { target: { value: APPLICATION.join('\n') } });
+  expect((await screen.findByTestId('reconcile-list-summary')).textContent).toBe('27 distinct uids read');
+  fireEvent.click(screen.getByRole('button', { name: 'Reconcile' }));
+  await waitFor(() => expect(app.fake.callsOf('reconcile.start')).toHaveLength(1));
+  expect(app.fake.callsOf('reconcile.start')[0]).toMatchObject({ profileId: 'sandbox', kind: 'list', hasHeader: false, sourceName: 'pasted list' });
+  const jobId = `job-${app.fake.calls.findIndex((call) => call.method === 'reconcile.start') + 1}`;
+  act(() => app.fake.finishReconcile(jobId));
+  await screen.findByRole('heading', { name: 'Result' });
+  return app;
+}
+
+describe('the Reconcile tab', () => {
+  it('shows the counts of each set, the orphans first; a near match names both uids and what differs', async () => {
+    await reconcileList();
+    expect(screen.getByTestId('reconcile-count-orphans').textContent).toBe('3Orphans');
+    expect(screen.getByTestId('reconcile-count-missing').textContent).toBe('1Missing');
+    expect(screen.getByTestId('reconcile-count-inBoth').textContent).toBe('25In both');
+    expect(screen.getByTestId('reconcile-count-nearMatches').textContent).toBe('2Near matches');
+    const orphans = await screen.findAllByTestId('reconcile-uid');
+    expect(orphans.map((cell) => cell.textContent)).toEqual(['zoë/räksmörgås?#%', 'dave␣smith', 'user-30']);
+    fireEvent.click(screen.getByTestId('reconcile-count-nearMatches'));
+    const table = await screen.findByTestId('reconcile-table');
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
+    expect(within(table).getByText('spaces at an end')).toBeTruthy();
+    expect(within(table).getByText('capitals')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /to a batch/ })).toBeNull();
+  });
+
+  it('filters the table, capitals aside', async () => {
+    await reconcileList();
+    fireEvent.change(screen.getByLabelText('Filter'), { target: { value: 'USER' } });
+    await waitFor(() => expect(screen.getAllByTestId('reconcile-uid').map((cell) => cell.textContent)).toEqual(['user-30']));
+    expect(screen.getByText('Rows 1–1 of 1')).toBeTruthy();
+  });
+
+  it('sends the orphans to the Batch tab as a list read whole, under the reconciliation’s reference', async () => {
+    await reconcileList();
+    fireEvent.click(screen.getByRole('button', { name: 'Send 3 orphans to a batch' }));
+    await waitFor(() => expect(useUiStore.getState().view).toBe('batch'));
+    const draft = useBatchDraft.getState();
+    expect(draft.separator).toBe('none');
+    expect(draft.reference).toMatch(/^reconcile-\d{8}-[0-9a-f]{6}$/);
+    expect(draft.file?.text).toBe('uid\nzoë/räksmörgås?#%\ndave smith\nuser-30\n');
+  });
+});
