@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { openAuditLog } from '../../core/audit-log';
 import type { RegisterAudit } from '../../core/requests/request-store-core';
 import { createSessionCredentialStore, type CredentialStore } from '../../core/credential-store';
+import { openPgAuditLog } from '../../core/team/pg-audit-log';
 import { openPgRequestStore } from '../../core/team/pg-register-store';
 import { openTeamDatabase, type TeamDatabase } from '../../core/team/team-database';
 import { parseTeamDatabaseUrl } from '../../core/team/team-url';
@@ -60,8 +61,8 @@ export const localRegister: RegisterKind = {
 
 let databases = 0;
 
-/** The team database's register, each test on a database of its own in `cluster`; the trail beside it. */
-export function teamRegister(cluster: () => PgCluster, auditFor: (db: TeamDatabase, dir: string) => RegisterAudit = (_db, dir) => openAuditLog(dir)): RegisterKind {
+/** The team database's register, each test on a database of its own in `cluster`, with the team's audit trail there (or `auditFor`'s). */
+export function teamRegister(cluster: () => PgCluster, auditFor: (db: TeamDatabase) => RegisterAudit = (db) => openPgAuditLog(db, {})): RegisterKind {
   return {
     name: 'the team database (PostgreSQL)',
     async make(clock) {
@@ -70,8 +71,7 @@ export function teamRegister(cluster: () => PgCluster, auditFor: (db: TeamDataba
       const connect = () => openTeamDatabase(address, { password: cluster().password });
       const db = await connect();
       const others: TeamDatabase[] = [];
-      const dir = mkdtempSync(join(tmpdir(), 'team-requests-'));
-      const audit = auditFor(db, dir);
+      const audit = auditFor(db);
       const rows = async (sql: string) => (await db.pool.query(sql)).rows as Array<Record<string, unknown>>;
       return {
         open: (options = {}) => {
@@ -79,7 +79,7 @@ export function teamRegister(cluster: () => PgCluster, auditFor: (db: TeamDataba
           if (options.keyStore) {
             const other = connect();
             void other.then((opened) => others.push(opened));
-            return lazyStore(async () => openPgRequestStore({ db: await other, audit, operator: options.operator ?? 'dpo', via: 'cli', appVersion: 'test', now: clock }));
+            return lazyStore(async () => openPgRequestStore({ db: await other, audit: auditFor(await other), operator: options.operator ?? 'dpo', via: 'cli', appVersion: 'test', now: clock }));
           }
           return openPgRequestStore({ db, audit, operator: options.operator ?? 'dpo', via: 'cli', appVersion: 'test', now: clock });
         },
@@ -87,8 +87,8 @@ export function teamRegister(cluster: () => PgCluster, auditFor: (db: TeamDataba
         atRest: async () => {
           const tables = ['register_events', 'register_data_keys', 'register_settings', 'register_key'];
           const dumped = await Promise.all(tables.map(async (table) => JSON.stringify(await rows(`SELECT * FROM ${table}`))));
-          const trail = (await db.pool.query('SELECT line FROM audit_entries').catch(() => ({ rows: [] }))).rows;
-          return [...dumped, JSON.stringify(trail), readOrEmpty(join(dir, 'audit.jsonl'))].join('\n');
+          const trail = await rows('SELECT line FROM audit_entries ORDER BY seq');
+          return [...dumped, JSON.stringify(trail)].join('\n');
         },
         rewriteEvents: async (edit) => {
           const texts = edit((await rows('SELECT line FROM register_events ORDER BY number')).map((row) => String(row.line)));
@@ -106,7 +106,6 @@ export function teamRegister(cluster: () => PgCluster, auditFor: (db: TeamDataba
         keysShared: true,
         async close() {
           await Promise.all([db, ...others].map((opened) => opened.close().catch(() => undefined)));
-          rmSync(dir, { recursive: true, force: true });
         },
       };
     },
