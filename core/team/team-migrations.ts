@@ -3,6 +3,7 @@ import { Umzug, type UmzugStorage } from 'umzug';
 import { PrivacyDeskError } from '../../shared/errors';
 import { msg } from '../../shared/messages';
 import { AUDIT_MIGRATION } from './migrations/audit';
+import { AUDIT_QUERY_MIGRATION } from './migrations/audit-query';
 import { BATCH_MIGRATION } from './migrations/batch';
 import { REGISTER_MIGRATION } from './migrations/register';
 
@@ -13,7 +14,7 @@ export interface TeamMigration {
 }
 
 /** The schema's steps, oldest first. Never edit or reorder a step that has shipped: add one. */
-export const TEAM_MIGRATIONS: readonly TeamMigration[] = [AUDIT_MIGRATION, REGISTER_MIGRATION, BATCH_MIGRATION];
+export const TEAM_MIGRATIONS: readonly TeamMigration[] = [AUDIT_MIGRATION, REGISTER_MIGRATION, BATCH_MIGRATION, AUDIT_QUERY_MIGRATION];
 
 const MIGRATIONS_TABLE = 'privacy_desk_migrations';
 // Any constant both writers agree on: desktops upgrading the schema at once take turns.

@@ -37,6 +37,7 @@ export const messagesFr: MessageWordings = {
   'team.unreachable': 'La base de l’équipe {{where}} n’a pas pu être jointe ({{why}}). Rien n’a été envoyé. Vérifiez que le serveur tourne et qu’il est joignable, puis réessayez.',
   'team.refused': 'La base de l’équipe {{where}} a refusé la connexion ({{why}}). Vérifiez l’utilisateur et son mot de passe (privacy-desk team connect), puis réessayez.',
   'team.writeFailed': 'La base de l’équipe {{where}} n’a pas enregistré l’entrée ({{why}}) : rien n’a été envoyé. Vérifiez la connexion (privacy-desk team status), puis réessayez.',
+  'team.readFailed': 'La base de l’équipe {{where}} n’a pas pu être lue ({{why}}). Vérifiez la connexion (privacy-desk team status), puis réessayez.',
   'team.tooNew': 'La base de l’équipe {{where}} a été mise à niveau par un Privacy Desk plus récent (il connaît l’étape {{step}}, pas cette version). Mettez à jour Privacy Desk sur cet ordinateur.',
   'team.why.unreachable': 'la base de l’équipe n’a pas pu être jointe ({{why}})',
   'team.why.refused': 'la base de l’équipe a refusé la connexion ({{why}})',

@@ -11,6 +11,7 @@ export const TEAM_MESSAGES = {
   'team.unreachable': message('The team database {{where}} could not be reached ({{why}}). Nothing was sent. Check that the server is running and reachable, then try again.', { where: param.text, why: param.text }),
   'team.refused': message('The team database {{where}} refused the connection ({{why}}). Check the user and its password (privacy-desk team connect), then try again.', { where: param.text, why: param.text }),
   'team.writeFailed': message('The team database {{where}} did not record the entry ({{why}}), so nothing was sent. Check the connection (privacy-desk team status), then try again.', { where: param.text, why: param.text }),
+  'team.readFailed': message('The team database {{where}} could not be read ({{why}}). Check the connection (privacy-desk team status), then try again.', { where: param.text, why: param.text }),
   'team.tooNew': message('The team database {{where}} was upgraded by a newer Privacy Desk (it knows step {{step}}, this version does not). Update Privacy Desk on this computer.', { where: param.text, step: param.text }),
   'team.why.unreachable': message('the team database could not be reached ({{why}})', { why: param.text }),
   'team.why.refused': message('the team database refused the connection ({{why}})', { why: param.text }),
