@@ -11,7 +11,7 @@ import { DATA_LOCK_TIMINGS } from '../data-lock';
 import { isoWithOffset } from '../local-time';
 import type { RunnerRecord } from './job-runner';
 
-export function holderOf(record: RunnerRecord, lockPath: string): BatchJobHolder {
+export function holderOf(record: Pick<RunnerRecord, 'pid' | 'host' | 'startedAt'>, lockPath: string): BatchJobHolder {
   const onThisComputer = record.host === hostname();
   // The operator's wall time, to the second (a pid as text: a number would be written 4,242).
   const since = isoWithOffset(new Date(record.startedAt)).replace(/\.\d{3}/, '');
@@ -26,9 +26,12 @@ export function holderOf(record: RunnerRecord, lockPath: string): BatchJobHolder
   };
 }
 
-/** Why this process does not run the job: that one does. From another computer its process cannot be checked, so when its lock expires is said too. */
-export function beingRunText(jobId: string, holder: BatchJobHolder): MessageText {
+/**
+ * Why this process does not run the job: that one does. From another computer its process cannot be checked, so when
+ * its lock expires is said too (`expiresAfterSeconds`: the data folder's run lock by default; a team job's lease).
+ */
+export function beingRunText(jobId: string, holder: BatchJobHolder, expiresAfterSeconds = DATA_LOCK_TIMINGS.STALE_MS / 1000): MessageText {
   return holder.onThisComputer
     ? msg('batch.runLockHeld', { job: jobId, holder: holder.text })
-    : msg('batch.runLockHeldElsewhere', { job: jobId, holder: holder.text, seconds: DATA_LOCK_TIMINGS.STALE_MS / 1000 });
+    : msg('batch.runLockHeldElsewhere', { job: jobId, holder: holder.text, seconds: expiresAfterSeconds });
 }
