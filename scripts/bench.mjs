@@ -21,8 +21,9 @@ import { memoryPart } from './bench/parts/memory.mjs';
 import { pacePart } from './bench/parts/pace.mjs';
 import { rendererPart } from './bench/parts/renderer.mjs';
 import { startPart } from './bench/parts/start.mjs';
+import { teamPart } from './bench/parts/team.mjs';
 
-const PARTS = [startPart, corePart, capacityPart, pacePart, findPart, rendererPart, memoryPart];
+const PARTS = [startPart, corePart, capacityPart, pacePart, findPart, rendererPart, memoryPart, teamPart];
 const NEEDS = { 'dist/cli/main.js': 'the CLI bundle', 'dist/renderer/index.html': 'the renderer' };
 
 async function main() {

@@ -63,6 +63,21 @@ export const FIGURES = {
 
   batch100kPeakRssMb: figure('memory', 'peak RSS of the CLI running a 100,000-uid batch anonymisation', 'MB', below(200)),
   batch100kItemsPerS: figure('memory', 'that batch, loopback, concurrency 16', 'items/s'),
+
+  // Written only where a PostgreSQL server can be started (the part says why when it cannot).
+  teamAppendEntriesPerS: figure('team', '8 writer processes × 1,000 acts (attempted + outcome, each a committed transaction) into one chain, fsync on', 'entries/s', undefined, { optional: true }),
+  teamVerify16kMs: figure('team', '`audit verify` of those 16,000 entries from the database', 'ms', undefined, { optional: true }),
+  teamChainVerified: figure('team', 'that chain verified (1: yes)', 'count', { op: '=', value: 1 }, { optional: true }),
+  teamChainGaps: figure('team', 'sequence numbers missing from that chain', 'count', { op: '=', value: 0 }, { optional: true, aggregate: 'max' }),
+  teamChainForks: figure('team', 'entries whose prevHash is not the hash of the entry before (forks)', 'count', { op: '=', value: 0 }, { optional: true, aggregate: 'max' }),
+  team1MFillS: figure('team', 'a 1,000,000-entry team trail made by the server (generate_series, every index kept)', 's', undefined, { optional: true }),
+  team1MFirstPageMs: figure('team', 'its first page of 100, newest first, with its count (console, team mode)', 'ms', atMost(100), { optional: true }),
+  team1MUidPageMs: figure('team', 'its first page filtered by a uid', 'ms', atMost(100), { optional: true }),
+  team1MReferencePageMs: figure('team', 'its first page filtered by a reference, any case', 'ms', atMost(100), { optional: true }),
+  team1MDayPageMs: figure('team', 'its first page filtered to one day (2,880 entries)', 'ms', atMost(100), { optional: true }),
+  team1MDeepPageMs: figure('team', 'a page 999,000 entries deep (keyset cursor)', 'ms', atMost(100), { optional: true }),
+  team1MScrollPageMs: figure('team', 'each of 50 pages read one after another, as the console scrolls', 'ms', atMost(100), { optional: true }),
+  team1MPagingRssGrowthMb: figure('team', 'resident memory grown by reading those pages (nothing loaded whole)', 'MB', undefined, { optional: true }),
 };
 
 /** 'met', 'missed', or undefined for a figure without a goal. */

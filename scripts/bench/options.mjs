@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 /** A mistake on the command line: said in a line, without a stack. */
 export class UsageError extends Error {}
 
-export const PART_NAMES = ['start', 'core', 'capacity', 'pace', 'find', 'renderer', 'memory'];
+export const PART_NAMES = ['start', 'core', 'capacity', 'pace', 'find', 'renderer', 'memory', 'team'];
 
 export const USAGE = `npm run bench [-- options]
 
@@ -17,6 +17,8 @@ export const USAGE = `npm run bench [-- options]
   --memory-items N    uids of the peak-memory batch (default 100000)
   --find-users N      users of the sandbox 'users find' walks (default 100000)
   --audit-entries N   audit entries the audit view opens (default 50000)
+  --team-acts N       acts each of the 8 team writers appends (default 1000)
+  --team-entries N    entries of the team trail read in pages (default 1000000)
   --out FILE          where the figures go (default bench/results.json; a run of some parts writes nowhere unless given)
   --docs / --no-docs  write the table into docs/BENCHMARKS.md (default: a run of every part does)
   --tiny              a few items of everything, one repetition, no warm-up, nothing written but --out:
@@ -27,6 +29,7 @@ const FULL = {
   reps: 3, warmUp: true, startRuns: 5, clientCalls: 2000, tokenCalls: 1000,
   batchItems: 2000, curlSample: 50, paceItems: 2000, paceSerial: false,
   memoryItems: 100_000, findUsers: 100_000, auditEntries: 50_000,
+  teamActs: 1_000, teamEntries: 1_000_000,
 };
 
 // Small enough for npm test (about 20 s), large enough that every code path runs once.
@@ -34,11 +37,12 @@ const TINY = {
   reps: 1, warmUp: false, startRuns: 1, clientCalls: 40, tokenCalls: 40,
   batchItems: 12, curlSample: 2, paceItems: 6, paceSerial: true,
   memoryItems: 60, findUsers: 60, auditEntries: 300,
+  teamActs: 5, teamEntries: 5_000,
 };
 
 const MIN_USERS_FOR_PAGES = 60;
 
-const SIZE_FLAGS = { 'batch-items': 'batchItems', 'pace-items': 'paceItems', 'memory-items': 'memoryItems', 'find-users': 'findUsers', 'audit-entries': 'auditEntries', reps: 'reps' };
+const SIZE_FLAGS = { 'batch-items': 'batchItems', 'pace-items': 'paceItems', 'memory-items': 'memoryItems', 'find-users': 'findUsers', 'audit-entries': 'auditEntries', 'team-acts': 'teamActs', 'team-entries': 'teamEntries', reps: 'reps' };
 
 /** The sizes this run uses where they differ from a full run's, e.g. `--batch-items 500`. */
 export function sizeChanges(options) {
@@ -52,6 +56,7 @@ export function parseBenchArgs(argv) {
       tiny: { type: 'boolean' }, reps: { type: 'string' }, only: { type: 'string' }, skip: { type: 'string' },
       'batch-items': { type: 'string' }, 'pace-items': { type: 'string' }, 'pace-serial': { type: 'boolean' },
       'memory-items': { type: 'string' }, 'find-users': { type: 'string' }, 'audit-entries': { type: 'string' },
+      'team-acts': { type: 'string' }, 'team-entries': { type: 'string' },
       out: { type: 'string' }, docs: { type: 'boolean' }, 'no-docs': { type: 'boolean' }, help: { type: 'boolean' },
     },
   }));
