@@ -171,7 +171,7 @@ describe('filtering and exporting', () => {
       const csv = buildAuditExport(reading, { format: 'csv', exportedAt: '2026-11-22T18:00:00.000+01:00' });
       expect(csv).toMatchObject({ fileName: 'privacy-desk-audit-20261122-180000.csv', count: 2, headHash: reading.verdict.headHash });
       const rows = csv.content.split('\r\n');
-      expect(rows[0]).toBe('line,seq,at,actId,operation,stage,uid,reference,profileId,profileName,baseUrl,operator,appVersion,via,jobId,test,status,requestId,errorCode,verification,prevHash,hash,batchSummary,verified,pastedUid');
+      expect(rows[0]).toBe('line,seq,at,actId,operation,stage,uid,reference,profileId,profileName,baseUrl,operator,appVersion,via,jobId,test,status,requestId,errorCode,verification,prevHash,hash,batchSummary,verified,pastedUid,desktop,dbRole');
       expect(rows[1]).toContain(`"'=HYPERLINK(""http://x"")",'+1-555`);
       expect(rows[2]).toContain("'@SUM(A1)");
       expect(csv.content).not.toMatch(/(^|,)[=+@-]/m);

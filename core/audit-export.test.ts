@@ -53,14 +53,14 @@ describe('the CSV export carries the chain’s verdict and what each row is wort
     return { dir, reading: await openAuditLog(dir).read() };
   }
 
-  it('a verified trail: every row "yes", and a last row saying the verdict and the head hash; pastedUid comes last', async () => {
+  it('a verified trail: every row "yes", and a last row saying the verdict and the head hash; then pastedUid, desktop and dbRole', async () => {
     const { dir, reading } = await trail(async (log) => {
       await log.append({ ...base, actId: 'a', action: 'delete', outcome: 'attempted', uid: 'user-000490', pastedUid: ' user-000490 ' });
       await log.append({ ...base, actId: 'a', action: 'delete', outcome: 'done', uid: 'user-000490', pastedUid: ' user-000490 ', status: 200 });
     });
     try {
       const csv = buildAuditExport(reading, { format: 'csv', exportedAt: AT });
-      expect(AUDIT_CSV_COLUMNS.slice(-3)).toEqual(['batchSummary', 'verified', 'pastedUid']);
+      expect(AUDIT_CSV_COLUMNS.slice(-5)).toEqual(['batchSummary', 'verified', 'pastedUid', 'desktop', 'dbRole']);
       const rows = parse(csv.content);
       expect(rows.map((row) => [row.line, row.uid, row.verified, row.pastedUid])).toEqual([
         ['1', 'user-000490', 'yes', ' user-000490 '],

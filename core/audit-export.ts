@@ -11,11 +11,12 @@ import { describeVerdict, entryHash } from './audit-chain';
  * batchSummary (a batch job's 'summary' entry: its counts in words, batchSummaryWords; empty on other rows),
  * verified (whether the chain vouches for the row: "yes", or "no: " and why — outside the chain, the line where it
  * breaks, after that break; vouchingWords), pastedUid (a batch item sent trimmed by the operator's choice: the uid as
- * pasted). After the rows, one last row states the chain's verdict at export time (AUDIT_VERDICT_OPERATION): its
+ * pasted), desktop and dbRole (team mode: the computer the entry was written from and the database role it wrote
+ * with, beside the OS user in operator). After the rows, one last row states the chain's verdict at export time (AUDIT_VERDICT_OPERATION): its
  * operation is "chain-verdict", its stage "verified" or "not verified", its hash the head hash, its verified cell the
  * verdict in words, its at the export's time; every other cell is empty.
  */
-export const AUDIT_CSV_COLUMNS = ['line', 'seq', 'at', 'actId', 'operation', 'stage', 'uid', 'reference', 'profileId', 'profileName', 'baseUrl', 'operator', 'appVersion', 'via', 'jobId', 'test', 'status', 'requestId', 'errorCode', 'verification', 'prevHash', 'hash', 'batchSummary', 'verified', 'pastedUid'] as const;
+export const AUDIT_CSV_COLUMNS = ['line', 'seq', 'at', 'actId', 'operation', 'stage', 'uid', 'reference', 'profileId', 'profileName', 'baseUrl', 'operator', 'appVersion', 'via', 'jobId', 'test', 'status', 'requestId', 'errorCode', 'verification', 'prevHash', 'hash', 'batchSummary', 'verified', 'pastedUid', 'desktop', 'dbRole'] as const;
 
 /** The operation cell of the CSV export's last row, which states the chain's verdict (never an act's operation). */
 export const AUDIT_VERDICT_OPERATION = 'chain-verdict';
@@ -84,6 +85,8 @@ function csvRow(entry: AuditEntryAt, verdict: ChainVerdict): string[] {
     batchSummary: entry.batch ? batchSummaryWords(entry.batch) : undefined,
     verified: vouchingWords(verdict, entry.line),
     pastedUid: entry.pastedUid,
+    desktop: entry.desktop,
+    dbRole: entry.dbRole,
   };
   return AUDIT_CSV_COLUMNS.map((column) => neutraliseCell(cells[column] === undefined ? '' : String(cells[column])));
 }

@@ -41,7 +41,7 @@ test('forged lines before the chain are marked as not vouched for; an old refere
   const [csv] = await Promise.all([app.waitForEvent('download'), app.getByRole('button', { name: 'Export CSV' }).click()]);
   const text = await readFile((await csv.path())!, 'utf8');
   const rows = text.trimEnd().split('\r\n');
-  expect(rows[0]).toMatch(/,batchSummary,verified,pastedUid$/);
+  expect(rows[0]).toMatch(/,batchSummary,verified,pastedUid,desktop,dbRole$/);
   expect(rows.find((row) => row.startsWith('2,'))).toContain(',no: outside the chain,');
   expect(rows.at(-1)).toMatch(/^,,[^,]+,,chain-verdict,not verified,/);
 

@@ -44,7 +44,7 @@ export const messagesFr: MessageWordings = {
   'team.why.notCommitted': 'la base de l’équipe n’a pas validé l’entrée ({{why}})',
   'team.fix.reach': 'Vérifiez que le serveur de la base de l’équipe tourne et qu’il est joignable (privacy-desk team status)',
   'team.fix.login': 'Vérifiez l’utilisateur de la base et son mot de passe (privacy-desk team connect)',
-  'team.import.broken': 'Le journal d’audit local n’a pas été importé : il n’est pas intact ({{problem}}). Rien n’a été importé. Examinez-le d’abord avec privacy-desk audit verify sur cet ordinateur.',
+  'team.import.broken': 'Le journal d’audit local n’a pas été importé, car il n’est pas intact. {{problem}} Examinez-le d’abord avec privacy-desk audit verify sur cet ordinateur.',
   'team.import.again': 'Ce journal d’audit local (empreinte de tête {{hash}}) est déjà dans la base de l’équipe {{where}}, à partir de l’entrée {{seq}}. Rien n’a été importé à nouveau.',
   'team.join.broken': 'L’entrée {{line}} ouvre {{count}} lignes importées d’un journal local dont l’empreinte de tête était {{hash}}, mais {{problem}}.',
   'team.join.short': 'le journal de l’équipe s’arrête après {{found}} d’entre elles',

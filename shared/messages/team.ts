@@ -18,7 +18,7 @@ export const TEAM_MESSAGES = {
   'team.why.notCommitted': message('the team database did not commit the entry ({{why}})', { why: param.text }),
   'team.fix.reach': message('Check that the team database’s server is running and reachable (privacy-desk team status)'),
   'team.fix.login': message('Check the database user and its password (privacy-desk team connect)'),
-  'team.import.broken': message('The local audit trail was not imported: it is not intact ({{problem}}). Nothing was imported. Look into it with privacy-desk audit verify on this computer first.', { problem: param.phrase }),
+  'team.import.broken': message('The local audit trail was not imported, because it is not intact. {{problem}} Look into it with privacy-desk audit verify on this computer first.', { problem: param.phrase }),
   'team.import.again': message('This local audit trail (head hash {{hash}}) is already in the team database {{where}}, from entry {{seq}}. Nothing was imported again.', { hash: param.text, where: param.text, seq: param.count }),
   'team.join.broken': message('Entry {{line}} begins {{count}} lines imported from a local trail whose head hash was {{hash}}, but {{problem}}.', { line: param.count, count: param.count, hash: param.text, problem: param.phrase }),
   'team.join.short': message('the team trail ends after {{found}} of them', { found: param.count }),
