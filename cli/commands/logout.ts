@@ -8,6 +8,7 @@ import { markIrreversible, type CliContext } from '../context';
 import { EXIT_FAILED, EXIT_OUTCOME_UNKNOWN, reportFailure } from '../exit-codes';
 import type { CliOutput } from '../output';
 import { parseClaim, parseWholeNumber } from '../parse';
+import { logoutConformanceCommand } from './logout-conformance';
 
 interface LogoutFlags extends ConnectionOptions {
   aud?: string;
@@ -37,6 +38,8 @@ export function logoutCommand(context: CliContext): Command {
       .option('--show-token', 'also print the signed token (for a live service its signature is always withheld)')
       .option('--json', 'print the full result as JSON on stdout, the token included'),
   );
+  // `logout conformance …` is a subcommand: its options are its own (positional), and no implicit `help` hides a uid.
+  command.enablePositionalOptions().helpCommand(false).addCommand(logoutConformanceCommand(context));
   return markIrreversible(command).action(async (uid: string, opts: LogoutFlags) => {
     const options: LogoutOptions = { algorithm: opts.alg, includeEvents: opts.events === true, extraClaims: Object.fromEntries(opts.claim.map(parseClaim)) };
     if (opts.aud !== undefined) options.audience = opts.aud;

@@ -1,0 +1,105 @@
+import { writeFile } from 'node:fs/promises';
+import { Command } from 'commander';
+import { wordInEnglish } from '../../shared/messages';
+import { conformanceJson, conformanceJunit, conformanceReport, type ConformanceReport } from '../../shared/logout-conformance-report';
+import type { ConformanceOrder } from '../../core/service/erasure-gate';
+import { isLocalBaseUrl } from '../../shared/profile';
+import { invalidInput } from '../../shared/errors';
+import { promptLine } from '../batch-prompt';
+import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
+import { markIrreversible, type CliContext } from '../context';
+import { EXIT_FAILED, EXIT_OUTCOME_UNKNOWN } from '../exit-codes';
+import { noteLiveData } from '../live-data';
+import { formatTable } from '../table';
+import { visibleText, visibleUid } from '../visible-text';
+
+interface ConformanceFlags extends ConnectionOptions {
+  uid: string;
+  confirm?: string;
+  reference?: string;
+  json?: boolean;
+  junit?: string;
+  report?: string;
+}
+
+export const CONFORMANCE_EXIT_HELP = `
+Exit codes of logout conformance:
+  0  every rule of the service's docs is met (rules from the OIDC specification
+     or good practice that are not met are printed as notes)
+  1  a rule of the service's docs is NOT met (a defect to report)
+  2  usage or validation error, or a live profile not confirmed: nothing was sent
+  3  no rule of the service's docs failed, but one could not be judged
+     (inconclusive: no answer, a 5xx, a 429, no session to end, or an
+     acceptance whose session end could not be checked on a live service)
+  4  the audit trail could not record a send's outcome (the run stopped)`;
+
+const VERDICT_WORDS = { conformant: 'conformant', 'not-conformant': 'NOT CONFORMANT', inconclusive: 'inconclusive' } as const;
+const SOURCE_WORDS = { 'service-docs': 'service docs', 'oidc-spec': 'OIDC spec', 'good-practice': 'good practice' } as const;
+
+/** privacy-desk logout conformance --uid UID: one crafted token per rule, a verdict for each (shared/logout-conformance.ts). */
+export function logoutConformanceCommand(context: CliContext): Command {
+  const { io, out } = context;
+  const command = addConnectionOptions(
+    new Command('conformance')
+      .description('check how the service validates logout tokens: one crafted token per rule (OIDC Back-Channel Logout 1.0 §2.6), each audited; valid ones end the user’s sessions')
+      .requiredOption('--uid <uid>', 'the user the tokens name (its sessions end on each accepted token)')
+      .option('--confirm <uid>', 'for a service off this computer: repeat the uid, to confirm that real sessions end')
+      .option('--reference <ref>', 'ticket or request number, kept in the audit trail')
+      .option('--json', 'print the result as JSON on stdout: { cases: [{ id, rule, source, expected, actual, verdict }] }')
+      .option('--junit <file>', 'also write a JUnit XML report (one test suite per source of rules)')
+      .option('--report <file>', 'also write the JSON report to a file'),
+  );
+  return markIrreversible(command)
+    .addHelpText('after', CONFORMANCE_EXIT_HELP)
+    .action(async (opts: ConformanceFlags) => {
+      const { desk, profileId } = await resolveConnection(opts, io.env);
+      const profile = await desk.getProfile(profileId);
+      noteLiveData(out, profile.baseUrl);
+      const order: ConformanceOrder = { uid: opts.uid };
+      if (opts.reference !== undefined) order.reference = opts.reference;
+      if (!isLocalBaseUrl(profile.baseUrl)) order.confirmUid = opts.confirm ?? (await askConfirmation(opts.uid, context));
+      const run = await desk.runLogoutConformance(profileId, order);
+      const report = conformanceReport(run, wordInEnglish);
+      if (opts.junit !== undefined) await writeReport(opts.junit, conformanceJunit(report));
+      if (opts.report !== undefined) await writeReport(opts.report, conformanceJson(report));
+      if (opts.json) out.json(report);
+      else printReport(report, context);
+      if (run.overall === 'not-conformant') context.exitCode = EXIT_FAILED;
+      else if (run.overall === 'inconclusive') context.exitCode = EXIT_OUTCOME_UNKNOWN;
+    });
+}
+
+/** On a terminal, the uid typed again; elsewhere the gate refuses the run (nothing sent) and says to give --confirm. */
+async function askConfirmation(uid: string, { io }: CliContext): Promise<string | undefined> {
+  if (io.stdin.isTTY !== true) return undefined;
+  return promptLine(`This sends real logout tokens: valid ones end the real sessions of ${visibleUid(uid)}. Type the uid to confirm: `, io);
+}
+
+async function writeReport(path: string, text: string): Promise<void> {
+  try {
+    await writeFile(path, text, 'utf8');
+  } catch (error) {
+    throw invalidInput(`The report could not be written to ${visibleText(path)}: ${(error as Error).message}. The run was done and audited; run it again with another path.`);
+  }
+}
+
+function printReport(report: ConformanceReport, { out }: CliContext): void {
+  out.line(`Logout conformance of ${report.profile} for ${visibleUid(report.uid)}`);
+  out.line(
+    formatTable(report.cases, [
+      { title: 'Case', value: (one) => one.id },
+      { title: 'Source', value: (one) => SOURCE_WORDS[one.source] },
+      { title: 'Verdict', value: (one) => VERDICT_WORDS[one.verdict as keyof typeof VERDICT_WORDS] ?? one.verdict },
+      { title: 'Expected', value: (one) => one.expected, maxWidth: 48 },
+      { title: 'Actual', value: (one) => one.actual, maxWidth: 70 },
+    ]),
+  );
+  for (const one of report.cases.filter((c) => c.verdict === 'not-conformant')) {
+    out.line(`${one.source === 'service-docs' ? 'DEFECT' : 'Note'} (${one.id}): ${one.rule} Actual: ${one.actual}. Source: ${one.reference}.`);
+  }
+  if (!report.sessionsChecked) out.line('Sessions were not checked on this service: an acceptance is inconclusive about whether sessions ended.');
+  const { conformant, inconclusive } = report.counts;
+  out.line(`Conformant: ${conformant}  Not conformant: ${report.counts['not-conformant']}  Inconclusive: ${inconclusive}`);
+  const overall = { conformant: 'every rule of the service’s docs is met', 'not-conformant': 'a rule of the service’s docs is NOT met', inconclusive: 'a rule of the service’s docs could not be judged' }[report.overall];
+  out.line(`Verdict: ${overall}.`);
+}
