@@ -60,13 +60,17 @@ export async function insertRows(client: pg.PoolClient, rows: readonly BuiltRow[
     const values = [String(seq), line, hash, entry.at, entry.action, entry.outcome, entry.uid, entry.reference, entry.profileId, entry.jobId, entry.requestId, entry.via, entry.operator, entry.desktop];
     values.forEach((value, index) => columns[index]?.push(text(value)));
   }
-  await client.query(
-    `INSERT INTO audit_entries (seq, line, hash, at, action, outcome, uid, reference, profile_id, job_id, request_id, via, operator, desktop)
-     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])`,
-    columns,
-  );
   const last = rows[rows.length - 1] as BuiltRow;
-  await client.query('UPDATE audit_head SET seq = $1, hash = $2 WHERE only_row = 1', [last.seq, last.hash]);
+  // One statement, one round trip while the head is locked: the rows (a WITH that changes data always runs whole) and the head's move.
+  const moved = await client.query(
+    `WITH added AS (
+       INSERT INTO audit_entries (seq, line, hash, at, action, outcome, uid, reference, profile_id, job_id, request_id, via, operator, desktop)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
+     )
+     UPDATE audit_head SET seq = $15, hash = $16 WHERE only_row = 1`,
+    [...columns, last.seq, last.hash],
+  );
+  if (moved.rowCount !== 1) throw new Error('the audit chain head row is missing');
 }
 
 /** Rows after `afterSeq`, oldest first, at most `limit`. */
