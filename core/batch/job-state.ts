@@ -131,3 +131,28 @@ export async function* readItems(dataDir: string, jobId: string): AsyncGenerator
 function jobNotFound(dataDir: string, jobId: string): PrivacyDeskError {
   return new PrivacyDeskError({ code: 'INVALID_INPUT', outcome: 'not-sent', text: msg('batch.noSuchJob', { job: jobId, dataDir }) });
 }
+
+/**
+ * The journal's events in file order (a job copied into the team database: core/team/pg-batch-import.ts). A torn last
+ * line is left out (never acknowledged); any other line that is not an event of the job throws the job's damage.
+ */
+export async function* readJournalEvents(dataDir: string, jobId: string): AsyncGenerator<JournalEvent> {
+  const plan = readPlan(dataDir, jobId);
+  const { journal } = jobPaths(dataDir, jobId);
+  if (!existsSync(journal)) return;
+  let lastByte = 0x0a;
+  const stream = createReadStream(journal);
+  stream.on('data', (chunk) => {
+    if (chunk.length > 0) lastByte = (chunk as Buffer)[chunk.length - 1] ?? 0x0a;
+  });
+  let line = 0;
+  let held: { text: string; line: number } | undefined;
+  const eventOf = ({ text, line: at }: { text: string; line: number }) => parseEvent(text, plan.total) ?? Promise.reject(journalDamage(dataDir, jobId, [at]));
+  for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
+    line++;
+    // Hold each line back by one: the last one may be torn, which is only known at the end.
+    if (held) yield await eventOf(held);
+    held = text.trim() ? { text, line } : undefined;
+  }
+  if (held && lastByte === 0x0a) yield await eventOf(held);
+}
