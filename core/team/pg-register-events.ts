@@ -31,6 +31,32 @@ function inTurn<T>(db: TeamDatabase, task: () => Promise<T>): Promise<T> {
   return next;
 }
 
+/** `task` with a connection holding the team register's lock (released, and the connection given back, whatever happens). */
+export function holdingRegisterLock<T>(db: TeamDatabase, task: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const where = db.where;
+  return inTurn(db, async () => {
+    let client: pg.PoolClient;
+    try {
+      client = await db.pool.connect();
+    } catch (error) {
+      throw teamStoreError(where, error, 'connect');
+    }
+    let broken = false;
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [REGISTER_LOCK]);
+      return await task(client);
+    } catch (error) {
+      // A refusal of the change (invalid input) leaves the connection sound; the driver's failure may not.
+      if (!isPrivacyDeskError(error)) broken = true;
+      throw teamStoreError(where, error);
+    } finally {
+      if (!broken) await client.query('SELECT pg_advisory_unlock($1)', [REGISTER_LOCK]).catch(() => (broken = true));
+      // A connection that failed may still hold the lock or be half-dead: closed, so the server lets the lock go.
+      client.release(broken);
+    }
+  });
+}
+
 export function openPgRegisterEvents(db: TeamDatabase, options: PgRegisterEventsOptions): RegisterEventLog {
   const where = db.where;
 
@@ -38,30 +64,6 @@ export function openPgRegisterEvents(db: TeamDatabase, options: PgRegisterEvents
     const { rows } = await client.query<{ number: string; line: string }>('SELECT number, line FROM register_events ORDER BY number');
     return rows.map((row) => ({ line: Number(row.number), text: row.line }));
   };
-
-  /** `task` with a connection holding the register's lock (released, and the connection given back, whatever happens). */
-  const holding = <T>(task: (client: pg.PoolClient) => Promise<T>): Promise<T> =>
-    inTurn(db, async () => {
-      let client: pg.PoolClient;
-      try {
-        client = await db.pool.connect();
-      } catch (error) {
-        throw teamStoreError(where, error, 'connect');
-      }
-      let broken = false;
-      try {
-        await client.query('SELECT pg_advisory_lock($1)', [REGISTER_LOCK]);
-        return await task(client);
-      } catch (error) {
-        // A refusal of the change (invalid input) leaves the connection sound; the driver's failure may not.
-        if (!isPrivacyDeskError(error)) broken = true;
-        throw teamStoreError(where, error);
-      } finally {
-        if (!broken) await client.query('SELECT pg_advisory_unlock($1)', [REGISTER_LOCK]).catch(() => (broken = true));
-        // A connection that failed may still hold the lock or be half-dead: closed, so the server lets the lock go.
-        client.release(broken);
-      }
-    });
 
   return {
     where,
@@ -73,9 +75,9 @@ export function openPgRegisterEvents(db: TeamDatabase, options: PgRegisterEvents
         throw teamStoreError(where, error, 'connect');
       }
     },
-    locked: (task) => holding(() => task()),
+    locked: (task) => holdingRegisterLock(db, () => task()),
     append: (decide, after) =>
-      holding(async (client) => {
+      holdingRegisterLock(db, async (client) => {
         const lines = await readOn(client);
         const decided = await decide(lines);
         if (!decided) return null;
