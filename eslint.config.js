@@ -240,6 +240,7 @@ const LAZY_LOADS = [
   { file: 'core/keytar-credential-store.ts', source: "'keytar'", why: 'keytar is a native module: loaded when the keychain is opened, so a machine where it cannot load still starts (session memory)' },
   { file: 'core/receipt-pdf.ts', source: "'pdfkit'", why: "a receipt is rare: the CLI's start-up does not pay for the PDF library" },
   { file: 'core/requests/holidays.ts', source: "'date-holidays'", why: "only the register's clock needs the holiday calendar (about 150 ms and 30 MB): the CLI's start-up does not pay for it" },
+  { file: 'core/team/team-stores.ts', source: "'./team-open'", why: "team mode's side (pg and the team stores) is loaded when a team database is first needed: local mode's start-up does not pay for it" },
   { file: 'app-runtime/app-runtime.ts', source: "'../core/keytar-credential-store'", why: 'the keychain store (and keytar with it) is loaded only when no store is injected' },
   { file: 'bin/privacy-desk.js', source: 'bundle.href', why: 'the installed command runs the built CLI bundle, whose path is known only at run time' },
 ];

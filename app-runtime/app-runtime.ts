@@ -2,6 +2,7 @@ import type { AppInfo } from '../shared/contract';
 import { createDesk, type Desk } from '../core/desk';
 import type { CredentialStore } from '../core/credential-store';
 import { ensureDataDir, resolveDataDir } from '../core/data-dir';
+import { deskStoresFor } from '../core/team/team-stores';
 import type { FetchLike } from '../core/types';
 import type { RunningSandbox } from '../sandbox/server';
 import { startBundledSandbox } from './bundled-sandbox';
@@ -24,6 +25,8 @@ export interface AppRuntimeOptions {
   locale: string;
   /** Defaults to the OS keychain, or the session store plus the reason the keychain cannot be used. */
   openCredentials?: () => Promise<{ store: CredentialStore; problem?: string }>;
+  /** Where PRIVACY_DESK_DATABASE_PASSWORD is read (team mode without a keychain); default process.env. */
+  env?: NodeJS.ProcessEnv;
   /** Extension for tests: how long close() waits for batch runs to finish their items in flight (default 10 s). */
   batchStopGraceMs?: number;
 }
@@ -70,7 +73,11 @@ async function defaultCredentials(): Promise<{ store: CredentialStore; problem?:
 export async function startAppRuntime(options: AppRuntimeOptions): Promise<AppRuntime> {
   const dataDir = ensureDataDir(options.dataDir ?? resolveDataDir());
   const credentials = await (options.openCredentials ?? defaultCredentials)();
+  // Team mode (team.json in the data folder): the team database's stores, reached when first needed, so the console
+  // opens even while the database is away (what needs it says so, and sends nothing).
+  const stores = await deskStoresFor({ dataDir, env: options.env ?? process.env, keychain: async () => credentials.store });
   const desk = createDesk({
+    ...(stores ? { stores } : {}),
     dataDir,
     credentialStore: credentials.store,
     ...(credentials.problem ? { credentialProblem: credentials.problem } : {}),
@@ -117,6 +124,7 @@ export async function startAppRuntime(options: AppRuntimeOptions): Promise<AppRu
       desk.batch.discardOpenDrafts();
       await purgeEnded;
       await sandbox?.close();
+      await desk.team?.close();
     },
   };
 }

@@ -8,6 +8,7 @@ import { ensureDataDir, resolveDataDir } from '../core/data-dir';
 import { createDesk, type Desk } from '../core/desk';
 import { openCredentialStore } from '../core/keytar-credential-store';
 import { anchorInCredentialStore } from '../core/audit-anchor';
+import { deskStoresFor } from '../core/team/team-stores';
 
 export const API_KEY_ENV = 'PRIVACY_DESK_API_KEY';
 export const API_SECRET_ENV = 'PRIVACY_DESK_API_SECRET';
@@ -60,7 +61,11 @@ export function parseTimeoutMs(value: string | undefined): number | undefined {
   return Math.round(seconds * 1000);
 }
 
-/** A Desk over the data folder; the keychain is opened only when stored profiles' credentials are needed. */
+/**
+ * A Desk over the data folder — or, in team mode, over the team database (opened when a command first needs it, so a
+ * database that cannot be reached stops that command before anything is sent); the keychain is opened only when
+ * stored profiles' credentials (or the team database's password) are needed.
+ */
 export async function openDesk(options: { keychain: boolean; timeoutMs?: number; batchRetryForMs?: number }, env: NodeJS.ProcessEnv): Promise<Desk> {
   const dataDir = ensureDataDir(resolveDataDir(env));
   const common = {
@@ -76,10 +81,12 @@ export async function openDesk(options: { keychain: boolean; timeoutMs?: number;
     // The anchor and the request register's key live in the keychain too; opened once, when first needed.
     let keychain: ReturnType<typeof openCredentialStore> | undefined;
     const openKeychain = () => (keychain ??= openCredentialStore({ env }));
-    return createDesk({ ...common, credentialStore: createSessionCredentialStore(), auditAnchor: anchorInCredentialStore(openKeychain, dataDir), requestKeyStore: async () => (await openKeychain()).store });
+    const stores = await deskStoresFor({ dataDir, env, keychain: async () => (await openKeychain()).store });
+    return createDesk({ ...common, credentialStore: createSessionCredentialStore(), auditAnchor: anchorInCredentialStore(openKeychain, dataDir), requestKeyStore: async () => (await openKeychain()).store, ...(stores ? { stores } : {}) });
   }
   const { store, problem } = await openCredentialStore({ env });
-  return createDesk({ ...common, credentialStore: store, credentialProblem: problem === undefined ? undefined : cliKeychainProblem(problem) });
+  const stores = await deskStoresFor({ dataDir, env, keychain: async () => store });
+  return createDesk({ ...common, credentialStore: store, credentialProblem: problem === undefined ? undefined : cliKeychainProblem(problem), ...(stores ? { stores } : {}) });
 }
 
 // The core words a missing keychain for the app, which keeps credentials for its session; a CLI command ends at once.

@@ -1,10 +1,12 @@
 import { Command, CommanderError, type OutputConfiguration } from 'commander';
 import { settleAnchorConfirmations } from '../core/audit-anchor-confirm';
+import { closeTeamStores } from '../core/team/team-stores';
 import { auditCommand } from './commands/audit';
 import { batchCommand } from './commands/batch';
 import { logoutCommand } from './commands/logout';
 import { profilesCommand } from './commands/profiles';
 import { requestsCommand } from './commands/requests';
+import { teamCommand } from './commands/team';
 import { tokenCommand } from './commands/token';
 import { usersCommand } from './commands/users';
 import { withUsersFind } from './commands/users-find';
@@ -40,6 +42,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     for (const atEnd of context.atEnd ?? []) atEnd();
     // The audit anchor learns that the command's last write landed before the command ends.
     await settleAnchorConfirmations();
+    // In team mode the database's connections would keep the process alive: closed once the command has ended.
+    await closeTeamStores();
   }
 }
 
@@ -53,7 +57,7 @@ function buildProgram(context: CliContext): Command {
     .addHelpText('after', EXIT_CODES_HELP)
     // Options before the command belong to the program; after it, to the command (so `profiles add --base-url` stays its own).
     .enablePositionalOptions();
-  for (const command of [profilesCommand(context), withUsersReconcile(withUsersFind(usersCommand(context), context), context), logoutCommand(context), tokenCommand(context), auditCommand(context), batchCommand(context), requestsCommand(context)]) program.addCommand(command);
+  for (const command of [profilesCommand(context), withUsersReconcile(withUsersFind(usersCommand(context), context), context), logoutCommand(context), tokenCommand(context), auditCommand(context), batchCommand(context), requestsCommand(context), teamCommand(context)]) program.addCommand(command);
   // The connection options work before the command too (`privacy-desk --profile prod users list`):
   // given there, they are handed down to the command that runs.
   addConnectionOptions(program).hook('preAction', (root, actionCommand) => {

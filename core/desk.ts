@@ -29,6 +29,9 @@ import type { FetchLike, ServiceClient, ServiceClientOptions } from './types';
 import { createDeskBatch } from './batch/desk-batch';
 import { openLocalRequestStore } from './requests/local-request-store';
 import type { RequestStore } from './requests/request-store';
+import type { AuditStore } from './audit-store';
+import type { DeskStores } from './team/team-stores';
+import { createFileAuditQuery } from './audit-query-file';
 
 export interface DeskOptions {
   dataDir: string;
@@ -56,6 +59,11 @@ export interface DeskOptions {
   batchRetryForMs?: number;
   /** Where the request register's key is kept (core/requests/register-crypto.ts), opened on first need; default: beside the credentials. */
   requestKeyStore?: () => Promise<CredentialStore>;
+  /**
+   * Where the audit trail, the batch jobs and the request register are kept instead of the data folder's files: the
+   * team database in team mode (core/team/team-stores.ts deskStoresFor). Absent: the local files, as always.
+   */
+  stores?: DeskStores;
 }
 
 export interface TemporaryConnection {
@@ -78,7 +86,8 @@ export type Desk = ReturnType<typeof createDesk>;
 export function createDesk(options: DeskOptions) {
   const { dataDir, credentialStore, via } = options;
   const profileStore = openProfileStore(dataDir);
-  const audit = openAuditLog(dataDir, { anchor: options.auditAnchor ?? anchorInCredentialStore(credentialStore, dataDir), ...(options.now ? { now: options.now } : {}) });
+  const stores = options.stores;
+  const audit: AuditStore = stores?.audit ?? openAuditLog(dataDir, { anchor: options.auditAnchor ?? anchorInCredentialStore(credentialStore, dataDir), ...(options.now ? { now: options.now } : {}) });
   const connections = new Map<string, Promise<GatedConnection>>();
   const operator = options.operator ?? currentOsUser();
   let temporary: { profile: Profile; credentials: Credentials } | null = null;
@@ -177,6 +186,7 @@ export function createDesk(options: DeskOptions) {
 
   const batch = createDeskBatch({
     dataDir,
+    ...(stores ? { jobs: stores.batchJobs } : {}),
     getProfile,
     connectionFor,
     walkUsers,
@@ -186,20 +196,25 @@ export function createDesk(options: DeskOptions) {
     ...(options.batchRetryForMs !== undefined ? { retryForMs: options.batchRetryForMs } : {}),
   });
 
-  // The request register (core/requests/request-store.ts): the local store in the data folder, audited in the same trail.
-  const requests: RequestStore = openLocalRequestStore({
-    dataDir,
+  // The request register (core/requests/request-store.ts): the local store in the data folder, or the team's, audited in the same trail.
+  const registerContext = {
     audit,
     keyStore: options.requestKeyStore ?? (async () => credentialStore),
     operator,
-    via: via === 'cli' ? 'cli' : 'app',
+    via: via === 'cli' ? ('cli' as const) : ('app' as const),
     appVersion: options.appVersion ?? 'unknown',
     ...(options.now ? { now: options.now } : {}),
-  });
+  };
+  const requests: RequestStore = stores ? stores.requests(registerContext) : openLocalRequestStore({ dataDir, ...registerContext });
 
   return {
     dataDir,
-    auditPath: audit.path,
+    /** Where the trail is, as shown: audit.jsonl's path, or the team database's address. */
+    auditWhere: audit.where,
+    /** Team mode: which database (and, once reached, the role and desktop); undefined in local mode. */
+    team: stores?.team,
+    /** The trail a page at a time, filtered where it is kept: by SQL in the team database, by the one rule over the file locally. */
+    auditQuery: stores?.auditQuery ?? createFileAuditQuery(audit.where, () => audit.read()),
     /** The request register: requests from receipt to answer, with their legal clock (core/requests/request-store.ts). */
     requests,
     /** Batch erasure: drafts, checks, jobs that survive crashes (core/batch/batch-types.ts). */
@@ -323,6 +338,11 @@ export function createDesk(options: DeskOptions) {
       return exposedToken(profile, await (await connectionFor(profileId)).gate.logout({ uid, options: checked, reference }));
     },
 
+    /** The logout conformance run through the gate (each send audited); a live profile needs the uid typed again (confirmUid). */
+    async runLogoutConformance(profileId: string, order: ConformanceOrder): Promise<ConformanceRun> {
+      return (await connectionFor(profileId)).gate.logoutConformance(order);
+    },
+
     async verifyLogoutToken(profileId: string, token: string): Promise<TokenVerification> {
       return (await clientFor(profileId)).verifyLogoutToken(token);
     },
@@ -335,11 +355,6 @@ export function createDesk(options: DeskOptions) {
     },
 
     /** Opens a session for the uid on a loopback sandbox, for the logout tester; a live profile is refused before anything is sent. */
-    /** The logout conformance run through the gate (each send audited); a live profile needs the uid typed again (confirmUid). */
-    async runLogoutConformance(profileId: string, order: ConformanceOrder): Promise<ConformanceRun> {
-      return (await connectionFor(profileId)).gate.logoutConformance(order);
-    },
-
     async simulateSandboxLogin(profileId: string, uid: string): Promise<{ sessionCount: number }> {
       assertValidUid(uid);
       const profile = await getProfile(profileId);

@@ -192,6 +192,7 @@ describe('the gate is the only way to an irreversible call', () => {
     "core/keytar-credential-store.ts: import('keytar')",
     "core/receipt-pdf.ts: import('pdfkit')",
     "core/requests/holidays.ts: import('date-holidays')",
+    "core/team/team-stores.ts: import('./team-open')",
   ];
   const sideDoors = (files: readonly SourceFile[]) => {
     const { edges, loads } = importGraph(files);

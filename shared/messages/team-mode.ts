@@ -6,6 +6,8 @@ export const TEAM_MODE_MESSAGES = {
     'This data folder works on the team database {{where}}, but its password is neither in the OS keychain nor in PRIVACY_DESK_DATABASE_PASSWORD. Nothing was sent. Run privacy-desk team connect again (or set PRIVACY_DESK_DATABASE_PASSWORD).',
     { where: param.text },
   ),
+  'teamMode.why.noPassword': message('its password is neither in the OS keychain nor in PRIVACY_DESK_DATABASE_PASSWORD'),
+  'teamMode.fix.password': message('Run privacy-desk team connect again (or set PRIVACY_DESK_DATABASE_PASSWORD)'),
   'teamMode.settingDamaged': message('The team setting {{path}} cannot be read ({{problem}}). Nothing was sent. Run privacy-desk team disconnect, then privacy-desk team connect again.', { path: param.text, problem: param.text }),
   'teamMode.notConnected': message('This data folder is not in team mode: its audit trail, batch jobs and request register are kept on this computer. Connect it with privacy-desk team connect --database-url postgres://USER@HOST:PORT/DB.'),
   'teamMode.otherDatabase': message('This data folder already works on the team database {{where}}. Disconnect it first (privacy-desk team disconnect), then connect it to {{other}}.', { where: param.text, other: param.text }),

@@ -1,0 +1,107 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AUDIT_FILE_NAME } from '../audit-log';
+import type { AuditStore } from '../audit-store';
+import type { BatchJobStore } from '../batch/batch-job-store';
+import type { RequestStore } from '../requests/request-store';
+import type { AuditQuery } from '../../shared/audit-query';
+import { importLocalTrail } from './pg-audit-import';
+import { createPgAuditQuery } from './pg-audit-query';
+import { openPgAuditLog } from './pg-audit-log';
+import { openPgBatchJobs } from './pg-batch-jobs';
+import { openPgRequestStore } from './pg-register-store';
+import { openTeamDatabase, teamStoreError, type TeamDatabase } from './team-database';
+import type { RequestStoreContext } from './team-stores';
+import type { TeamDatabaseAddress } from './team-url';
+
+/** The team database and its stores, once reached (loaded lazily by core/team/team-stores.ts: it brings pg). */
+export interface OpenedTeamStores {
+  db: TeamDatabase;
+  audit: AuditStore;
+  batchJobs: BatchJobStore;
+  /** The trail a page at a time, filtered by PostgreSQL (the console's audit view in team mode). */
+  auditQuery: AuditQuery;
+  requests(context: RequestStoreContext): RequestStore;
+  close(): Promise<void>;
+}
+
+export async function openTeamStores(address: TeamDatabaseAddress, password: string, options: { now?: () => number; operator?: string }): Promise<OpenedTeamStores> {
+  const db = await openTeamDatabase(address, { password });
+  const audit = openPgAuditLog(db, options.now ? { now: options.now } : {});
+  return {
+    db,
+    audit,
+    batchJobs: openPgBatchJobs(db, { ...(options.now ? { now: options.now } : {}), ...(options.operator ? { operator: options.operator } : {}) }),
+    auditQuery: createPgAuditQuery(db),
+    requests: (context) => openPgRequestStore({ ...context, db, audit }),
+    async close() {
+      await audit.settle().catch(() => undefined);
+      await db.close();
+    },
+  };
+}
+
+/** What `team status` and `team connect` learn of the database: reached with this role, schema step, what it holds. */
+export interface TeamProbe {
+  role: string;
+  desktop: string;
+  schema: { last: string; steps: number };
+  counts: { auditEntries: number; requests: number; jobs: number };
+}
+
+/** Opens the database (which brings its schema up to date), reads who we are and what it holds, and closes it. */
+export async function probeTeamDatabase(address: TeamDatabaseAddress, password: string): Promise<TeamProbe> {
+  const db = await openTeamDatabase(address, { password, maxConnections: 1 });
+  try {
+    const count = async (sql: string): Promise<number> => Number((await db.pool.query<{ n: string | null }>(sql)).rows[0]?.n ?? 0);
+    const steps = (await db.pool.query<{ name: string }>('SELECT name FROM privacy_desk_migrations ORDER BY name')).rows.map((row) => row.name);
+    return {
+      role: db.role,
+      desktop: db.desktop,
+      schema: { last: steps[steps.length - 1] ?? '', steps: steps.length },
+      counts: {
+        // The chain's head holds the last sequence number: no count over a million rows.
+        auditEntries: await count('SELECT seq AS n FROM audit_head'),
+        requests: await count('SELECT count(DISTINCT request_id) AS n FROM register_events'),
+        jobs: await count('SELECT count(*) AS n FROM batch_jobs'),
+      },
+    };
+  } catch (error) {
+    throw teamStoreError(db.where, error, 'connect');
+  } finally {
+    await db.close().catch(() => undefined);
+  }
+}
+
+/** What `team import` moved into the team database. */
+export interface TeamImport {
+  where: string;
+  auditEntries: number;
+  firstSeq: number | null;
+  localHeadHash: string | null;
+  jobs: number;
+  requests: number;
+}
+
+/**
+ * The data folder's local trail (then its jobs and register) moved into the team database: the trail first, so what
+ * the register's events are vouched for by is there before them. Each store's import refuses a second one.
+ */
+export async function importLocalData(address: TeamDatabaseAddress, password: string, dataDir: string): Promise<TeamImport> {
+  const db = await openTeamDatabase(address, { password, maxConnections: 2 });
+  try {
+    const trail = await importLocalTrail(db, await localText(join(dataDir, AUDIT_FILE_NAME)));
+    return { where: db.where, auditEntries: trail.imported, firstSeq: trail.firstSeq, localHeadHash: trail.localHeadHash, jobs: 0, requests: 0 };
+  } finally {
+    await db.close().catch(() => undefined);
+  }
+}
+
+async function localText(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw error;
+  }
+}
