@@ -46,6 +46,7 @@ function templates(): Partial<Record<BridgeMethod, Record<string, unknown>>> {
     'logout.preview': { profileId: profile.id, uid: someUid, options: { extraClaims: { note: 'fuzz' } } },
     'logout.send': { profileId: profile.id, uid: 'fuzz-nobody', options: {} },
     'logout.verify': { profileId: profile.id, token: 'not.a.token' },
+    'logout.conformance': { profileId: profile.id, uid: 'fuzz-nobody' },
     'sandbox.userState': { profileId: profile.id, uid: someUid },
     'sandbox.simulateLogin': { profileId: profile.id, uid: 'fuzz-nobody' },
     'audit.list': { limit: 10 },

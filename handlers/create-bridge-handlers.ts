@@ -4,6 +4,7 @@ import { batchHandlers } from './batch-handlers';
 import { jobHandlers } from './job-handlers';
 import { logoutHandlers } from './logout-handlers';
 import { profileHandlers } from './profile-handlers';
+import { conformanceHandlers } from './conformance-handlers';
 import { reconcileHandlers } from './reconcile-handlers';
 import { requestHandlers } from './request-handlers';
 import { userHandlers } from './user-handlers';
@@ -17,6 +18,7 @@ export function createBridgeHandlers(ctx: HandlerContext): BridgeHandlers {
     ...userHandlers(ctx),
     ...logoutHandlers(ctx),
     ...auditHandlers(ctx),
+    ...conformanceHandlers(ctx),
     ...jobHandlers(ctx),
     ...batchHandlers(ctx),
     ...requestHandlers(ctx),

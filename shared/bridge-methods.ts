@@ -18,6 +18,7 @@ export const BRIDGE_METHOD_NAMES = [
   'logout.preview',
   'logout.send',
   'logout.verify',
+  'logout.conformance',
   'sandbox.userState',
   'sandbox.simulateLogin',
   'audit.list',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { profileIdSchema } from './profile';
 import { ERASURE_ACTIONS, listUsersInputSchema, type ErasureResult, type UserPage } from './users';
+import { conformanceInputSchema, type ConformanceRun } from './logout-conformance';
 import { logoutOptionsSchema, type BuiltLogoutToken, type LogoutResult, type TokenVerification } from './logout';
 import type { AuditEntry, AuditExport, AuditFilter, AuditReading, AuditReadingPage, ChainVerdict } from './audit';
 import { OUTCOMES, type ErrorInfo } from './errors';
@@ -129,6 +130,8 @@ export const bridgeContract = {
   'logout.send': { input: z.object({ profileId: profileIdSchema, uid: uidInput, options: logoutOptionsSchema }), output: {} as LogoutResult },
   'logout.verify': { input: z.object({ profileId: profileIdSchema, token: z.string() }), output: {} as TokenVerification },
   'sandbox.userState': { input: z.object({ profileId: profileIdSchema, uid: uidInput }), output: {} as SandboxUserState | null },
+  /** The logout conformance run (shared/logout-conformance.ts): every send audited; a live profile needs confirmUid = uid. */
+  'logout.conformance': { input: conformanceInputSchema.extend({ profileId: profileIdSchema }), output: {} as ConformanceRun },
   /** Opens one session for the uid on a loopback sandbox (the logout tester's "Simulate a login"); refused for a live profile, nothing sent. */
   'sandbox.simulateLogin': { input: z.object({ profileId: profileIdSchema, uid: uidInput }), output: {} as { sessionCount: number } },
   'audit.list': { input: z.object({ limit: z.number().int().min(1).max(1000).default(200) }), output: {} as { entries: AuditEntry[] } },

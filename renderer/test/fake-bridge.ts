@@ -1,4 +1,5 @@
 import type { AppInfo, BridgeInput, BridgeMethod, ProfileView } from '../../shared/contract';
+import { fakeConformanceRun } from './fake-conformance';
 import { PrivacyDeskError, type ErrorInit } from '../../shared/errors';
 import { msg, wordInEnglish } from '../../shared/messages';
 import type { UserRecord } from '../../shared/users';
@@ -242,6 +243,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     'logout.verify': async () => {
       return { valid: false, header: { alg: 'none' }, claims: { sub: 'x' }, problemTexts: [msg('verify.unsigned')], problems: [wordInEnglish(msg('verify.unsigned'))] };
     },
+    'logout.conformance': async (input) => fakeConformanceRun(input, profiles),
     'sandbox.userState': async () => {
       return { exists: true, anonymized: false, sessionCount: 2, messagesCount: 1, votesCount: 1 };
     },
