@@ -89,6 +89,12 @@ export async function openTeamDatabase(address: TeamDatabaseAddress, options: Op
         throw teamStoreError(where, error, 'connect');
       }
       let broken = false;
+      // A connection lost while checked out (a cut network) is an 'error' on the client, which nothing else listens
+      // to then: unheard, it would end the process. The query under way fails on its own; the client is not reused.
+      const lost = () => {
+        broken = true;
+      };
+      client.on('error', lost);
       try {
         await client.query('BEGIN');
         const result = await task(client);
@@ -100,6 +106,7 @@ export async function openTeamDatabase(address: TeamDatabaseAddress, options: Op
         throw error instanceof PrivacyDeskError ? error : teamStoreError(where, error);
       } finally {
         // A connection that failed mid-transaction may be half-dead (a cut network): do not hand it out again.
+        client.removeListener('error', lost);
         client.release(broken);
       }
     },
