@@ -8,6 +8,7 @@ import { createSessionCredentialStore } from '../credential-store';
 import { openLocalRequestStore } from '../requests/local-request-store';
 import { openPgAuditLog } from './pg-audit-log';
 import { importLocalTrail } from './pg-audit-import';
+import { REGISTER_LOCK } from './pg-register-events';
 import { importLocalRegister } from './pg-register-import';
 import { openPgRequestStore } from './pg-register-store';
 import { openTeamDatabase, type TeamDatabase } from './team-database';
@@ -144,6 +145,28 @@ describe.skipIf(skip !== null)('the team request register on a real PostgreSQL s
     } finally {
       await close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a desktop that vanished while holding the register’s lock does not block the team: the server lets go of it with its session', async () => {
+    const { desktop, close } = await team();
+    try {
+      const vanishing = await desktop('agent');
+      const holder = await vanishing.db.pool.connect();
+      holder.on('error', () => undefined); // its session is cut below, on purpose
+      await holder.query('SELECT pg_advisory_lock($1)', [REGISTER_LOCK]);
+      const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
+      const { db, store } = await desktop('dpo');
+      const creating = store.create(newRequest('u1'));
+      // The change waits for the lock (seen by the server), then the holder's session is cut as a crash would cut it.
+      const waiting = async () => Number((await db.pool.query("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")).rows[0]?.n);
+      while ((await waiting()) === 0) await new Promise((resolve) => setImmediate(resolve));
+      await db.pool.query('SELECT pg_terminate_backend($1)', [holderPid]);
+      holder.release(true);
+      expect((await creating).id).toBe('REQ-2026-0001');
+      expect(await store.check()).toEqual({ ok: true, events: 1 });
+    } finally {
+      await close();
     }
   });
 });
