@@ -446,3 +446,56 @@ withoutKeychain('the keychain notice, unread and folded, at both sizes, in both 
     await notice.getByRole('button', { name: say('keychain.showDetails') }).click();
   }
 });
+
+/** The Reconcile tab: the application's list against the sandbox, its orphans (the 1,024-character uid among them, scrolling in its cell), then its near matches. */
+function reconcileScreens(say: Say): Screen[] {
+  return [
+    {
+      name: 'reconcile',
+      open: async (page) => {
+        await page.getByRole('tab', { name: say('nav.reconcile') }).click();
+        await page.getByLabel(say('reconcile.input.pasteLabel')).fill(['Jean Dupont', ' bob+news@example.org', 'team/lead', '東京ユーザー', 'only-in-the-application'].join('\n'));
+        await expect(page.getByTestId('reconcile-list-summary')).toContainText(say('reconcile.input.read', { count: 5 }));
+        await page.getByRole('button', { name: say('reconcile.start'), exact: true }).click();
+        await expect(page.getByRole('heading', { name: say('reconcile.results.heading') })).toBeVisible();
+        await expect(page.getByTestId('reconcile-table').locator('tbody tr')).toHaveCount(56);
+      },
+    },
+    {
+      name: 'reconcile-near-matches',
+      open: async (page) => {
+        await page.getByTestId('reconcile-count-nearMatches').click();
+        await expect(page.getByTestId('reconcile-table').locator('tbody tr')).toHaveCount(2);
+      },
+    },
+  ];
+}
+
+// Their own tests (not in the long one above, which is near its time limit): both sizes, languages and themes, axe-scanned and photographed.
+for (const size of SIZES) {
+  for (const language of LANGUAGES) {
+    test(`the Reconcile tab at ${size.width}×${size.height} in ${language === 'en' ? 'English' : 'French'}, light and dark: accessible and photographed`, async ({ app }, testInfo) => {
+      const say = wordsOf(language);
+      const suffix = `${language === 'fr' ? '-fr' : ''}-${size.width}x${size.height}`;
+      await app.setViewportSize(size);
+      await useTheme(app, 'light');
+      await chooseLanguage(app, language);
+      const problems: string[] = [];
+      for (const screen of reconcileScreens(say)) {
+        await screen.open(app);
+        for (const theme of THEMES) {
+          await useTheme(app, theme);
+          await scrollView(app, 'top');
+          await photographWholeView(app, testInfo, `${screen.name}${suffix}`, theme);
+          try {
+            await expectNoSeriousAxeViolations(app, testInfo, `${screen.name}${suffix} (${theme})`, theme === THEMES[0] ? 'all' : 'colours');
+          } catch (error) {
+            problems.push((error as Error).message);
+          }
+        }
+        await useTheme(app, 'light');
+      }
+      expect(problems, problems.join('\n\n')).toEqual([]);
+    });
+  }
+}

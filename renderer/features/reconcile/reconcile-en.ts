@@ -32,7 +32,8 @@ export const reconcileEn = {
   toBatchFailed: 'The orphans could not be sent to a batch',
   results: {
     heading: 'Result',
-    hint: '{{users}} users on the service ({{pages}} pages read) against {{uids}} uids of {{source}}, {{when}}.',
+    hint_one: '{{users}} users on the service ({{count}} page read) against {{uids}} uids of {{source}}, {{when}}.',
+    hint_other: '{{users}} users on the service ({{count}} pages read) against {{uids}} uids of {{source}}, {{when}}.',
     sets: 'Sets',
   },
   sets: { orphans: 'Orphans', missing: 'Missing', inBoth: 'In both', nearMatches: 'Near matches' },

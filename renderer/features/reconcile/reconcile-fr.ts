@@ -34,7 +34,8 @@ export const reconcileFr: Messages['reconcile'] = {
   toBatchFailed: 'Les orphelins n’ont pas pu être envoyés vers un lot',
   results: {
     heading: 'Résultat',
-    hint: '{{users}} utilisateurs sur le service ({{pages}} pages lues) face à {{uids}} uid de {{source}}, {{when}}.',
+    hint_one: '{{users}} utilisateurs sur le service ({{count}} page lue) face à {{uids}} uid de {{source}}, {{when}}.',
+    hint_other: '{{users}} utilisateurs sur le service ({{count}} pages lues) face à {{uids}} uid de {{source}}, {{when}}.',
     sets: 'Ensembles',
   },
   sets: { orphans: 'Orphelins', missing: 'Manquants', inBoth: 'Des deux côtés', nearMatches: 'Correspondances approchées' },
@@ -47,7 +48,7 @@ export const reconcileFr: Messages['reconcile'] = {
   withoutUid_one: '{{count}} utilisateur anonymisé du service n’a pas d’uid : il n’est dans aucun ensemble.',
   withoutUid_other: '{{count}} utilisateurs anonymisés du service n’ont pas d’uid : ils ne sont dans aucun ensemble.',
   filter: 'Filtrer',
-  filterHint: 'Une partie d’un uid, sans tenir compte des majuscules',
+  filterHint: 'Partie d’un uid',
   columns: { uid: 'uid', service: 'Sur le service', application: 'Dans l’application', differences: 'Ce qui diffère' },
   differences: { 'edge-spaces': 'espaces à une extrémité', 'inner-spaces': 'espaces à l’intérieur', invisible: 'caractères invisibles', compatibility: 'chasse ou forme des caractères', case: 'majuscules' },
   shown: 'Lignes {{from}} à {{to}} sur {{matching}}',

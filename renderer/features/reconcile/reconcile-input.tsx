@@ -7,6 +7,7 @@ import { ErrorPanel } from '../../components/error-panel';
 import { Field } from '../../components/field';
 import { formatNumber } from '../../i18n/format';
 import type { InputSeparator } from '../batch/batch-draft-store';
+import { PASTED_LIST } from '../batch/batch-preview-panel';
 import { numberedColumn, useBatchPreview } from '../batch/use-batch-preview';
 import { useReconcile } from './reconcile-store';
 
@@ -18,7 +19,6 @@ const SEPARATOR_CHOICES = [
   ['tab', 'separatorTab'],
   ['none', 'separatorNone'],
 ] as const satisfies ReadonlyArray<readonly [InputSeparator, string]>;
-const PASTED_LIST = 'pasted list';
 
 /**
  * The application's uid list, read by batch.preview exactly as a batch's (its columns, its invalid lines, its

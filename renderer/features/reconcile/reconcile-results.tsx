@@ -7,6 +7,7 @@ import { saveFile } from '../../components/save-file';
 import { formatDateTime, formatNumber } from '../../i18n/format';
 import { useUiStore } from '../../state/ui-store';
 import { useBatchDraft } from '../batch/batch-draft-store';
+import { PASTED_LIST } from '../batch/batch-preview-panel';
 import { useReconcile } from './reconcile-store';
 import { ReconcileTable } from './reconcile-table';
 
@@ -49,7 +50,7 @@ export function ReconcileResults({ summary }: { summary: ReconcileSummary }) {
         {t('reconcile.results.heading')}
       </h3>
       <p className="card__hint">
-        {t('reconcile.results.hint', { users: n(counts.serviceUsers), pages: n(summary.pages), uids: n(counts.applicationUids), source: summary.input.sourceName, when: formatDateTime(summary.finishedAt, i18n.language) })}
+        {t('reconcile.results.hint', { count: summary.pages, users: n(counts.serviceUsers), uids: n(counts.applicationUids), source: summary.input.sourceName === PASTED_LIST ? t('batch.preview.pasted') : summary.input.sourceName, when: formatDateTime(summary.finishedAt, i18n.language) })}
       </p>
       <div className="reconcile-counts" role="group" aria-label={t('reconcile.results.sets')}>
         {RECONCILE_SETS.map((set) => (

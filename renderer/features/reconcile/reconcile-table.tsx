@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { NearMatch, ReconcileSetName } from '../../../shared/reconcile';
 import { useBridge } from '../../bridge/bridge-context';
 import { ErrorPanel } from '../../components/error-panel';
+import { focusableWhileItScrolls } from '../../components/scroll-box';
 import { VisibleUid } from '../../components/visible-uid';
 import { formatNumber } from '../../i18n/format';
 import { useReconcile } from './reconcile-store';
@@ -10,7 +11,7 @@ import { useReconcile } from './reconcile-store';
 /** Rows a page of the table shows. */
 export const RECONCILE_PAGE = 100;
 
-/** One set of the reconciliation, a page at a time (reconcile.rows), each uid whole in its cell (long ones scroll there). */
+/** One set of the reconciliation, a page at a time (reconcile.rows), each uid whole in its cell (a long one scrolls there, reachable by keyboard while it does). */
 export function ReconcileTable({ reconcileId, set }: { reconcileId: string; set: ReconcileSetName }) {
   const { t, i18n } = useTranslation();
   const bridge = useBridge();
@@ -79,8 +80,8 @@ export function ReconcileTable({ reconcileId, set }: { reconcileId: string; set:
 function UidCell({ uid }: { uid: string }) {
   return (
     <td className="reconcile-uid-cell" data-testid="reconcile-uid">
-      <span className="reconcile-uid-cell__scroll">
-        <VisibleUid uid={uid} inline />
+      <span ref={focusableWhileItScrolls} className="reconcile-uid-cell__scroll">
+        <VisibleUid uid={uid} inline className="uid-inline--nowrap" />
       </span>
     </td>
   );
