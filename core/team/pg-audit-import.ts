@@ -1,6 +1,8 @@
 import type { AuditEntry, ImportedTrail } from '../../shared/audit';
 import { invalidInput } from '../../shared/errors';
 import { msg } from '../../shared/messages';
+import { readWhole } from '../audit-file';
+import type { FileAuditLog } from '../audit-log';
 import { readingOf } from '../audit-reader';
 import { parseBoundedJson } from '../bounded-json';
 import { IMPORTED_FIELDS } from './pg-audit-join';
@@ -86,4 +88,13 @@ export async function importLocalTrail(db: TeamDatabase, localText: string): Pro
     if (error instanceof Error && (error as { code?: unknown }).code === 'INVALID_INPUT') throw error;
     throw teamAuditWriteError(db.where, error);
   }
+}
+
+/**
+ * `team import` from the data folder's own trail: read through its log first (a torn last line, left by a crash, is
+ * set aside there as it always is), then its text imported as above.
+ */
+export async function importLocalAuditLog(db: TeamDatabase, local: FileAuditLog): Promise<ImportedTrailResult> {
+  await local.read();
+  return importLocalTrail(db, await readWhole(local.path));
 }
