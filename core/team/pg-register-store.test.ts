@@ -8,7 +8,9 @@ import { createSessionCredentialStore } from '../credential-store';
 import { openLocalRequestStore } from '../requests/local-request-store';
 import { openPgAuditLog } from './pg-audit-log';
 import { importLocalTrail } from './pg-audit-import';
+import { createPgAuditQuery } from './pg-audit-query';
 import { REGISTER_LOCK } from './pg-register-events';
+import { requestEntriesOf } from './pg-register-trail';
 import { importLocalRegister } from './pg-register-import';
 import { openPgRequestStore } from './pg-register-store';
 import { openTeamDatabase, type TeamDatabase } from './team-database';
@@ -56,6 +58,9 @@ describe.skipIf(skip !== null)('the team request register on a real PostgreSQL s
       expect((await b.store.list()).map((view) => view.id)).toEqual((await a.store.list()).map((view) => view.id));
       expect(await b.store.check()).toEqual({ ok: true, events: 12 });
       expect((await a.audit.verify()).ok).toBe(true);
+      // check() reads the trail's 'request' entries a page at a time from the database: the same as the whole trail holds.
+      const whole = (await a.audit.read()).entries.filter((entry) => entry.action === 'request');
+      expect((await requestEntriesOf(createPgAuditQuery(a.db), 5)).map((entry) => [entry.line, entry.register?.sha256])).toEqual(whole.map((entry) => [entry.line, entry.register?.sha256]));
     } finally {
       await close();
     }

@@ -2,14 +2,16 @@ import type { CredentialStore } from '../credential-store';
 import { openKeyring } from '../requests/register-keyring';
 import { openRequestStore, type RegisterAudit } from '../requests/request-store-core';
 import type { RequestStore } from '../requests/request-store';
+import { createPgAuditQuery } from './pg-audit-query';
 import { openPgRegisterEvents } from './pg-register-events';
 import { pgKeyStorage } from './pg-register-keys';
 import { pgRegisterSettings } from './pg-register-settings';
+import { requestEntriesOf } from './pg-register-trail';
 import type { TeamDatabase } from './team-database';
 
 export interface PgRequestStoreOptions {
   db: TeamDatabase;
-  /** The team's audit trail (the AuditStore of team mode): every change is an entry there, and check() reads it. */
+  /** The team's audit trail (the AuditStore of team mode): every change is an entry there (check() reads its 'request' entries from the database). */
   audit: RegisterAudit;
   /**
    * Not used by the team register: its key is in the team database, so every desktop reads the requesters
@@ -32,7 +34,8 @@ export function openPgRequestStore(options: PgRequestStoreOptions): RequestStore
     settings: settings.read,
     saveSettings: settings.save,
     audit,
-    trailEntries: async () => (await audit.read()).entries,
+    // Only the trail's 'request' entries, paged from the database: checking the register never reads the whole trail.
+    trailEntries: () => requestEntriesOf(createPgAuditQuery(db)),
     operator: options.operator,
     via: options.via,
     appVersion: options.appVersion,
