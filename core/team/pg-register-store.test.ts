@@ -174,4 +174,33 @@ describe.skipIf(skip !== null)('the team request register on a real PostgreSQL s
       await close();
     }
   });
+
+  it('a change under way when the server stops is refused as not sent, leaves no event, and the register goes on once the server is back', async () => {
+    const { desktop, close } = await team();
+    try {
+      const other = await desktop('agent');
+      const { db, store } = await desktop('dpo');
+      await store.saveSettings(PARIS);
+      await store.create(newRequest('u1'));
+      // Another desktop holds the lock, so this change is under way (waiting for it) when the server stops.
+      const holder = await other.db.pool.connect();
+      holder.on('error', () => undefined); // its session ends with the server, on purpose
+      await holder.query('SELECT pg_advisory_lock($1)', [REGISTER_LOCK]);
+      const changing = store.apply('REQ-2026-0001', { kind: 'pause' }).catch((error: unknown) => error);
+      const waiting = async () => Number((await db.pool.query("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")).rows[0]?.n);
+      while ((await waiting()) === 0) await new Promise((resolve) => setImmediate(resolve));
+      await cluster.stopServer();
+      try {
+        expect(await changing).toMatchObject({ code: 'TEAM_STORE_UNAVAILABLE', outcome: 'not-sent' });
+      } finally {
+        holder.release(true);
+        await cluster.startServer();
+      }
+      expect((await store.get('REQ-2026-0001')).history.map((entry) => entry.change)).toEqual(['create']);
+      expect((await store.apply('REQ-2026-0001', { kind: 'pause' })).status).toBe('waiting-for-identity');
+      expect(await store.check()).toEqual({ ok: true, events: 2 });
+    } finally {
+      await close();
+    }
+  });
 });
