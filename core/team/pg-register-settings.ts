@@ -38,8 +38,12 @@ export function pgRegisterSettings(db: TeamDatabase, who: { operator: string }) 
     },
     /** Whether settings were ever saved (an import then keeps the team's rather than the folder's). */
     async saved(): Promise<boolean> {
-      const rows = (await db.pool.query<{ settings: unknown }>('SELECT settings FROM register_settings WHERE only_row = 1')).rows;
-      return rows[0]?.settings !== null && rows[0]?.settings !== undefined;
+      try {
+        const rows = (await db.pool.query<{ saved: boolean }>('SELECT settings IS NOT NULL AS saved FROM register_settings WHERE only_row = 1')).rows;
+        return rows[0]?.saved === true;
+      } catch (error) {
+        throw teamStoreError(db.where, error, 'connect');
+      }
     },
   };
 }
