@@ -6,7 +6,7 @@ import { AuditWriteError } from '../audit-write-error';
 // Codes of the server or the socket that mean the database is not there (as opposed to refusing a write):
 // connection exceptions (08xxx), the server shutting down or starting (57P01-57P03), the socket's own errors.
 const GONE_CODES = /^(08|57P0[123]$|ECONN|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN)/;
-const GONE_WORDS = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i;
+const GONE_WORDS = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/i;
 
 /** The driver's error under a PrivacyDeskError teamStoreError made, or the error itself. */
 const rootOf = (error: unknown): unknown => (error instanceof PrivacyDeskError && error.cause !== undefined ? error.cause : error);

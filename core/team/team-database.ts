@@ -32,6 +32,11 @@ export interface OpenTeamDatabaseOptions {
   maxConnections?: number;
   /** Shown in pg_stat_activity, so a DBA sees who is connected. */
   applicationName?: string;
+  /**
+   * How long one query may go unanswered (default 30 s): a network that drops packets without a reset would otherwise
+   * keep an act waiting for its audit entry until TCP gives up, minutes later.
+   */
+  queryTimeoutMs?: number;
 }
 
 // Codes of PostgreSQL refusing who we are (28xxx: authorisation) as opposed to not being there.
@@ -58,6 +63,8 @@ export async function openTeamDatabase(address: TeamDatabaseAddress, options: Op
     max: options.maxConnections ?? 4,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
+    query_timeout: options.queryTimeoutMs ?? 30_000,
+    keepAlive: true,
     application_name: options.applicationName ?? 'privacy-desk',
   });
   // A connection the server ends while idle (a restart) is an 'error' on the pool: the next query reconnects.

@@ -44,12 +44,13 @@ describe.skipIf(skip !== null)('the team audit trail when the database goes away
   });
 
   /** A team database of its own; through a proxy that can cut the network when asked. */
-  const teamTrail = async (options: { throughProxy?: boolean } = {}) => {
+  const teamTrail = async (options: { throughProxy?: boolean; queryTimeoutMs?: number } = {}) => {
     const address = parseTeamDatabaseUrl(await cluster.createDatabase(`faults_${++count}`));
     if (options.throughProxy) proxy = await startTcpCutProxy(cluster.port);
     const db = await openTeamDatabase(proxy ? { ...address, port: proxy.port, display: address.display.replace(`:${cluster.port}/`, `:${proxy.port}/`) } : address, {
       password: cluster.password,
       connectTimeoutMs: 2_000,
+      ...(options.queryTimeoutMs ? { queryTimeoutMs: options.queryTimeoutMs } : {}),
     });
     opened.push(db);
     return openPgAuditLog(db);
@@ -107,6 +108,19 @@ describe.skipIf(skip !== null)('the team audit trail when the database goes away
     expect(error.message).toMatch(UNREACHABLE);
     expect(recorder.apiRequests()).toEqual([]);
     expect(await stateOf(sandbox.current, 'alice@example.org')).toBe('active');
+  });
+
+  it('a network that drops packets silently before an act: the entry times out, and nothing is sent', { timeout: 60_000 }, async () => {
+    const store = await teamTrail({ throughProxy: true, queryTimeoutMs: 1_000 });
+    await store.append({ at: new Date().toISOString(), action: 'delete', uid: 'earlier', profileId: 'p', profileName: 'P', baseUrl: 'https://p', outcome: 'done', via: 'app' });
+    proxy?.stall();
+    const recorder = recordingFetch();
+    const error = await failure(gateOn(store, sandbox.current, recorder.fetch).erase({ action: 'anonymize', uid: 'alice@example.org', confirmUid: 'alice@example.org' }));
+    expect(error).toMatchObject({ outcome: 'not-sent' });
+    expect(error.message).toMatch(/could not be written: the team database could not be reached \(Query read timeout\)\. Nothing was sent/);
+    expect(recorder.apiRequests()).toEqual([]);
+    expect(await stateOf(sandbox.current, 'alice@example.org')).toBe('active');
+    proxy?.restore();
   });
 
   it('server stopped while a batch’s outcomes are written: they are kept, nothing more is sent, and they are written once it is back', { timeout: 60_000 }, async () => {
