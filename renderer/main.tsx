@@ -16,6 +16,7 @@ import './styles/find-person.css';
 import './styles/audit.css';
 import './styles/batch.css';
 import './styles/requests.css';
+import './styles/conformance.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element.');

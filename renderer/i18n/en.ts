@@ -4,6 +4,7 @@
  * tests rely on the English labels, so change them only on purpose.
  */
 import { requestsEn } from './requests-en';
+import { conformanceEn } from './conformance-en';
 import { reconcileEn } from '../features/reconcile/reconcile-en';
 
 export const en = {
@@ -697,6 +698,19 @@ export const en = {
       'wrong-aud': 'wrong audience',
     },
     filters: {
+      'other-alg': 'another algorithm',
+      'sid-only': 'sid only',
+      'no-sub-no-sid': 'no sub nor sid',
+      'no-events': 'no events',
+      'events-without-member': 'events without the logout member',
+      nonce: 'nonce',
+      'future-iat': 'iat in the future',
+      'old-iat': 'old iat',
+      'wrong-iss': 'wrong issuer',
+      'no-jti': 'no jti',
+      replay: 'replay',
+      oversized: 'oversized token',
+      'unknown-crit': 'unknown critical header',
       label: 'Filter the audit trail',
       from: 'From',
       to: 'To',
@@ -1018,6 +1032,7 @@ export const en = {
   requests: requestsEn,
   reconcile: reconcileEn,
 } as const;
+  conformance: conformanceEn,
 
 type Widen<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
 /** The shape every language must fill: same keys, any strings. */

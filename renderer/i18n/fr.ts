@@ -1,5 +1,6 @@
 import type { Messages } from './en';
 import { requestsFr } from './requests-fr';
+import { conformanceFr } from './conformance-fr';
 import { reconcileFr } from '../features/reconcile/reconcile-fr';
 
 /** French strings: exactly the keys of en.ts (the type and i18n-keys.test.ts both check). */
@@ -681,6 +682,19 @@ export const fr: Messages = {
       'wrong-aud': 'mauvaise audience',
     },
     filters: {
+      'other-alg': 'autre algorithme',
+      'sid-only': 'sid seul',
+      'no-sub-no-sid': 'ni sub ni sid',
+      'no-events': 'sans events',
+      'events-without-member': 'events sans le membre de déconnexion',
+      nonce: 'nonce',
+      'future-iat': 'iat dans le futur',
+      'old-iat': 'iat ancien',
+      'wrong-iss': 'mauvais émetteur',
+      'no-jti': 'sans jti',
+      replay: 'rejeu',
+      oversized: 'jeton trop grand',
+      'unknown-crit': 'en-tête critique inconnu',
       label: 'Filtrer le journal d’audit',
       from: 'Du',
       to: 'Au',
@@ -997,3 +1011,4 @@ export const fr: Messages = {
   requests: requestsFr,
   reconcile: reconcileFr,
 };
+  conformance: conformanceFr,

@@ -13,6 +13,7 @@ import { ClaimsEditor } from './claims-editor';
 import { LogoutHistory } from './logout-history';
 import { useLogoutStore } from './logout-store';
 import { NegativeCases } from './negative-cases';
+import { ConformanceRunSection } from './conformance-run';
 import { SendResult } from './send-result';
 import { SimulateLogin } from './simulate-login';
 import { TokenPreview } from './token-preview';
@@ -86,6 +87,7 @@ export function LogoutView({ profile }: { profile: ProfileView }) {
       </div>
       {test.data && <SendResult outcome={test.data} />}
       <NegativeCases history={history} disabled={!canSend} pendingCase={test.isPending ? (test.variables?.testCase ?? null) : null} onRun={run} />
+      <ConformanceRunSection profile={profile} uid={uid} />
       <LogoutHistory history={history} />
       <VerifyToken profileId={profile.id} />
       {awaitingConfirm !== null && (

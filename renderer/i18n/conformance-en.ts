@@ -1,0 +1,36 @@
+/** The logout tester's conformance run (renderer/features/logout/conformance-*.tsx), spread into en.ts under `conformance`. */
+export const conformanceEn = {
+  title: 'Conformance run',
+  hint: 'One crafted token per rule of logout token validation (OpenID Connect Back-Channel Logout 1.0 §2.6): what the rule requires, what the service did, and a verdict. Every send is audited.',
+  sandboxNote: 'On the sandbox a session is opened before each token and counted after it, so an acceptance is proven by sessions ending.',
+  liveNote: 'On this service sessions cannot be counted: a refusal is a verdict, an acceptance is inconclusive about whether sessions ended. Valid tokens end the real sessions of this uid.',
+  run: 'Run the conformance checks',
+  running: 'Running the checks…',
+  needUid: 'Enter a valid uid above to run the checks.',
+  failed: 'The conformance run could not finish',
+  summary: 'Conformant: {{conformant}} · not conformant: {{notConformant}} · inconclusive: {{inconclusive}}',
+  overall: {
+    conformant: 'Every rule of the service’s docs is met.',
+    'not-conformant': 'A rule of the service’s docs is not met: a defect to report.',
+    inconclusive: 'No rule of the service’s docs failed, but one could not be judged.',
+  },
+  sessionsNotChecked: 'Sessions were not checked on this service.',
+  columns: { case: 'Rule', source: 'Source', expected: 'Expected', actual: 'What the service did', verdict: 'Verdict' },
+  sources: { 'service-docs': 'Service’s docs', 'oidc-spec': 'OIDC specification', 'good-practice': 'Good practice' },
+  sourceHints: {
+    'service-docs': 'The service’s own docs state this rule: not meeting it is a defect.',
+    'oidc-spec': 'The OpenID Connect specification (or the JOSE standards under it) states this rule; the service’s docs do not: a note.',
+    'good-practice': 'Good practice, not a requirement of the service’s docs: a note.',
+  },
+  verdicts: { conformant: 'Conformant', 'not-conformant': 'Not conformant', inconclusive: 'Inconclusive' },
+  serviceSaid: 'The service said: “{{text}}”',
+  filters: { label: 'Filter the cases', verdict: 'Verdict', source: 'Source', any: 'All' },
+  noneMatch: 'No case matches these filters.',
+  export: { label: 'Export', json: 'JSON', junit: 'JUnit XML', csv: 'CSV' },
+  confirm: {
+    title: 'Run the conformance checks on live data?',
+    body: 'This sends about twenty logout tokens for {{uid}} to {{host}}. The valid ones end the real sessions of {{uid}}, and that cannot be undone. Type the uid to confirm.',
+    field: 'Type the uid to confirm',
+    go: 'Run on live data',
+  },
+};
