@@ -22,8 +22,9 @@ import { pacePart } from './bench/parts/pace.mjs';
 import { rendererPart } from './bench/parts/renderer.mjs';
 import { startPart } from './bench/parts/start.mjs';
 import { teamPart } from './bench/parts/team.mjs';
+import { reconcilePart } from './bench/reconcile.mjs';
 
-const PARTS = [startPart, corePart, capacityPart, pacePart, findPart, rendererPart, memoryPart, teamPart];
+const PARTS = [startPart, corePart, capacityPart, pacePart, findPart, rendererPart, memoryPart, teamPart, reconcilePart];
 const NEEDS = { 'dist/cli/main.js': 'the CLI bundle', 'dist/renderer/index.html': 'the renderer' };
 
 async function main() {

@@ -64,6 +64,9 @@ export const FIGURES = {
   batch100kPeakRssMb: figure('memory', 'peak RSS of the CLI running a 100,000-uid batch anonymisation', 'MB', below(200)),
   batch100kItemsPerS: figure('memory', 'that batch, loopback, concurrency 16', 'items/s'),
 
+  reconcile100kMs: figure('reconcile', '`users reconcile` of 100,000 application uids against 100,000 users (read the list, walk every page, compare), seconds not minutes', 'ms', below(30_000)),
+  reconcile100kPeakRssMb: figure('reconcile', 'peak RSS of the CLI during that reconciliation (the walk alone, as `users find`, peaks higher)', 'MB', below(250)),
+
   // Written only where a PostgreSQL server can be started (the part says why when it cannot).
   teamAppendEntriesPerS: figure('team', '8 writer processes × 1,000 acts (attempted + outcome, each a committed transaction) into one chain, fsync on', 'entries/s', undefined, { optional: true }),
   teamVerify16kMs: figure('team', '`audit verify` of those 16,000 entries from the database', 'ms', undefined, { optional: true }),

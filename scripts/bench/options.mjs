@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 /** A mistake on the command line: said in a line, without a stack. */
 export class UsageError extends Error {}
 
-export const PART_NAMES = ['start', 'core', 'capacity', 'pace', 'find', 'renderer', 'memory', 'team'];
+export const PART_NAMES = ['start', 'core', 'capacity', 'pace', 'find', 'renderer', 'memory', 'team', 'reconcile'];
 
 export const USAGE = `npm run bench [-- options]
 
@@ -16,6 +16,7 @@ export const USAGE = `npm run bench [-- options]
   --pace-serial       run the pace runs one at a time (default: the 30/s ones side by side, each on its own sandbox)
   --memory-items N    uids of the peak-memory batch (default 100000)
   --find-users N      users of the sandbox 'users find' walks (default 100000)
+  --reconcile-users N users of the sandbox, and uids of the list, 'users reconcile' compares (default 100000)
   --audit-entries N   audit entries the audit view opens (default 50000)
   --team-acts N       acts each of the 8 team writers appends (default 1000)
   --team-entries N    entries of the team trail read in pages (default 1000000)
@@ -30,6 +31,7 @@ const FULL = {
   batchItems: 2000, curlSample: 50, paceItems: 2000, paceSerial: false,
   memoryItems: 100_000, findUsers: 100_000, auditEntries: 50_000,
   teamActs: 1_000, teamEntries: 1_000_000,
+  reconcileUsers: 100_000,
 };
 
 // Small enough for npm test (about 20 s), large enough that every code path runs once.
@@ -38,11 +40,12 @@ const TINY = {
   batchItems: 12, curlSample: 2, paceItems: 6, paceSerial: true,
   memoryItems: 60, findUsers: 60, auditEntries: 300,
   teamActs: 5, teamEntries: 5_000,
+  reconcileUsers: 60,
 };
 
 const MIN_USERS_FOR_PAGES = 60;
 
-const SIZE_FLAGS = { 'batch-items': 'batchItems', 'pace-items': 'paceItems', 'memory-items': 'memoryItems', 'find-users': 'findUsers', 'audit-entries': 'auditEntries', 'team-acts': 'teamActs', 'team-entries': 'teamEntries', reps: 'reps' };
+const SIZE_FLAGS = { 'batch-items': 'batchItems', 'pace-items': 'paceItems', 'memory-items': 'memoryItems', 'find-users': 'findUsers', 'audit-entries': 'auditEntries', 'team-acts': 'teamActs', 'team-entries': 'teamEntries', 'reconcile-users': 'reconcileUsers', reps: 'reps' };
 
 /** The sizes this run uses where they differ from a full run's, e.g. `--batch-items 500`. */
 export function sizeChanges(options) {
@@ -56,7 +59,7 @@ export function parseBenchArgs(argv) {
       tiny: { type: 'boolean' }, reps: { type: 'string' }, only: { type: 'string' }, skip: { type: 'string' },
       'batch-items': { type: 'string' }, 'pace-items': { type: 'string' }, 'pace-serial': { type: 'boolean' },
       'memory-items': { type: 'string' }, 'find-users': { type: 'string' }, 'audit-entries': { type: 'string' },
-      'team-acts': { type: 'string' }, 'team-entries': { type: 'string' },
+      'team-acts': { type: 'string' }, 'team-entries': { type: 'string' }, 'reconcile-users': { type: 'string' },
       out: { type: 'string' }, docs: { type: 'boolean' }, 'no-docs': { type: 'boolean' }, help: { type: 'boolean' },
     },
   }));
