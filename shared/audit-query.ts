@@ -1,4 +1,4 @@
-import type { AuditEntryAt, AuditFilter, CorruptAuditLine } from './audit';
+import { matchesAuditFilter, type AuditEntryAt, type AuditFilter, type CorruptAuditLine } from './audit';
 
 /**
  * The audit trail read one page at a time, filtered where it is kept (audit.queryPage): in the team database by SQL on
@@ -45,4 +45,30 @@ export interface AuditQuery {
   readonly kind: AuditStoreKind;
   readonly where: string;
   queryPage(input: AuditQueryInput): Promise<AuditQueryPage>;
+}
+
+/**
+ * One page of a trail held whole (the local file as read, the console's fake): the same answer as the team store's
+ * SQL, by the one rule. `all` oldest first, by line.
+ */
+export function auditPageOf(all: readonly AuditEntryAt[], { filter, cursor, limit }: AuditQueryInput): Pick<AuditQueryPage, 'entries' | 'matched' | 'nextCursor' | 'count'> {
+  const kept = new Set<AuditEntryAt>();
+  let nextCursor: number | null = null;
+  let last: AuditEntryAt | undefined;
+  for (let index = all.length - 1; index >= 0; index -= 1) {
+    const entry = all[index]!;
+    if (cursor !== undefined && entry.line >= cursor) continue;
+    if (!matchesAuditFilter(entry, filter)) continue;
+    if (kept.size === limit) {
+      nextCursor = last?.line ?? null;
+      break;
+    }
+    kept.add(entry);
+    last = entry;
+  }
+  const acts = new Set<string>();
+  for (const entry of kept) if (entry.actId) acts.add(entry.actId);
+  const entries = all.filter((entry) => kept.has(entry) || (entry.actId !== undefined && acts.has(entry.actId)));
+  const count = cursor === undefined ? { value: all.reduce((sum, entry) => sum + (matchesAuditFilter(entry, filter) ? 1 : 0), 0), exact: true } : undefined;
+  return { entries, matched: kept.size, nextCursor, ...(count ? { count } : {}) };
 }
