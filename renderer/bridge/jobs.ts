@@ -5,7 +5,7 @@ import { msg } from '../../shared/messages';
 import type { BridgeEventClient } from './bridge-event-client';
 
 /** The jobs that only read: ended here when contact with the host is lost (followJob's endWhenContactLost). */
-export type ReadJobKind = 'users.walk' | 'users.index' | 'batch.check' | 'batch.retryCheck';
+export type ReadJobKind = 'users.walk' | 'users.index' | 'batch.check' | 'batch.retryCheck' | 'reconcile';
 
 /** "Lost contact … at 14:32", the time in the window's language (the page's lang, which the app keeps). */
 function contactLost(since: string): PrivacyDeskError {

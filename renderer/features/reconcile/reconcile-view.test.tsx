@@ -63,4 +63,24 @@ describe('the Reconcile tab', () => {
     expect(draft.reference).toMatch(/^reconcile-\d{8}-[0-9a-f]{6}$/);
     expect(draft.file?.text).toBe('uid\nzoë/räksmörgås?#%\ndave smith\nuser-30\n');
   });
+
+  it('reports each page read, and Cancel stops the walk: nothing is shown, the operator is told to start again', async () => {
+    const app = renderApp();
+    await screen.findByRole('tablist', { name: 'Main' });
+    act(() => useUiStore.getState().setView('reconcile'));
+    const box = await screen.findByLabelText('Current uids of the application');
+    fireEvent.paste(box);
+    fireEvent.change(box, { target: { value: 'alice@example.com\nzed' } });
+    await screen.findByText('2 distinct uids read');
+    fireEvent.click(screen.getByRole('button', { name: 'Reconcile' }));
+    await waitFor(() => expect(app.fake.callsOf('reconcile.start')).toHaveLength(1));
+    const jobId = `job-${app.fake.calls.findIndex((call) => call.method === 'reconcile.start') + 1}`;
+    act(() => app.fake.emitEvent('job.progress', { jobId, kind: 'reconcile', page: 2, totalPages: 5, collected: 200 }));
+    expect((await screen.findByTestId('reconcile-progress')).textContent).toContain('Reading the service’s users: page 2 of 5, 200 users');
+    expect(screen.getByRole('button', { name: 'Reconcile' })).toHaveProperty('disabled', true);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(app.fake.callsOf('jobs.cancel')).toEqual([{ jobId }]));
+    expect(await screen.findByText(/The reconciliation was cancelled before every page was read/)).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Result' })).toBeNull();
+  });
 });

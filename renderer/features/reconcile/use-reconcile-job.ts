@@ -33,6 +33,8 @@ export function useReconcileJob() {
       let followed: FollowedJob;
       try {
         followed = await followJob(bridge, events, () => bridge['reconcile.start'](input), {
+          // Read-only: a host that stops being heard ends it here as failed; it can simply be run again.
+          endWhenContactLost: 'reconcile',
           onProgress: (progress) => {
             if (progress.kind === 'reconcile') setState((current) => ({ phase: 'running', progress, cancelling: current.phase === 'running' && current.cancelling }));
           },
