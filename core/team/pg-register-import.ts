@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { PrivacyDeskError } from '../../shared/errors';
 import { msg } from '../../shared/messages';
 import type { AuditEntry } from '../../shared/audit';
@@ -13,7 +14,7 @@ import { parseRegisterEvent, registerAuditEntry, type RegisterAudit } from '../r
 import { holdingRegisterLock, insertEvents } from './pg-register-events';
 import { pgKeyStorage } from './pg-register-keys';
 import { pgRegisterSettings } from './pg-register-settings';
-import type { TeamDatabase } from './team-database';
+import { teamStoreError, type TeamDatabase } from './team-database';
 
 export interface RegisterImportOptions {
   /** The data folder whose register (requests.jsonl, requests-keys.json, requests-settings.json) moves to the team. */
@@ -63,9 +64,11 @@ export async function importLocalRegister(options: RegisterImportOptions): Promi
   const folderSettings = await readRegisterSettings(options.dataDir);
   const teamSettings = pgRegisterSettings(db, { operator: options.operator });
 
+  // A folder without a register has nothing to import, whatever the team holds.
+  if (events.length === 0) return { events: 0, requests: 0, keysMoved: 0, keysUnreadable: 0, settingsCopied: false, auditEntries: 0 };
+
   return holdingRegisterLock(db, async (client) => {
-    const held = Number((await client.query<{ count: string }>('SELECT count(*) AS count FROM register_events')).rows[0]?.count ?? 0);
-    if (held > 0) throw new PrivacyDeskError({ code: 'INVALID_INPUT', outcome: 'not-sent', text: msg('teamRegister.notEmpty', { where: db.where, count: held }) });
+    refuseUnlessEmpty(db, await eventsHeld(client));
 
     const requests = [...new Set(events.map((event) => event.request))];
     const wrapped = await localKeys.readAll();
@@ -107,4 +110,27 @@ function vouchedPrefix(lines: readonly RegisterLine[], trail: readonly AuditEntr
   let count = 0;
   while (count < lines.length && refs[count] === sha256Hex((lines[count] as RegisterLine).text)) count++;
   return count;
+}
+
+/**
+ * Before anything of the folder is imported (its trail first): whether its register could be imported. Called by
+ * `team import` ahead of the trail, because the trail's 'request' entries vouch for the folder's events, and a trail
+ * imported without its register would leave the team's register check broken for good. Throws teamRegister.notEmpty.
+ */
+export async function checkRegisterImportable(db: TeamDatabase, dataDir: string): Promise<void> {
+  const file = openRegisterFile(dataDir);
+  if ((await file.read()).length === 0) return;
+  let held: number;
+  try {
+    held = await eventsHeld(db.pool);
+  } catch (error) {
+    throw teamStoreError(db.where, error, 'connect');
+  }
+  refuseUnlessEmpty(db, held);
+}
+
+const eventsHeld = async (client: Pick<pg.Pool, 'query'>): Promise<number> => Number((await client.query<{ count: string }>('SELECT count(*) AS count FROM register_events')).rows[0]?.count ?? 0);
+
+function refuseUnlessEmpty(db: TeamDatabase, held: number): void {
+  if (held > 0) throw new PrivacyDeskError({ code: 'INVALID_INPUT', outcome: 'not-sent', text: msg('teamRegister.notEmpty', { where: db.where, count: held }) });
 }

@@ -11,7 +11,7 @@ import { importLocalTrail } from './pg-audit-import';
 import { createPgAuditQuery } from './pg-audit-query';
 import { REGISTER_LOCK } from './pg-register-events';
 import { requestEntriesOf } from './pg-register-trail';
-import { importLocalRegister } from './pg-register-import';
+import { checkRegisterImportable, importLocalRegister } from './pg-register-import';
 import { openPgRequestStore } from './pg-register-store';
 import { openTeamDatabase, type TeamDatabase } from './team-database';
 import { parseTeamDatabaseUrl } from './team-url';
@@ -127,6 +127,13 @@ describe.skipIf(skip !== null)('the team request register on a real PostgreSQL s
       // A second import would add the same requests again: refused, nothing written.
       await expect(importLocalRegister({ dataDir: dir, keyStore: async () => keys, db, audit, operator: 'dpo', via: 'cli', appVersion: 'test' })).rejects.toThrow(/already holds a request register \(4 events\)/);
       expect(await store.check()).toEqual({ ok: true, events: 4 });
+      // Asked before the folder's trail is imported, so a trail never lands without its register: refused the same way.
+      await expect(checkRegisterImportable(db, dir)).rejects.toThrow(/already holds a request register/);
+      // A folder without a register has nothing to import, and is never refused for it.
+      const empty = mkdtempSync(join(tmpdir(), 'register-import-empty-'));
+      await expect(checkRegisterImportable(db, empty)).resolves.toBeUndefined();
+      expect(await importLocalRegister({ dataDir: empty, keyStore: async () => keys, db, audit, operator: 'dpo', via: 'cli', appVersion: 'test' })).toMatchObject({ events: 0, auditEntries: 0 });
+      rmSync(empty, { recursive: true, force: true });
     } finally {
       await close();
       rmSync(dir, { recursive: true, force: true });
