@@ -11,6 +11,8 @@ import { createBridgeEventHub, type BridgeEventHub } from '../handlers/bridge-ev
 import { createJobRegistry } from '../handlers/jobs';
 import type { BridgeHandlers } from '../handlers/types';
 import { scheduleRegisterPurge } from './register-purge';
+import { createTeamControl } from './team-control';
+import { BRIDGE_METHODS } from '../shared/contract';
 
 export interface AppRuntimeOptions {
   /** Defaults to PRIVACY_DESK_DATA_DIR or the OS per-user folder (shared with the CLI). */
@@ -73,18 +75,23 @@ async function defaultCredentials(): Promise<{ store: CredentialStore; problem?:
 export async function startAppRuntime(options: AppRuntimeOptions): Promise<AppRuntime> {
   const dataDir = ensureDataDir(options.dataDir ?? resolveDataDir());
   const credentials = await (options.openCredentials ?? defaultCredentials)();
-  // Team mode (team.json in the data folder): the team database's stores, reached when first needed, so the console
-  // opens even while the database is away (what needs it says so, and sends nothing).
-  const stores = await deskStoresFor({ dataDir, env: options.env ?? process.env, keychain: async () => credentials.store });
-  const desk = createDesk({
-    ...(stores ? { stores } : {}),
-    dataDir,
-    credentialStore: credentials.store,
-    ...(credentials.problem ? { credentialProblem: credentials.problem } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    via: 'app',
-    appVersion: options.version,
-  });
+  const env = options.env ?? process.env;
+  const openDesk = async (): Promise<Desk> => {
+    // Team mode (team.json in the data folder): the team database's stores, reached when first needed, so the console
+    // opens even while the database is away (what needs it says so, and sends nothing).
+    const stores = await deskStoresFor({ dataDir, env, keychain: async () => credentials.store });
+    return createDesk({
+      ...(stores ? { stores } : {}),
+      dataDir,
+      credentialStore: credentials.store,
+      ...(credentials.problem ? { credentialProblem: credentials.problem } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      via: 'app',
+      appVersion: options.version,
+    });
+  };
+  // Built again when team mode is switched from the console (team.connect / team.disconnect).
+  let desk = await openDesk();
   const sandbox = options.bundledSandbox === false ? undefined : await startBundledSandbox({ desk, dataDir, ...(options.sandboxPort !== undefined ? { port: options.sandboxPort } : {}) });
 
   const appInfo = (): AppInfo => ({
@@ -92,18 +99,53 @@ export async function startAppRuntime(options: AppRuntimeOptions): Promise<AppRu
     locale: options.locale,
     keychain: desk.keychainStatus(),
     ...(sandbox ? { sandboxUrl: sandbox.url } : {}),
+    ...(desk.team ? { team: { where: desk.team.where } } : {}),
   });
   const events = createBridgeEventHub();
   const jobs = createJobRegistry(events.emit);
   // An outcome the trail could not write (full disk) is kept and written as soon as writing works again.
   const flushTimer = setInterval(() => void desk.flushPending().catch(() => undefined), PENDING_AUDIT_RETRY_MS);
   flushTimer.unref();
-  const stopPurging = scheduleRegisterPurge(desk);
+  const stopPurging = scheduleRegisterPurge({
+    get requests() {
+      return desk.requests;
+    },
+  });
+  /** What the desk of the moment leaves behind before another takes its place, or the app closes. */
+  const windDown = async (old: Desk) => {
+    // Running jobs stop at their next step. Batch runs are waited for, within a bound: their items in flight
+    // finish and their outcomes reach the journal (an item still in flight at the bound is re-checked on resume).
+    // The others are not (a page request may hang).
+    jobs.cancelAll();
+    await within(jobs.settled(['batch.run']), options.batchStopGraceMs ?? BATCH_STOP_GRACE_MS);
+    // A last try for outcomes still waiting to be written.
+    await old.flushPending().catch(() => undefined);
+    await old.settleAudit().catch(() => undefined);
+    // Previews never run are of no use once their desk is gone: their drafts go with it.
+    old.batch.discardOpenDrafts();
+  };
+  const team = createTeamControl({
+    dataDir,
+    keychain: credentials.store,
+    env,
+    async switchStores() {
+      const old = desk;
+      await windDown(old);
+      desk = await openDesk();
+      current = createBridgeHandlers({ desk, appInfo, jobs, team });
+      await old.team?.close();
+    },
+  });
+  let current = createBridgeHandlers({ desk, appInfo, jobs, team });
+  // The transports hold this object for good: each call goes to the handlers of the desk of the moment.
+  const handlers = Object.fromEntries(BRIDGE_METHODS.map((method) => [method, (input: never) => (current[method] as (given: never) => Promise<unknown>)(input)])) as unknown as BridgeHandlers;
   let closed = false;
   return {
     dataDir,
-    desk,
-    handlers: createBridgeHandlers({ desk, appInfo, jobs }),
+    get desk() {
+      return desk;
+    },
+    handlers,
     events: { subscribe: events.subscribe },
     appInfo,
     ...(sandbox ? { sandbox } : {}),
@@ -112,16 +154,8 @@ export async function startAppRuntime(options: AppRuntimeOptions): Promise<AppRu
       closed = true;
       clearInterval(flushTimer);
       const purgeEnded = stopPurging();
-      // Running jobs stop at their next step. Batch runs are waited for, within a bound: their items in flight
-      // finish and their outcomes reach the journal (an item still in flight at the bound is re-checked on resume).
-      // The others are not (a page request may hang). The sandbox stays up meanwhile: a bundled run is sending to it.
-      jobs.cancelAll();
-      await within(jobs.settled(['batch.run']), options.batchStopGraceMs ?? BATCH_STOP_GRACE_MS);
-      // A last try for outcomes still waiting to be written, before the process goes.
-      await desk.flushPending().catch(() => undefined);
-      await desk.settleAudit().catch(() => undefined);
-      // Previews never run are of no use once the window is gone: their drafts go with it.
-      desk.batch.discardOpenDrafts();
+      // The sandbox stays up meanwhile: a bundled run is sending to it.
+      await windDown(desk);
       await purgeEnded;
       await sandbox?.close();
       await desk.team?.close();

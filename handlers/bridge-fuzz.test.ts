@@ -91,6 +91,10 @@ function templates(): Partial<Record<BridgeMethod, Record<string, unknown>>> {
     'reconcile.rows': { reconcileId: 'f'.repeat(32), set: 'orphans', filter: '', offset: 0, limit: 10 },
     'reconcile.export': { reconcileId: 'f'.repeat(32), format: 'csv' },
     'reconcile.orphanList': { reconcileId: 'f'.repeat(32), filter: '' },
+    // Built on a bare Desk (no runtime to switch stores): connect and disconnect are refused before anything is reached.
+    'team.status': {},
+    'team.connect': { databaseUrl: 'postgres://fuzz@127.0.0.1:1/none', password: 'fuzz-password' },
+    'team.disconnect': {},
   };
 }
 

@@ -7,6 +7,7 @@ import { profileHandlers } from './profile-handlers';
 import { conformanceHandlers } from './conformance-handlers';
 import { reconcileHandlers } from './reconcile-handlers';
 import { requestHandlers } from './request-handlers';
+import { teamHandlers } from './team-handlers';
 import { userHandlers } from './user-handlers';
 import type { BridgeHandlers, HandlerContext } from './types';
 
@@ -22,6 +23,7 @@ export function createBridgeHandlers(ctx: HandlerContext): BridgeHandlers {
     ...jobHandlers(ctx),
     ...batchHandlers(ctx),
     ...requestHandlers(ctx),
+    ...teamHandlers(ctx),
     ...reconcileHandlers(ctx),
   };
 }

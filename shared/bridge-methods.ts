@@ -59,6 +59,9 @@ export const BRIDGE_METHOD_NAMES = [
   'reconcile.rows',
   'reconcile.export',
   'reconcile.orphanList',
+  'team.status',
+  'team.connect',
+  'team.disconnect',
 ] as const;
 
 export type BridgeMethodName = (typeof BRIDGE_METHOD_NAMES)[number];

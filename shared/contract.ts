@@ -14,6 +14,7 @@ import { newRequestSchema, registerSettingsSchema, requestChangeSchema, requestF
 import type { RequestActsLine } from './request-acts';
 import type { AnswerPackFiles } from './request-pack-files';
 import { reconcileExportInputSchema, reconcileOrphanListInputSchema, reconcileRowsInputSchema, reconcileStartInputSchema, type ReconcileExportFile, type ReconcileOrphanList, type ReconcileRows } from './reconcile';
+import { teamConnectInputSchema, type TeamStatus } from './team-mode';
 import { batchCheckInputSchema, batchDiscardInputSchema, batchJobIdInput, batchPreviewInputSchema, batchResultsInputSchema, batchResumeInputSchema, batchStartInputSchema, type BatchJobDamage, type BatchJobSummary, type BatchPreview, type BatchResultsFile } from './batch';
 
 /**
@@ -43,6 +44,8 @@ export interface AppInfo {
   keychain: { available: boolean; problem?: string };
   /** Set when the bundled sandbox was started for this run. */
   sandboxUrl?: string;
+  /** Team mode: the team database the trail, jobs and register are kept in (postgres://USER@HOST:PORT/DB). */
+  team?: { where: string };
 }
 
 export interface ConnectionCheck {
@@ -217,6 +220,12 @@ export const bridgeContract = {
   'reconcile.export': { input: reconcileExportInputSchema, output: {} as ReconcileExportFile },
   /** The orphans (those the filter keeps, or those picked) as a list batch.preview reads whole, with the reconciliation's reference. */
   'reconcile.orphanList': { input: reconcileOrphanListInputSchema, output: {} as ReconcileOrphanList },
+  /** Team mode: local, or the team database (reached now or not, and why), its role, schema step and counts. */
+  'team.status': { input: z.object({}), output: {} as TeamStatus },
+  /** Tests the database and brings its schema up to date, then keeps the password in the keychain and works on it. The password is never sent back. */
+  'team.connect': { input: teamConnectInputSchema, output: {} as TeamStatus },
+  /** Back to the data folder's files; the password is removed from the keychain; the team's data stays in the database. */
+  'team.disconnect': { input: z.object({}), output: {} as { where: string | null } },
 } as const;
 
 export type BridgeContract = typeof bridgeContract;

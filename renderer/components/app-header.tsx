@@ -6,6 +6,7 @@ import { KeychainNotice } from './keychain-notice';
 import { LiveBanner } from './live-banner';
 import { LanguageSwitcher, ThemeSwitcher } from './preferences';
 import { ProfileSwitcher } from './profile-switcher';
+import { TeamBadge } from '../features/team/team-section';
 
 /** Product name, where the actions go (profile + environment) and the operator's preferences. */
 export function AppHeader({ profile, appInfo }: { profile: ProfileView | null; appInfo?: AppInfo }) {
@@ -32,6 +33,7 @@ export function AppHeader({ profile, appInfo }: { profile: ProfileView | null; a
               <span className="app-header__host mono">{hostOf(profile.baseUrl)}</span>
             </div>
           )}
+          {appInfo?.team && <TeamBadge where={appInfo.team.where} />}
         </div>
         <div className="app-header__prefs">
           <LanguageSwitcher />

@@ -6,6 +6,7 @@
 import { requestsEn } from './requests-en';
 import { conformanceEn } from './conformance-en';
 import { reconcileEn } from '../features/reconcile/reconcile-en';
+import { teamModeEn } from '../features/team/team-en';
 
 export const en = {
   app: {
@@ -1031,8 +1032,9 @@ export const en = {
   },
   requests: requestsEn,
   reconcile: reconcileEn,
-} as const;
   conformance: conformanceEn,
+  teamMode: teamModeEn,
+} as const;
 
 type Widen<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
 /** The shape every language must fill: same keys, any strings. */

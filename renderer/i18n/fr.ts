@@ -2,6 +2,7 @@ import type { Messages } from './en';
 import { requestsFr } from './requests-fr';
 import { conformanceFr } from './conformance-fr';
 import { reconcileFr } from '../features/reconcile/reconcile-fr';
+import { teamModeFr } from '../features/team/team-fr';
 
 /** French strings: exactly the keys of en.ts (the type and i18n-keys.test.ts both check). */
 export const fr: Messages = {
@@ -1010,5 +1011,6 @@ export const fr: Messages = {
   },
   requests: requestsFr,
   reconcile: reconcileFr,
-};
   conformance: conformanceFr,
+  teamMode: teamModeFr,
+};

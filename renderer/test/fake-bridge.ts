@@ -10,6 +10,8 @@ import type { JobProgress } from '../../shared/jobs';
 import { createFakeBatch } from './fake-batch';
 import { createFakeRequests } from './fake-requests';
 import { createFakeReconcile } from './fake-reconcile';
+import { createFakeTeam } from './fake-team';
+import type { TeamStatus } from '../../shared/team-mode';
 import type { RequestView } from '../../shared/requests';
 import { createFakeBridgeEvents } from './fake-bridge-events';
 import { deriveFakeClient, type FakeBehaviours } from './fake-client';
@@ -84,6 +86,8 @@ export interface FakeBridgeOptions {
   /** Requests already in the register (makeRequest in fake-requests.ts), and the requesters' contacts by request id. */
   requests?: RequestView[];
   requesterContacts?: Record<string, { name?: string; contact?: string }>;
+  /** Team mode as team.status first reports it (default local); team.connect takes FAKE_TEAM_PASSWORD (fake-team.ts). */
+  team?: TeamStatus;
 }
 
 type Call = { method: BridgeMethod; input: unknown };
@@ -122,6 +126,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
   const batch = createFakeBatch(startJob, profiles, options.batchJobs);
   const register = createFakeRequests(options.requests, options.requesterContacts);
   const reconciliations = createFakeReconcile(startJob, () => users);
+  const team = createFakeTeam(options.team);
 
   const guard = (method: BridgeMethod, input: unknown) => {
     calls.push({ method, input });
@@ -134,7 +139,8 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
 
   const behaviours: FakeBehaviours = {
     'app.info': async () => {
-      return { version: '0.1.0', locale: 'en', keychain: options.keychain ?? { available: true } };
+      const teamWhere = team.where();
+      return { version: '0.1.0', locale: 'en', keychain: options.keychain ?? { available: true }, ...(teamWhere ? { team: { where: teamWhere } } : {}) };
     },
     'profiles.list': async () => {
       return { profiles: [...profiles], activeId };
@@ -330,6 +336,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     ...batch.methods,
     ...register.methods,
     ...reconciliations.methods,
+    ...team.behaviours,
     // As the handler: a job started for a request is linked to it once it exists.
     'batch.start': async (input) => {
       if (input.requestId !== undefined) await register.methods['requests.get']({ id: input.requestId, withContact: false });

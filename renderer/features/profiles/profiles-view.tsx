@@ -8,6 +8,7 @@ import { FirstRun } from './first-run';
 import { ProfileCard } from './profile-card';
 import { ProfileFormDialog } from './profile-form-dialog';
 import { ViewSection } from '../../components/view-section';
+import { TeamSection } from '../team/team-section';
 
 type FormState = { mode: 'add' } | { mode: 'edit'; profile: ProfileView } | null;
 
@@ -57,6 +58,7 @@ export function ProfilesView() {
         hasActiveProfile={activeId !== null}
       />
       <DeleteProfileDialog profile={deleting} onClose={() => setDeleting(null)} />
+      <TeamSection />
     </ViewSection>
   );
 }

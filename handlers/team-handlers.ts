@@ -1,0 +1,27 @@
+import { invalidInput } from '../shared/errors';
+import { msg } from '../shared/messages';
+import type { TeamStatus } from '../shared/team-mode';
+import type { AreaHandlers, HandlerContext } from './types';
+
+/**
+ * Team mode switched from the console (app-runtime/team-control.ts): connecting or disconnecting changes which
+ * stores the Desk works on, so the runtime does it, not a handler. The password goes in and never comes back.
+ */
+export interface TeamControl {
+  status(): Promise<TeamStatus>;
+  connect(databaseUrl: string, password: string): Promise<TeamStatus>;
+  disconnect(): Promise<{ where: string | null }>;
+}
+
+export function teamHandlers(ctx: HandlerContext): AreaHandlers<'team.status' | 'team.connect' | 'team.disconnect'> {
+  // Without a runtime to switch the stores (a handler set built on a bare Desk), team mode is only shown.
+  const control = (): TeamControl => {
+    if (ctx.team) return ctx.team;
+    throw invalidInput(msg('teamMode.notConnected'));
+  };
+  return {
+    'team.status': async () => (ctx.team ? ctx.team.status() : ctx.desk.team ? { mode: 'team', where: ctx.desk.team.where } : { mode: 'local' }),
+    'team.connect': async ({ databaseUrl, password }) => control().connect(databaseUrl, password),
+    'team.disconnect': async () => control().disconnect(),
+  };
+}
