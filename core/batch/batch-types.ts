@@ -103,4 +103,9 @@ export interface DeskBatch {
   results(batchId: string): AsyncIterable<BatchResultRow>;
   /** The results as a file: CSV (formula cells neutralised) or JSON. */
   exportResults(batchId: string, format: 'csv' | 'json'): Promise<{ fileName: string; mimeType: string; content: string; rows: number }>;
+  /**
+   * Writes the results file on this computer and returns its path (results.ts writeResultsFile): in the job's folder, or
+   * for a team job (its jobs are in the team database) in the data folder's batches/team-results/. Optional for test doubles.
+   */
+  writeResultsFile?(batchId: string, format: 'csv' | 'json'): Promise<string>;
 }

@@ -14,6 +14,7 @@ import { openFileBatchJobs, type BatchJobStore } from './batch-job-store';
 import type { Journal } from './journal';
 import type { JobDamage, JobSummary } from './job-list';
 import type { ItemState, JobState } from './job-state';
+import { writeResultsFile } from './results';
 import { createFailedRetries } from './retry-failed';
 import { runBatch, type RunItem } from './run-batch';
 import { msg } from '../../shared/messages';
@@ -259,6 +260,7 @@ export function createDeskBatch(deps: DeskBatchDeps): DeskBatch {
     },
     results: (batchId) => jobs.readResults(batchId),
     exportResults: (batchId, format) => jobs.exportResults(batchId, format),
+    writeResultsFile: (batchId, format) => writeResultsFile(dataDir, batchId, format, { jobs }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -115,6 +115,10 @@ describe.skipIf(pgSkipReason() !== null)('batch jobs of two desktops in one team
     const outcomes: string[] = [];
     for await (const row of one.batch.results(run.batchId)) outcomes.push(row.outcome);
     expect(outcomes).toEqual(uids.map(() => 'done'));
+    // The results file of a team job is written on this computer, beside the data folder's own jobs.
+    const file = await one.batch.writeResultsFile!(run.batchId, 'csv');
+    expect(file).toBe(join(one.dataDir, 'batches', 'team-results', `${run.batchId}.results.csv`));
+    expect(readFileSync(file, 'utf8').trim().split('\r\n')).toHaveLength(31);
     // Every uid was erased once: nothing sent twice, nothing left.
     for (const uid of uids) expect(sandbox.current.requestLog(uid).filter((request) => request.act === 'delete' && request.status < 300), uid).toHaveLength(1);
   }, 60_000);
