@@ -100,6 +100,21 @@ describe.skipIf(pgSkipReason() !== null)('who runs a team batch job: its lease',
     expect((await one.jobRunner(stalled.jobId)).state).toBe('none');
   });
 
+  it('a live holder’s heartbeat keeps its lease: past the first lease time, the job is still refused to another desktop', async () => {
+    const taken = Date.parse('2026-11-24T10:00:00.000Z');
+    let clock = taken;
+    const [one, two, db] = await desktops({ leaseNow: () => clock, heartbeatMs: 20, leaseMs: 30_000 });
+    const journal = await jobOf(one, 2);
+    const expiry = async () => (await db.pool.query<{ expires_at: Date }>('SELECT expires_at FROM batch_leases WHERE job_id = $1', [journal.jobId])).rows[0]?.expires_at.getTime();
+    expect(await expiry()).toBe(taken + 30_000);
+    clock += 25_000;
+    // The next heartbeat renews it from the (virtual) time it beats at.
+    await expect.poll(expiry, { timeout: 20_000 }).toBe(clock + 30_000);
+    clock += 25_000; // 50 s after it was taken, 25 s after its last heartbeat
+    await expect(two.resumeJob(journal.jobId)).rejects.toThrow(/is being run by process/);
+    await journal.close();
+  });
+
   it('a desktop process killed while running is taken over at once from this computer, its items in flight re-checked', async () => {
     const [one, two] = await desktops();
     const created = await jobOf(one, 5);
