@@ -52,6 +52,8 @@ function templates(): Partial<Record<BridgeMethod, Record<string, unknown>>> {
     'audit.list': { limit: 10 },
     'audit.read': {},
     'audit.readPage': { from: 0, limit: 10 },
+    'audit.source': {},
+    'audit.queryPage': { filter: {}, limit: 10 },
     'audit.verify': {},
     // No finding has this id: a fuzzed acknowledgement that still parses writes nothing.
     'audit.acknowledge': { finding: 'abcdefabcdef', reason: 'A fuzzed reason, long enough to be read.' },

@@ -1,5 +1,6 @@
 import { appHandlers } from './app-handlers';
 import { auditHandlers } from './audit-handlers';
+import { auditQueryHandlers } from './audit-query-handlers';
 import { batchHandlers } from './batch-handlers';
 import { jobHandlers } from './job-handlers';
 import { logoutHandlers } from './logout-handlers';
@@ -19,6 +20,7 @@ export function createBridgeHandlers(ctx: HandlerContext): BridgeHandlers {
     ...userHandlers(ctx),
     ...logoutHandlers(ctx),
     ...auditHandlers(ctx),
+    ...auditQueryHandlers(ctx),
     ...conformanceHandlers(ctx),
     ...jobHandlers(ctx),
     ...batchHandlers(ctx),

@@ -24,6 +24,8 @@ export const BRIDGE_METHOD_NAMES = [
   'audit.list',
   'audit.read',
   'audit.readPage',
+  'audit.source',
+  'audit.queryPage',
   'audit.verify',
   'audit.acknowledge',
   'audit.export',

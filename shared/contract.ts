@@ -4,6 +4,7 @@ import { ERASURE_ACTIONS, listUsersInputSchema, type ErasureResult, type UserPag
 import { conformanceInputSchema, type ConformanceRun } from './logout-conformance';
 import { logoutOptionsSchema, type BuiltLogoutToken, type LogoutResult, type TokenVerification } from './logout';
 import type { AuditEntry, AuditExport, AuditFilter, AuditReading, AuditReadingPage, ChainVerdict } from './audit';
+import type { AuditQueryPage, AuditStoreKind } from './audit-query';
 import { OUTCOMES, type ErrorInfo } from './errors';
 import type { MessageText } from './message-text';
 import type { BridgeEventName, BridgeMethodName } from './bridge-methods';
@@ -144,6 +145,16 @@ export const bridgeContract = {
   'audit.readPage': {
     input: z.object({ reading: z.string().max(64).optional(), from: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(10_000).default(5_000) }),
     output: {} as AuditReadingPage,
+  },
+  /** Where the trail is kept: the data folder's file, or the team database (team mode); the console reads a team trail a page at a time. */
+  'audit.source': { input: z.object({}), output: {} as { kind: AuditStoreKind; where: string } },
+  /**
+   * One page of the trail, newest first, filtered where it is kept (shared/audit-query.ts): in the team database by
+   * SQL on its indexes, never loaded whole. `cursor`: the `nextCursor` of the page before.
+   */
+  'audit.queryPage': {
+    input: z.object({ filter: auditFilterSchema.default({}), cursor: z.number().int().min(1).optional(), limit: z.number().int().min(1).max(1_000).default(200) }),
+    output: {} as AuditQueryPage,
   },
   /** Re-checks the hash chain from the file. */
   'audit.verify': { input: z.object({}), output: {} as ChainVerdict },

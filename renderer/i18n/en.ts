@@ -6,6 +6,7 @@
 import { requestsEn } from './requests-en';
 import { conformanceEn } from './conformance-en';
 import { reconcileEn } from '../features/reconcile/reconcile-en';
+import { teamAuditEn } from '../features/audit/team-audit-en';
 import { teamModeEn } from '../features/team/team-en';
 
 export const en = {
@@ -1034,6 +1035,7 @@ export const en = {
   reconcile: reconcileEn,
   conformance: conformanceEn,
   teamMode: teamModeEn,
+  teamAudit: teamAuditEn,
 } as const;
 
 type Widen<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };

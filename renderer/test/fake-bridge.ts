@@ -5,6 +5,7 @@ import { msg, wordInEnglish } from '../../shared/messages';
 import type { UserRecord } from '../../shared/users';
 import { SEARCHED_FIELDS, type NearMatch, type RecordedErasure, type UserMatch, type UserSearchAnswer } from '../../shared/user-search';
 import { matchesAuditFilter, type AuditEntry, type AuditReading, type ChainVerdict, type CorruptAuditLine } from '../../shared/audit';
+import { auditPageOf, type AuditStoreKind } from '../../shared/audit-query';
 import type { BatchJobSummary } from '../../shared/batch';
 import type { JobProgress } from '../../shared/jobs';
 import { createFakeBatch } from './fake-batch';
@@ -81,6 +82,8 @@ export interface FakeBridgeOptions {
   /** The chain's verdict; default verified over the entries with a fixed head. */
   auditVerdict?: ChainVerdict;
   auditSetAside?: AuditReading['setAside'];
+  /** Where the trail is kept: 'team' makes the audit view read it a page at a time (audit.queryPage); default 'file'. */
+  auditStore?: AuditStoreKind;
   /** Batch jobs already in the data folder (batch.list), newest or not: the fake sorts them. */
   batchJobs?: BatchJobSummary[];
   /** Requests already in the register (makeRequest in fake-requests.ts), and the requesters' contacts by request id. */
@@ -265,6 +268,14 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     'audit.readPage': async ({ from = 0, limit = 5_000 }) => {
       const entries = auditLines();
       return { reading: 'fake-reading', entries: entries.slice(from, from + limit), total: entries.length, corrupt: [...(options.auditCorrupt ?? [])], verdict: auditVerdict(), outcomeMissing: [], ...(options.auditSetAside ? { setAside: options.auditSetAside } : {}) };
+    },
+    'audit.source': async () => {
+      return { kind: options.auditStore ?? 'file', where: options.auditStore === 'team' ? 'postgres://dpo@db.example.org:5432/desk' : '/data/audit.jsonl' };
+    },
+    'audit.queryPage': async (input) => {
+      const page = auditPageOf(auditLines(), { filter: input.filter ?? {}, cursor: input.cursor, limit: input.limit ?? 200 });
+      const where = options.auditStore === 'team' ? 'postgres://dpo@db.example.org:5432/desk' : '/data/audit.jsonl';
+      return { store: options.auditStore ?? 'file', where, ...page, head: { entries: audit.length, hash: FAKE_HEAD_HASH }, corrupt: input.cursor === undefined ? [...(options.auditCorrupt ?? [])] : [] };
     },
     'audit.verify': async () => {
       return auditVerdict();

@@ -1,5 +1,5 @@
 import { measureElement as measuredSize, useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useDeferredValue, useMemo, useRef, type ReactNode } from 'react';
+import { memo, useDeferredValue, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyValue } from '../../components/empty-value';
 import { MiddleClippedText } from '../../components/middle-clipped-text';
@@ -19,6 +19,8 @@ import { wordMessage } from '../../i18n/word-message';
  * any. A drawn row is measured and grows with its wrapped text (a long outcome, a note under it), never cut.
  */
 export const AUDIT_ROW_HEIGHT = 60;
+/** Rows from the end at which the next page is asked for (onNearEnd): about two screens ahead. */
+const NEAR_END_ROWS = 20;
 
 // A mark beside each word so the outcome never rests on colour alone.
 const OUTCOME_MARK: Record<ActOutcome, string> = { attempted: '…', done: '✓', refused: '✗', 'not-sent': '○', unknown: '⚠', unrecorded: '⚠', summary: '∑', acknowledged: '✎', 'not-found': '○' };
@@ -33,7 +35,7 @@ const COLUMNS = ['time', 'operation', 'uid', 'reference', 'outcome', 'status', '
  * view (and a few either side) are in the page, the header row stays on top,
  * and aria-rowcount / aria-rowindex tell assistive technology where each row sits.
  */
-export function AuditTable({ rows, verdict, renderActions }: { rows: readonly AuditRow[]; verdict?: ChainVerdict | undefined; renderActions?: (row: AuditActRow) => ReactNode }) {
+export function AuditTable({ rows, verdict, renderActions, onNearEnd }: { rows: readonly AuditRow[]; verdict?: ChainVerdict | undefined; renderActions?: (row: AuditActRow) => ReactNode; onNearEnd?: () => void }) {
   const { t } = useTranslation();
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -46,6 +48,11 @@ export function AuditTable({ rows, verdict, renderActions }: { rows: readonly Au
     measureElement: (element, entry, instance) => measuredSize(element, entry, instance) || AUDIT_ROW_HEIGHT,
   });
   const items = virtualizer.getVirtualItems();
+  // A trail read a page at a time (team mode): the next page is asked for as the last rows come into view.
+  const lastShown = items.at(-1)?.index ?? -1;
+  useEffect(() => {
+    if (onNearEnd && rows.length > 0 && lastShown >= rows.length - NEAR_END_ROWS) onNearEnd();
+  }, [onNearEnd, lastShown, rows.length]);
   // After a jump (a scroll, a filter) the rows follow a beat behind, drawn in a transition React slices and can
   // interrupt, so crossing 50,000 entries never holds the page in one long task; the first window is drawn at once.
   // Rows and items go together, so an index never meets another list.

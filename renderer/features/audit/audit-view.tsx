@@ -15,13 +15,33 @@ import type { AuditActRow } from './group-acts';
 import { IntegrityBadge, ReadingNotes } from './integrity-badge';
 import { readAuditInPages } from './read-audit-in-pages';
 import { ReceiptButton } from './receipt-button';
+import { TeamAuditView } from './team-audit-view';
 import { useAuditRows } from './use-audit-rows';
 
 // One function for every render, so the table's rows are not drawn again when the view is.
 const receiptFor = (row: AuditActRow) => row.entry.actId && <ReceiptButton subject={{ actId: row.entry.actId }} small />;
 
-/** Every irreversible act from this computer, newest first: the evidence for a request's file. */
+/**
+ * The audit trail where it is kept: the data folder's file, read whole (LocalAuditView); or the team database, read a
+ * page at a time (TeamAuditView). Which one is asked first, so a team trail is never read whole.
+ */
 export function AuditView() {
+  const { t } = useTranslation();
+  const bridge = useBridge();
+  const source = useQuery({ queryKey: [...queryKeys.audit, 'source'], queryFn: () => bridge['audit.source']({}) });
+  if (source.data?.kind === 'team') return <TeamAuditView where={source.data.where} />;
+  if (source.isPending) {
+    return (
+      <ViewSection id="audit" title={t('audit.title')} intro={t('audit.intro')}>
+        <p className="muted">{t('common.loading')}</p>
+      </ViewSection>
+    );
+  }
+  return <LocalAuditView />;
+}
+
+/** Every irreversible act from this computer, newest first: the evidence for a request's file. */
+function LocalAuditView() {
   const { t } = useTranslation();
   const bridge = useBridge();
   const pushNotice = useNotices((s) => s.push);

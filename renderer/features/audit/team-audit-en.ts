@@ -1,0 +1,21 @@
+/** The audit view's words in team mode (renderer/features/audit/team-audit-view.tsx), spread into en.ts under `teamAudit`. */
+export const teamAuditEn = {
+  intro: 'Every erasure and logout of the team, from every desktop, newest first: read from the team database a page at a time as you scroll.',
+  where: 'Team trail in {{where}}',
+  total_one: '{{count}} entry in the team trail',
+  total_other: '{{count}} entries in the team trail',
+  matching_one: '{{count}} entry matches these filters',
+  matching_other: '{{count}} entries match these filters',
+  matchingMore: 'More than {{count}} entries match these filters (not counted further)',
+  shown_one: '{{count}} act shown',
+  shown_other: '{{count}} acts shown',
+  more: 'Scroll down for older entries',
+  loadingMore: 'Reading older entries…',
+  loadMore: 'Read older entries',
+  allShown: 'Every matching entry is shown.',
+  notVerified: 'Not verified yet in this view',
+  notVerifiedDetail_one: 'The team trail holds {{count}} entry. Checking its chain reads every entry from the database: press Verify when you need the verdict.',
+  notVerifiedDetail_other: 'The team trail holds {{count}} entries. Checking its chain reads every entry from the database: press Verify when you need the verdict.',
+  verify: 'Verify the chain',
+  pageFailed: 'These entries could not be read from the team database',
+};
