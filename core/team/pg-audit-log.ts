@@ -4,7 +4,7 @@ import type { AuditStore } from '../audit-store';
 import { pgAuditFeed } from './pg-audit-feed';
 import { buildRow, insertRows, lineAt, lockHead, type BuiltRow, type ChainHeadRow } from './pg-audit-rows';
 import { readTeamTrail, verifyTeamTrail, TEAM_PAGE_ROWS } from './pg-audit-verify';
-import { teamAuditWriteError } from './pg-audit-write-error';
+import { teamAuditWriteError, teamReadError } from './pg-audit-write-error';
 import type { TeamDatabase } from './team-database';
 
 export interface PgAuditLogOptions {
@@ -20,7 +20,8 @@ export interface PgAuditLogOptions {
  * builds its line, rows inserted, the head moved, COMMIT — and only then does append resolve, so the gate sends an
  * act only once its 'attempted' entry is committed. Each entry names the desktop and the database role it was written
  * from, beside the OS user (`operator`). There is no keychain anchor here: rows cannot be changed or removed (a
- * trigger refuses it) and the database's own access control stands where the file has the keychain.
+ * trigger refuses it), the chain's head row says where the chain ends (verify holds the last entry to it), and the
+ * database's own access control stands where the file has the keychain.
  */
 export function openPgAuditLog(db: TeamDatabase, options: PgAuditLogOptions = {}): AuditStore {
   const pageRows = options.pageRows ?? TEAM_PAGE_ROWS;
@@ -68,14 +69,16 @@ export function openPgAuditLog(db: TeamDatabase, options: PgAuditLogOptions = {}
     appendMany: (entries) => (entries.length === 0 ? Promise.resolve() : appendBuilt(() => entries, entries.filter((entry) => entry.outcome !== 'attempted'))),
     appendAfterLast: (build) => appendBuilt(build),
     async list(limit = 200) {
-      const { rows } = await db.pool.query<{ line: string }>('SELECT line FROM audit_entries ORDER BY seq DESC LIMIT $1', [Math.max(0, limit)]);
+      const { rows } = await db.pool.query<{ line: string }>('SELECT line FROM audit_entries ORDER BY seq DESC LIMIT $1', [Math.max(0, limit)]).catch((error: unknown) => {
+        throw teamReadError(db.where, error);
+      });
       const text = rows.map((row) => row.line.replace(/\n/g, ' ')).reverse().join('\n');
       return parseAuditText(text ? `${text}\n` : '')
         .entries.map(({ line: _line, ...entry }) => entry as AuditEntry)
         .reverse();
     },
-    read: () => readTeamTrail(db.pool, pageRows),
-    verify: (anchor) => verifyTeamTrail(db.pool, anchor, pageRows),
+    read: () => readTeamTrail(db, pageRows),
+    verify: (anchor) => verifyTeamTrail(db, anchor, pageRows),
     async flushPending() {
       if (pending.length === 0) return 0;
       await appendBuilt(null).catch(() => undefined);

@@ -41,3 +41,11 @@ export function teamAuditWriteError(where: string, error: unknown): AuditWriteEr
 function isConnectFailure(error: unknown): boolean {
   return error instanceof PrivacyDeskError && error.text?.id === 'team.unreachable';
 }
+
+/** The team database could not be read (a verify, a reading, a list): said as such, never as an act not sent. */
+export function teamReadError(where: string, error: unknown): PrivacyDeskError {
+  if (error instanceof PrivacyDeskError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const why = typeof code === 'string' ? code : error instanceof Error ? error.message.replace(/\s+/g, ' ').slice(0, 160) : String(error);
+  return new PrivacyDeskError({ code: 'TEAM_STORE_UNAVAILABLE', text: msg('team.readFailed', { where, why }) }, { cause: error });
+}

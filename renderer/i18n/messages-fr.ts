@@ -52,6 +52,7 @@ export const messagesFr: MessageWordings = {
   'team.join.local': 'ces lignes ne forment pas un journal local intact ({{problem}})',
   'team.join.field': 'l’entrée {{entry}} diffère de la ligne locale qu’elle porte ({{field}})',
   'team.join.stray': 'L’entrée {{line}} porte une ligne d’un journal local mais ne suit aucune trace d’import : elle n’a pas été importée par privacy-desk team import.',
+  'team.headMismatch': 'Le journal de l’équipe s’arrête à l’entrée {{last}}, mais la tête de sa chaîne enregistre l’entrée {{seq}} : des entrées ont été retirées de sa fin, ou écrites en contournant le verrou de la chaîne.',
   'auditLine.notImported': '"imported" ou "importedFrom" n’est pas la trace d’une ligne reprise d’un journal local',
   'teamRegister.eventDamaged': 'L’événement {{event}} du registre des demandes de l’équipe dans {{where}} est illisible ({{problem}}) : il a été modifié en dehors de Privacy Desk. Vérifiez le journal d’audit (verify) et restaurez la base depuis une sauvegarde. Rien n’a été écrit.',
   'teamRegister.notEmpty': 'La base de l’équipe {{where}} contient déjà un registre des demandes ({{count}} événements) : le registre de ce dossier de données n’a donc pas été importé. Un registre n’est importé que dans un registre vide, ce qui garde ses numéros de demande et les événements dont ses entrées d’audit se portent garantes. Rien n’a été importé.',

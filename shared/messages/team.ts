@@ -26,5 +26,6 @@ export const TEAM_MESSAGES = {
   'team.join.local': message('those lines are not an intact local trail ({{problem}})', { problem: param.phrase }),
   'team.join.field': message('entry {{entry}} differs from the local line it carries ({{field}})', { entry: param.count, field: param.text }),
   'team.join.stray': message('Entry {{line}} carries a line of a local trail but follows no import record: it was not imported by privacy-desk team import.', { line: param.count }),
+  'team.headMismatch': message('The team trail ends at entry {{last}}, but its chain head records entry {{seq}}: entries were taken off its end, or written around the chain’s lock.', { last: param.count, seq: param.count }),
   'auditLine.notImported': message('"imported" or "importedFrom" is not the record of a line moved from a local trail'),
 } as const;

@@ -66,6 +66,11 @@ describe.skipIf(skip !== null)('the team audit trail on a real PostgreSQL server
     // A head hash written down after entry 5: entry 6, on the next page, links to it.
     const afterFive = (await store.read()).entries[5]?.prevHash as string;
     expect(await store.verify(afterFive)).toMatchObject({ ok: true, entries: 10 });
+    // Entries taken off the end: the chain alone still holds, its head row does not.
+    await asSuperuser(db, 'DELETE FROM audit_entries WHERE seq > 8');
+    const cut = await store.verify();
+    expect(cut).toMatchObject({ ok: false, kind: 'removed', line: 9, entries: 8, message: 'The team trail ends at entry 8, but its chain head records entry 10: entries were taken off its end, or written around the chain’s lock.' });
+    expect((await store.read()).verdict).toEqual(cut);
     await asSuperuser(db, 'DELETE FROM audit_entries WHERE seq = 4');
     const verdict = await store.verify();
     expect(verdict).toMatchObject({ ok: false, kind: 'removed', entries: 3, message: expect.stringMatching(/Entry 4 is missing/) });
@@ -106,6 +111,7 @@ describe.skipIf(skip !== null)('the team audit trail on a real PostgreSQL server
       const result = await importLocalAuditLog(db, local.log);
       const localVerdict = await local.log.verify();
       expect(localVerdict).toMatchObject({ ok: true, entries: 2, legacy: 2 });
+      if (!localVerdict.ok) return;
       expect(result).toEqual({ imported: 4, firstSeq: 2, localHeadHash: localVerdict.headHash });
       const reading = await team.read();
       expect(reading.entries.map((e) => e.uid)).toEqual(['from-another-desktop', 'old-1', 'old-2', 'local-1', 'local-1']);
