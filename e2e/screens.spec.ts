@@ -499,3 +499,56 @@ for (const size of SIZES) {
     });
   }
 }
+
+/** The logout tester's conformance run against the sandbox as it behaves by default: its table, then only the cases not conformant. */
+function conformanceScreens(say: Say): Screen[] {
+  const section = (page: Page) => page.getByRole('region', { name: say('conformance.title') });
+  return [
+    {
+      name: 'logout-conformance',
+      open: async (page) => {
+        await page.getByRole('tab', { name: say('nav.logout') }).click();
+        await page.getByLabel(say('logout.uid')).fill('alice@example.org');
+        await section(page).getByRole('button', { name: say('conformance.run') }).click();
+        await expect(section(page).getByTestId('conformance-row')).toHaveCount(19);
+        await section(page).scrollIntoViewIfNeeded();
+      },
+    },
+    {
+      name: 'logout-conformance-filtered',
+      open: async (page) => {
+        await section(page).getByRole('combobox', { name: say('conformance.filters.verdict') }).selectOption('not-conformant');
+        await expect(section(page).getByTestId('conformance-row')).toHaveCount(8);
+      },
+    },
+  ];
+}
+
+// Their own tests, as the Reconcile tab's: both sizes, languages and themes, axe-scanned and photographed.
+for (const size of SIZES) {
+  for (const language of LANGUAGES) {
+    test(`the logout conformance run at ${size.width}×${size.height} in ${language === 'en' ? 'English' : 'French'}, light and dark: accessible and photographed`, async ({ app }, testInfo) => {
+      const say = wordsOf(language);
+      const suffix = `${language === 'fr' ? '-fr' : ''}-${size.width}x${size.height}`;
+      await app.setViewportSize(size);
+      await useTheme(app, 'light');
+      await chooseLanguage(app, language);
+      const problems: string[] = [];
+      for (const screen of conformanceScreens(say)) {
+        await screen.open(app);
+        for (const theme of THEMES) {
+          await useTheme(app, theme);
+          await scrollView(app, 'top');
+          await photographWholeView(app, testInfo, `${screen.name}${suffix}`, theme);
+          try {
+            await expectNoSeriousAxeViolations(app, testInfo, `${screen.name}${suffix} (${theme})`, theme === THEMES[0] ? 'all' : 'colours');
+          } catch (error) {
+            problems.push((error as Error).message);
+          }
+        }
+        await useTheme(app, 'light');
+      }
+      expect(problems, problems.join('\n\n')).toEqual([]);
+    });
+  }
+}
