@@ -99,3 +99,29 @@ describe('privacy-desk users reconcile: the application’s uids against every u
     expect(stderr).toContain('No valid uid in');
   });
 });
+
+describe('privacy-desk users reconcile: what the service holds is shown, never obeyed', () => {
+  let f: CliFixture;
+  beforeAll(async () => {
+    f = await startCliFixture(5);
+    for (const uid of ['evil\u202eexe.txt', 'bell\u0007here', 'Trap\u00a0User']) {
+      const created = await fetch(`${f.sandbox.url}/sandbox/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ uid }) });
+      expect(created.status).toBe(201);
+    }
+  });
+  afterAll(() => f.close());
+
+  it('prints orphans and near matches with their invisible and control characters escaped, in text and in JSON', async () => {
+    const list = uidFile(['alice@example.org', 'trap user']);
+    const text = await f.cli(['users', 'reconcile', list, '--separator', 'none']);
+    expect(text.code).toBe(0);
+    for (const raw of ['\u202e', '\u0007', '\u00a0']) expect(text.stdout).not.toContain(raw);
+    expect(text.stdout).toContain('  "evil\\u202eexe.txt"\n');
+    expect(text.stdout).toContain('  "Trap\\u00a0User" ~ "trap user": spaces inside, capitals\n');
+    const json = await f.cli(['users', 'reconcile', list, '--separator', 'none', '--json']);
+    expect(json.stdout).not.toContain('\u202e');
+    const result = JSON.parse(json.stdout) as ReconcileJson;
+    expect(result.orphans).toContain('evil\u202eexe.txt');
+    expect(result.orphans).toContain('bell\u0007here');
+  });
+});
