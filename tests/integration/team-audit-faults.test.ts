@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditStore } from '../../core/audit-store';
+import { createErasureFeed } from '../../core/erasure-feed';
 import { openGatedConnection } from '../../core/service/erasure-gate';
 import { openPgAuditLog } from '../../core/team/pg-audit-log';
 import { openTeamDatabase, type TeamDatabase } from '../../core/team/team-database';
@@ -152,5 +153,21 @@ describe.skipIf(skip !== null)('the team audit trail when the database goes away
     ]);
     expect(reading.outcomeMissing).toEqual([]);
     expect(reading.verdict).toMatchObject({ ok: true, entries: 7 });
+  });
+
+  it('the erasure feed waits out a stopped server (nothing, no error), then goes on where it stopped', { timeout: 60_000 }, async () => {
+    const store = await teamTrail();
+    const feed = createErasureFeed({ source: store.feed() });
+    const entry = (uid: string) => ({ at: new Date().toISOString(), action: 'delete' as const, uid, profileId: 'p', profileName: 'P', baseUrl: 'https://p.example.com', outcome: 'done' as const, via: 'cli' as const });
+    await store.append(entry('first'));
+    expect((await feed.poll()).erasures.map((e) => e.uid)).toEqual(['first']);
+    await cluster.stopServer();
+    try {
+      expect(await feed.poll()).toEqual({ erasures: [], lostTrack: false });
+    } finally {
+      await cluster.startServer();
+    }
+    await store.append(entry('second'));
+    expect((await feed.poll()).erasures.map((e) => e.uid)).toEqual(['second']);
   });
 });
