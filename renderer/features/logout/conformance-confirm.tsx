@@ -27,7 +27,7 @@ export function ConformanceConfirm({ uid, host, onConfirm, onCancel }: Conforman
           <span aria-hidden="true">▲ </span>
           {t('conformance.confirm.body', { uid: visibleUidText(uid), host })}
         </p>
-        <Field label={t('conformance.confirm.field')} value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" spellCheck={false} className="field--mono" />
+        <Field label={t('conformance.confirm.field')} value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" spellCheck={false} className="field--mono conformance-confirm__field" />
         <div className="dialog__actions">
           {/* Cancel takes the focus: Enter alone never acts on live data. */}
           <button type="button" className="button button--ghost" onClick={onCancel} autoFocus>
