@@ -30,7 +30,9 @@ export function addTeamImportCommand(team: Command, context: CliContext, admin: 
       }
       const imported = await importLocalIntoTeam(options);
       if (opts.json) return out.json(imported);
-      out.line(`Imported into ${imported.where}: ${imported.auditEntries} audit entries, ${imported.jobs} batch jobs, ${imported.requests} requests.`);
+      out.line(`Imported into ${imported.where}: ${imported.auditEntries} audit entries, ${imported.jobs} batch jobs, ${imported.requests} requests (${imported.registerEvents} register events).`);
+      for (const left of imported.jobsNotImported) out.note(`Batch job ${left.jobId} was not imported: ${left.why}`);
+      if (imported.requestersUnreadable > 0) out.note(`${imported.requestersUnreadable} requesters could not be read with this computer's keychain: they stay unreadable in the team register.`);
       if (imported.localHeadHash) out.line(`The local chain's head ${imported.localHeadHash} is recorded in the team chain's first imported entry; privacy-desk audit verify checks the join.`);
     });
 }

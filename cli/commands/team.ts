@@ -9,6 +9,7 @@ import { parseTeamDatabaseUrl } from '../../core/team/team-url';
 import type { CliContext } from '../context';
 import { promptHidden } from '../prompt';
 import { addTeamImportCommand } from './team-import';
+import { cliVersion } from '../version';
 
 /**
  * `team connect | status | disconnect | import`: the data folder's trail, batch jobs and request register in the
@@ -20,7 +21,7 @@ export function teamCommand(context: CliContext): Command {
   const admin = async (): Promise<TeamAdminOptions> => {
     const dataDir = ensureDataDir(resolveDataDir(io.env));
     const { store } = await openCredentialStore({ env: io.env });
-    return { dataDir, keychain: store, env: io.env, operator: osUser() };
+    return { dataDir, keychain: store, env: io.env, operator: osUser(), via: 'cli', appVersion: cliVersion() };
   };
 
   team

@@ -17,6 +17,9 @@ export interface TeamAdminOptions {
   keychain: CredentialStore;
   env: NodeJS.ProcessEnv;
   operator: string;
+  /** Who imports (`team import`): written into the entries the register's import may add. */
+  via?: 'cli' | 'app';
+  appVersion?: string;
   now?: () => number;
 }
 
@@ -78,7 +81,13 @@ export async function importLocalIntoTeam(options: TeamAdminOptions) {
   if (setting.importedAt) throw invalidInput(msg('teamMode.alreadyImported', { where, at: setting.importedAt }));
   const password = await passwordOf(options);
   if (password === null) throw new PrivacyDeskError({ code: 'TEAM_STORE_UNAVAILABLE', text: msg('teamMode.noPassword', { where }) });
-  const imported = await (await loadTeamSide()).importLocalData(setting.database, password, options.dataDir);
+  const imported = await (await loadTeamSide()).importLocalData(setting.database, password, {
+    dataDir: options.dataDir,
+    keyStore: async () => options.keychain,
+    operator: options.operator,
+    via: options.via ?? 'cli',
+    appVersion: options.appVersion ?? 'unknown',
+  });
   const { database: _address, ...kept } = setting;
   await writeTeamSetting(options.dataDir, { ...kept, importedAt: new Date((options.now ?? Date.now)()).toISOString() });
   return imported;

@@ -6,6 +6,9 @@ import type { BatchJobStore } from '../batch/batch-job-store';
 import type { RequestStore } from '../requests/request-store';
 import type { AuditQuery } from '../../shared/audit-query';
 import { importLocalTrail } from './pg-audit-import';
+import { importLocalBatchJobs } from './pg-batch-import';
+import { checkRegisterImportable, importLocalRegister } from './pg-register-import';
+import type { CredentialStore } from '../credential-store';
 import { createPgAuditQuery } from './pg-audit-query';
 import { openPgAuditLog } from './pg-audit-log';
 import { openPgBatchJobs } from './pg-batch-jobs';
@@ -80,18 +83,48 @@ export interface TeamImport {
   firstSeq: number | null;
   localHeadHash: string | null;
   jobs: number;
+  /** Jobs left out, and why (run by a process now, damaged files): nothing of them was written. */
+  jobsNotImported: Array<{ jobId: string; why: string }>;
   requests: number;
+  registerEvents: number;
+  /** Requesters this computer's keychain could not open: they stay unreadable in the team register. */
+  requestersUnreadable: number;
+}
+
+export interface LocalImportOptions {
+  dataDir: string;
+  /** The keychain holding the folder's register key (its requesters are re-wrapped with the team's key). */
+  keyStore: () => Promise<CredentialStore>;
+  operator: string;
+  via: 'cli' | 'app';
+  appVersion: string;
 }
 
 /**
- * The data folder's local trail (then its jobs and register) moved into the team database: the trail first, so what
- * the register's events are vouched for by is there before them. Each store's import refuses a second one.
+ * The data folder's local trail, jobs and register moved into the team database. Whether the register can go is asked
+ * first (a team register already started refuses it, and the trail's 'request' entries must not land without their
+ * events); then the trail, so the register's events find the entries that vouch for them; then jobs and register.
+ * Each store's import refuses a second one (the trail by its recorded head, the register when not empty).
  */
-export async function importLocalData(address: TeamDatabaseAddress, password: string, dataDir: string): Promise<TeamImport> {
+export async function importLocalData(address: TeamDatabaseAddress, password: string, options: LocalImportOptions): Promise<TeamImport> {
+  const { dataDir } = options;
   const db = await openTeamDatabase(address, { password, maxConnections: 2 });
   try {
+    await checkRegisterImportable(db, dataDir);
     const trail = await importLocalTrail(db, await localText(join(dataDir, AUDIT_FILE_NAME)));
-    return { where: db.where, auditEntries: trail.imported, firstSeq: trail.firstSeq, localHeadHash: trail.localHeadHash, jobs: 0, requests: 0 };
+    const jobs = await importLocalBatchJobs(dataDir, db, { operator: options.operator });
+    const register = await importLocalRegister({ dataDir, keyStore: options.keyStore, db, audit: openPgAuditLog(db), operator: options.operator, via: options.via, appVersion: options.appVersion });
+    return {
+      where: db.where,
+      auditEntries: trail.imported,
+      firstSeq: trail.firstSeq,
+      localHeadHash: trail.localHeadHash,
+      jobs: jobs.imported.length,
+      jobsNotImported: jobs.notImported.map(({ jobId, error }) => ({ jobId, why: error.message })),
+      requests: register.requests,
+      registerEvents: register.events,
+      requestersUnreadable: register.keysUnreadable,
+    };
   } finally {
     await db.close().catch(() => undefined);
   }

@@ -137,6 +137,9 @@ describe.skipIf(skip !== null)('team mode from the CLI, on a real PostgreSQL ser
     const u7 = await uid(7);
     const local = await cli(['users', 'anonymize', u7, '--confirm', u7]);
     expect(local.code, local.stderr).toBe(0);
+    const request = await cli(['requests', 'add', '--received', '2026-11-20T09:00:00+01:00', '--action', 'anonymize', '--uid', u7, '--requester', 'Grace', '--contact', 'grace@example.org', '--json'], { connection: false });
+    expect(request.code, request.stderr).toBe(0);
+    const requestId = (JSON.parse(request.stdout) as { id: string }).id;
     const localEntries = f.auditLines().length;
     expect(localEntries).toBeGreaterThan(0);
     expect((await team(['connect', '--database-url', url])).code).toBe(0);
@@ -147,8 +150,14 @@ describe.skipIf(skip !== null)('team mode from the CLI, on a real PostgreSQL ser
     const imported = await team(['import', '--yes', 'IMPORT', '--json']);
     expect(imported.code, imported.stderr).toBe(0);
     expect(JSON.parse(imported.stdout)).toMatchObject({ auditEntries: localEntries, firstSeq: 1, localHeadHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(JSON.parse(imported.stdout)).toMatchObject({ requests: 1, registerEvents: 1 });
     const verified = await cli(['audit', 'verify', '--json'], { connection: false });
     expect(verified.code, verified.stdout).toBe(0);
+    // The register moved: the request is read from the team database. (Its requester stays unreadable here: these
+    // tests keep no keychain, so the folder's register key lived only as long as the command that made it.)
+    const shown = await cli(['requests', 'show', requestId, '--json'], { connection: false });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ id: requestId, subjects: [expect.objectContaining({ uid: u7 })] });
     const again = await team(['import', '--yes', 'IMPORT']);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/A second import is refused/);
