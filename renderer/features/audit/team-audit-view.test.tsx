@@ -1,10 +1,11 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../../shared/audit';
 import { giveAuditGridAHeight } from '../../test/audit-grid-layout';
 import { renderApp } from '../../test/render-app';
 import { useAuditFilter } from './audit-filter-store';
+import { AUDIT_ROW_HEIGHT } from './audit-table';
 import { TEAM_AUDIT_PAGE } from './team-audit-view';
 
 const base = { profileId: 'sandbox', profileName: 'Sandbox', baseUrl: 'http://127.0.0.1:4010', via: 'cli', operator: 'agent-1' } as const;
@@ -60,6 +61,20 @@ describe('the audit view on a team trail (team mode)', () => {
     await user.click(screen.getByRole('button', { name: 'Read older entries' }));
     await waitFor(() => expect(screen.getByText('Every matching entry is shown.')).toBeTruthy());
     expect(screen.getByText(/300 acts shown/)).toBeTruthy();
+  });
+
+  it('asks for the next page by itself when the rows read so far have been scrolled through', async () => {
+    const { fake } = await openTeamAudit();
+    expect(fake.callsOf('audit.queryPage')).toHaveLength(1);
+    // The table is its own scroll box: to the last of the 100 rows read.
+    const table = screen.getByRole('table', { name: 'Audit trail entries' });
+    act(() => {
+      Object.defineProperty(table, 'scrollTop', { configurable: true, value: 95 * AUDIT_ROW_HEIGHT });
+      fireEvent.scroll(table);
+    });
+    await waitFor(() => expect(fake.callsOf('audit.queryPage')).toHaveLength(2));
+    expect(fake.callsOf('audit.queryPage')[1]).toMatchObject({ cursor: 401 });
+    await waitFor(() => expect(screen.getByText(/200 acts shown/)).toBeTruthy());
   });
 
   it('sends the filters with the page, and shows the count the store gives', async () => {
