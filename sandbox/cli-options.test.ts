@@ -28,6 +28,13 @@ describe('parseSandboxArgs', () => {
     expect(() => parseSandboxArgs(args)).toThrow(UsageError);
   });
 
+  it('reads --logout-lapses: "none" keeps every logout check, a list skips those it names', () => {
+    expect(parseSandboxArgs(['--logout-lapses', 'none'])).toMatchObject({ variants: { logoutLapses: [] } });
+    expect(parseSandboxArgs(['--logout-lapses', 'alg-none, replay'])).toMatchObject({ variants: { logoutLapses: ['alg-none', 'replay'] } });
+    expect(() => parseSandboxArgs(['--logout-lapses', 'alg-none,everything'])).toThrow(/--logout-lapses takes "none" or a comma-separated list/);
+    expect(() => parseSandboxArgs(['--logout-lapses', ''])).toThrow(UsageError);
+  });
+
   it('recognises --help', () => {
     expect(parseSandboxArgs(['--help'])).toBe('help');
   });
