@@ -11,7 +11,7 @@ import type { BatchJobStore, JournalOptions } from '../batch/batch-job-store';
 import { newJobId, type StoredPlan } from '../batch/job-files';
 import type { JobDamage, JobSummary } from '../batch/job-list';
 import { resultsFileOf } from '../batch/results-export';
-import { claimLease, DEFAULT_HEARTBEAT_MS, DEFAULT_LEASE_MS, holdLease, leaseRunner, takeLease, type LeaseTimings } from './pg-batch-lease';
+import { claimLease, DEFAULT_HEARTBEAT_MS, DEFAULT_LEASE_MS, holdLease, leaseRunner, readLeases, runnerOf, takeLease, type LeaseTimings } from './pg-batch-lease';
 import { openPgJournal } from './pg-batch-journal';
 import { createJobStates, jobRowsWhere, planOf, query, readPgItems, readPgPlan, readPgResults } from './pg-batch-read';
 import type { TeamDatabase } from './team-database';
@@ -95,29 +95,28 @@ export function openPgBatchJobs(db: TeamDatabase, options: PgBatchJobsOptions = 
 
     async listJobs() {
       const rows = await query<{ job_id: string; plan: unknown; created_at: Date }>(db, 'SELECT job_id, plan, created_at FROM batch_jobs ORDER BY created_at DESC, job_id DESC', []);
-      const jobs: JobSummary[] = [];
+      const summaries: Array<Omit<JobSummary, 'state'>> = [];
       const damaged: JobDamage[] = [];
       for (const row of rows) {
         let plan: StoredPlan | undefined;
-        let summary: Omit<JobSummary, 'state'>;
         try {
           plan = planOf(db, row.job_id, row.plan);
           const state = await states.readJobState(row.job_id, plan);
           // What resume would refuse, the list says: a job is offered only when it could be resumed.
           if (state.corruptLines.length > 0) throw store.journalDamage(row.job_id, state.corruptLines);
-          summary = { jobId: row.job_id, plan, counts: state.counts, unfinished: state.unfinished };
+          summaries.push({ jobId: row.job_id, plan, counts: state.counts, unfinished: state.unfinished });
         } catch (error) {
           if (!(error instanceof BatchFileError)) throw error;
           damaged.push(damageOf(row.job_id, row.created_at, error.damage, plan));
-          continue;
-        }
-        const runner = await leaseRunner(db, row.job_id, timings);
-        if (runner.state === 'running' || runner.state === 'paused' || runner.state === 'stopping') {
-          jobs.push({ ...summary, state: runner.state, ...(runner.holder ? { holder: runner.holder } : {}) });
-        } else {
-          jobs.push({ ...summary, state: summary.unfinished > 0 ? 'unfinished' : 'finished' });
         }
       }
+      // Who runs each job, read after their journals (as the data folder's list reads its run locks): one query for all.
+      const leases = await readLeases(db, timings);
+      const jobs = summaries.map((summary): JobSummary => {
+        const runner = runnerOf(db, summary.jobId, leases.get(summary.jobId));
+        if (runner.state === 'running' || runner.state === 'paused' || runner.state === 'stopping') return { ...summary, state: runner.state, ...(runner.holder ? { holder: runner.holder } : {}) };
+        return { ...summary, state: summary.unfinished > 0 ? 'unfinished' : 'finished' };
+      });
       return { jobs, damaged };
     },
   };

@@ -48,7 +48,7 @@ export interface PgLease {
   release(): Promise<void>;
 }
 
-interface LeaseRow {
+export interface LeaseRow {
   lease_id: string;
   desktop: string;
   pid: number;
@@ -87,9 +87,25 @@ export function leaseHolder(db: TeamDatabase, jobId: string, row: LeaseRow): Bat
   return holderOf({ pid: row.pid, host: row.desktop, startedAt: row.started_at.toISOString() }, leaseWhere(db, jobId));
 }
 
+/** Every lease there is, by job (the list: one query, however many jobs). */
+export async function readLeases(db: TeamDatabase, timings: LeaseTimings): Promise<Map<string, LeaseRow>> {
+  try {
+    const { rows } = await db.pool.query<LeaseRow & { job_id: string }>(
+      `SELECT job_id, lease_id, desktop, pid, process_start, started_at, paused, stopping, expires_at < ${CLOCK(1)} AS expired FROM batch_leases`,
+      [clockParam(timings)],
+    );
+    return new Map(rows.map((row) => [row.job_id, row]));
+  } catch (error) {
+    throw teamStoreError(db.where, error, 'connect');
+  }
+}
+
 /** Who runs a team job now: nobody (no lease, or an expired one), a desktop (running, paused, stopping), or a holder that ended here. */
 export async function leaseRunner(db: TeamDatabase, jobId: string, timings: LeaseTimings): Promise<JobRunner> {
-  const row = await readLease(db, jobId, timings);
+  return runnerOf(db, jobId, await readLease(db, jobId, timings));
+}
+
+export function runnerOf(db: TeamDatabase, jobId: string, row: LeaseRow | null | undefined): JobRunner {
   if (!row || row.expired) return { state: 'none' };
   if (endedHere(row)) return { state: 'ended', pid: row.pid };
   return { state: row.stopping ? 'stopping' : row.paused ? 'paused' : 'running', holder: leaseHolder(db, jobId, row) };
