@@ -5,7 +5,7 @@ import { msg, wordInEnglish } from '../../shared/messages';
 import type { UserRecord } from '../../shared/users';
 import { SEARCHED_FIELDS, type NearMatch, type RecordedErasure, type UserMatch, type UserSearchAnswer } from '../../shared/user-search';
 import { matchesAuditFilter, type AuditEntry, type AuditReading, type ChainVerdict, type CorruptAuditLine } from '../../shared/audit';
-import { auditPageOf, type AuditStoreKind } from '../../shared/audit-query';
+import { AUDIT_COUNT_CAP, auditPageOf, type AuditStoreKind } from '../../shared/audit-query';
 import type { BatchJobSummary } from '../../shared/batch';
 import type { JobProgress } from '../../shared/jobs';
 import { createFakeBatch } from './fake-batch';
@@ -84,6 +84,8 @@ export interface FakeBridgeOptions {
   auditSetAside?: AuditReading['setAside'];
   /** Where the trail is kept: 'team' makes the audit view read it a page at a time (audit.queryPage); default 'file'. */
   auditStore?: AuditStoreKind;
+  /** Where the team store stops counting (AUDIT_COUNT_CAP unless given): a first page's count above it is "more than". */
+  auditCountCap?: number;
   /** Batch jobs already in the data folder (batch.list), newest or not: the fake sorts them. */
   batchJobs?: BatchJobSummary[];
   /** Requests already in the register (makeRequest in fake-requests.ts), and the requesters' contacts by request id. */
@@ -274,6 +276,8 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
     },
     'audit.queryPage': async (input) => {
       const page = auditPageOf(auditLines(), { filter: input.filter ?? {}, cursor: input.cursor, limit: input.limit ?? 200 });
+      const cap = options.auditCountCap ?? AUDIT_COUNT_CAP;
+      if (options.auditStore === 'team' && page.count && page.count.value > cap) page.count = { value: cap, exact: false };
       const where = options.auditStore === 'team' ? 'postgres://dpo@db.example.org:5432/desk' : '/data/audit.jsonl';
       return { store: options.auditStore ?? 'file', where, ...page, head: { entries: audit.length, hash: FAKE_HEAD_HASH }, corrupt: input.cursor === undefined ? [...(options.auditCorrupt ?? [])] : [] };
     },

@@ -23,9 +23,9 @@ beforeEach(() => {
 });
 afterEach(() => restoreLayout());
 
-async function openTeamAudit() {
+async function openTeamAudit(more: Parameters<typeof renderApp>[0] = {}) {
   const user = userEvent.setup();
-  const rendered = renderApp({ auditEntries: TRAIL, auditStore: 'team' });
+  const rendered = renderApp({ auditEntries: TRAIL, auditStore: 'team', ...more });
   await user.click(await screen.findByRole('tab', { name: 'Audit trail' }));
   await screen.findByRole('table', { name: 'Audit trail entries' });
   return { ...rendered, user };
@@ -83,5 +83,21 @@ describe('the audit view on a team trail (team mode)', () => {
     await waitFor(() => expect(screen.getByText(/60 entries match these filters · 30 acts shown/)).toBeTruthy());
     expect(fake.callsOf('audit.queryPage').at(-1)).toEqual({ filter: { reference: 'req-10' }, limit: TEAM_AUDIT_PAGE });
     expect(screen.getByText('Every matching entry is shown.')).toBeTruthy();
+  });
+
+  it('says "more than" where the store stopped counting, never a made-up total', async () => {
+    const { user } = await openTeamAudit({ auditCountCap: 50 });
+    await user.selectOptions(screen.getByLabelText('Outcome'), 'done');
+    await waitFor(() => expect(screen.getByText(/More than 50 entries match these filters \(not counted further\)/)).toBeTruthy());
+  });
+
+  it('says an older page could not be read, keeps the rows already read, and reads it again on request', async () => {
+    const { user, fake } = await openTeamAudit();
+    fake.failNext('audit.queryPage', { code: 'TEAM_STORE_UNAVAILABLE', message: 'The team database could not be read.' });
+    await user.click(screen.getByRole('button', { name: 'Read older entries' }));
+    const panel = await screen.findByText('These entries could not be read from the team database');
+    expect(screen.getByText(/100 acts shown/)).toBeTruthy();
+    await user.click(within(panel.closest('[role="alert"]') as HTMLElement).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(screen.getByText(/200 acts shown/)).toBeTruthy());
   });
 });
