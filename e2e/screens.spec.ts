@@ -6,6 +6,7 @@ import { startWebHost } from '../web-host/web-host';
 import { test, expect, uniqueName } from './fixtures';
 import { finishedBatch, putSandboxFaults } from './sandbox-helpers';
 import { seedRegister } from './register-helpers';
+import { pgSkipReason, startPgCluster } from '../tests/support/pg-cluster';
 import { anonymiseThroughTheDialog, expectNoSeriousAxeViolations, holdPageClock, runCountdown, saveScreenshot, type ErasureDialogWords } from './support';
 
 /**
@@ -552,3 +553,45 @@ for (const size of SIZES) {
     });
   }
 }
+
+// Team mode on: the settings section with the team database reached, and the header's mark. A temporary PostgreSQL
+// cluster of its own (skipped, with the reason, where none can be started).
+const teamSkip = pgSkipReason();
+test('the Team mode settings, on, at both sizes, in both languages and themes: accessible and photographed', async ({ app, bridge }, testInfo) => {
+  test.skip(teamSkip !== null, `team mode needs a PostgreSQL server: ${teamSkip ?? ''}`);
+  test.setTimeout(180_000);
+  const cluster = await startPgCluster({ fsync: false });
+  try {
+    const connected = await bridge('team.connect', { databaseUrl: cluster.url, password: cluster.password });
+    expect(connected.ok, connected.ok ? '' : connected.error.message).toBe(true);
+    await app.reload();
+    const problems: string[] = [];
+    for (const language of LANGUAGES) {
+      const say = wordsOf(language);
+      await chooseLanguage(app, language);
+      await app.getByRole('tab', { name: say('nav.profiles') }).click();
+      await expect(app.getByTestId('team-reachable')).toBeVisible();
+      await expect(app.getByTestId('team-badge')).toHaveText(say('teamMode.header', { where: cluster.url.replace('postgres://', '') }));
+      for (const size of SIZES) {
+        await app.setViewportSize(size);
+        const suffix = `${language === 'fr' ? '-fr' : ''}-${size.width}x${size.height}`;
+        for (const theme of THEMES) {
+          await useTheme(app, theme);
+          await scrollView(app, 'top');
+          await photographWholeView(app, testInfo, `team-mode${suffix}`, theme);
+          if (size !== SIZES[1]) continue;
+          try {
+            await expectNoSeriousAxeViolations(app, testInfo, `team-mode${suffix} (${theme})`, theme === THEMES[0] ? 'all' : 'colours');
+          } catch (error) {
+            problems.push((error as Error).message);
+          }
+        }
+      }
+    }
+    expect(problems, problems.join('\n\n')).toEqual([]);
+  } finally {
+    // The keychain entry goes with the setting: the shared test keyring stays clean.
+    await bridge('team.disconnect', {}).catch(() => undefined);
+    await cluster.destroy();
+  }
+});

@@ -31,9 +31,11 @@ export function AppHeader({ profile, appInfo }: { profile: ProfileView | null; a
             <div className="app-header__env">
               <EnvironmentBadge environment={environment} />
               <span className="app-header__host mono">{hostOf(profile.baseUrl)}</span>
+              {/* Under the service's host, taking no width of its own: the header fits 1024 px in both languages. */}
+              {appInfo?.team && <TeamBadge where={appInfo.team.where} />}
             </div>
           )}
-          {appInfo?.team && <TeamBadge where={appInfo.team.where} />}
+          {appInfo?.team && !(environment && profile) && <TeamBadge where={appInfo.team.where} />}
         </div>
         <div className="app-header__prefs">
           <LanguageSwitcher />

@@ -23,7 +23,7 @@ describe('team mode in the settings', () => {
     expect(await within(section).findByTestId('team-where')).toHaveProperty('textContent', 'postgres://dpo@db.example.org:5432/desk');
     expect(within(section).getByTestId('team-reachable').textContent).toBe('Reachable as role dpo from desk-1');
     expect(section.textContent).toContain('1,204 audit entries, 17 requests, 3 batch jobs');
-    expect((await screen.findByTestId('team-badge')).textContent).toBe('Team: postgres://dpo@db.example.org:5432/desk');
+    expect((await screen.findByTestId('team-badge')).textContent).toBe('Team: dpo@db.example.org:5432/desk');
     expect(fake.callsOf('team.connect')).toEqual([{ databaseUrl: 'postgres://dpo@db.example.org:5432/desk', password: FAKE_TEAM_PASSWORD }]);
     // Nothing the window shows holds the password.
     expect(document.body.innerHTML).not.toContain(FAKE_TEAM_PASSWORD);

@@ -9,12 +9,12 @@ import './team.css';
 
 export const teamKeys = { status: ['team-status'] as const };
 
-/** The header's mark in team mode: which database the trail, jobs and register are in. */
+/** The header's mark in team mode: which database the trail, jobs and register are in (without the scheme, which every address has: the rest is what tells them apart; the whole address in its title). */
 export function TeamBadge({ where }: { where: string }) {
   const { t } = useTranslation();
   return (
     <span className="team-badge mono" data-testid="team-badge" title={t('teamMode.headerLabel', { where })}>
-      {t('teamMode.header', { where })}
+      {t('teamMode.header', { where: where.replace(/^postgres:\/\//, '') })}
     </span>
   );
 }
