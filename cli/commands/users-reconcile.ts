@@ -38,7 +38,7 @@ export function withUsersReconcile(users: Command, { io, out }: CliContext): Com
       .option('--column <name|n>', 'the uid column: a header name, or a 0-based index when all digits')
       .option('--orphans-to <file>', 'write the orphans to this file as a list that `batch anonymize|delete FILE --separator none` reads')
       .option('--json', 'print JSON on stdout: the uid arrays orphans, missing, inBoth and nearMatches, with their counts')
-      .addHelpText('after', `\nuids are compared ${COMPARISON_RULE}.`),
+      .addHelpText('after', `\nHow uids are compared: ${COMPARISON_RULE}.`),
   ).action(async (file: string, opts: ReconcileFlags) => {
     const format = parseSeparator(opts.separator);
     const uidColumn = parseColumn(opts.column, '--column');
@@ -91,7 +91,7 @@ function printReconciliation(out: CliOutput, result: Reconciliation, profileName
   const { summary, sets } = result;
   const { counts, input } = summary;
   out.line(`Reconciled ${visibleText(input.sourceName)} (${counts.applicationUids} distinct uids) with the users of ${visibleText(profileName)}: ${counts.serviceUsers} users, ${summary.pages} page${summary.pages === 1 ? '' : 's'} read.`);
-  out.line(`uids compared ${COMPARISON_RULE}.`);
+  out.line(`How uids are compared: ${COMPARISON_RULE}.`);
   const notes = [
     input.invalidCount > 0 ? `${input.invalidCount} invalid line${input.invalidCount === 1 ? '' : 's'} left out` : '',
     input.duplicates > 0 ? `${input.duplicates} repeated uid${input.duplicates === 1 ? '' : 's'} counted once` : '',

@@ -73,7 +73,7 @@ describe('privacy-desk users reconcile: the application’s uids against every u
     const orphansFile = join(dirname(applicationList), 'orphans.txt');
     const { code, stdout } = await f.cli(['users', 'reconcile', applicationList, '--separator', 'none', '--orphans-to', orphansFile]);
     expect(code).toBe(0);
-    expect(stdout).toContain('uids compared exact, code point for code point after Unicode NFC (no trimming, no case folding)');
+    expect(stdout).toContain('How uids are compared: exact, code point for code point after Unicode NFC (no trimming, no case folding)');
     expect(stdout).toContain('  orphans (on the service, not in the application: candidates for erasure): 5\n');
     expect(stdout).toContain('  " padded " ~ padded: spaces or invisible characters at an end\n');
     expect(stdout).toContain('5 orphans written to');
