@@ -32,7 +32,11 @@ describe.skipIf(skip !== null)('team mode from the CLI, on a real PostgreSQL ser
 
   const withPassword = (password = cluster.password): CliRunOptions => ({ env: { PRIVACY_DESK_DATABASE_PASSWORD: password }, connection: false });
   /** Any command, with the database's password where a keychain would keep it (these tests use none). */
-  const cli = (args: string[], options: CliRunOptions = {}) => f.cli(args, { ...options, env: { PRIVACY_DESK_DATABASE_PASSWORD: cluster.password, ...options.env } });
+  const cli = async (args: string[], options: CliRunOptions = {}) => {
+    const run = await f.cli(args, { ...options, env: { PRIVACY_DESK_DATABASE_PASSWORD: cluster.password, ...options.env } });
+    expect(run.stdout + run.stderr).not.toContain(cluster.password);
+    return run;
+  };
   const team = async (args: string[], options: CliRunOptions = withPassword()) => {
     const run = await f.cli(['team', ...args], options);
     expect(run.stdout + run.stderr).not.toContain(cluster.password);
@@ -102,6 +106,9 @@ describe.skipIf(skip !== null)('team mode from the CLI, on a real PostgreSQL ser
     const verified = await cli(['audit', 'verify'], { connection: false });
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
 
+    // Nor does the database itself hold it: not in the trail, the register or the jobs.
+    const leaks = await query(`SELECT (SELECT count(*) FROM audit_entries WHERE line LIKE '%${cluster.password}%') + (SELECT count(*) FROM register_events WHERE line LIKE '%${cluster.password}%') AS n`);
+    expect(Number(leaks[0]!.n)).toBe(0);
     const status = JSON.parse((await team(['status', '--json'])).stdout);
     expect(status).toMatchObject({ mode: 'team', reachable: true, role: 'desk', password: 'environment', counts: { requests: 1, jobs: 0 } });
     expect(status.counts.auditEntries).toBeGreaterThanOrEqual(4);
