@@ -13,7 +13,7 @@ import { appendWholeDurably } from './durable-append';
  */
 
 // Only these fields reach the file, whatever the caller passes: nothing secret can ride along.
-const AUDIT_FIELDS = ['at', 'actId', 'action', 'outcome', 'uid', 'reference', 'profileId', 'profileName', 'baseUrl', 'operator', 'appVersion', 'via', 'jobId', 'pastedUid', 'test', 'status', 'requestId', 'errorCode', 'verification', 'batch', 'acknowledgement', 'register', 'desktop', 'dbRole', 'imported', 'importedFrom'] as const;
+export const AUDIT_FIELDS = ['at', 'actId', 'action', 'outcome', 'uid', 'reference', 'profileId', 'profileName', 'baseUrl', 'operator', 'appVersion', 'via', 'jobId', 'pastedUid', 'test', 'status', 'requestId', 'errorCode', 'verification', 'batch', 'acknowledgement', 'register', 'desktop', 'dbRole', 'imported', 'importedFrom'] as const;
 
 export async function readWhole(path: string): Promise<string> {
   try {

@@ -2,11 +2,13 @@ import type { ImportedTrail } from '../../shared/audit';
 import type { MessageText } from '../../shared/message-text';
 import { msg } from '../../shared/messages';
 import { canonicalJson } from '../audit-chain';
+import { AUDIT_FIELDS } from '../audit-file';
 import { readingOf } from '../audit-reader';
 import { parseBoundedJson } from '../bounded-json';
 
-/** The fields an imported entry copies from its local line (what it is about), compared with that line by verify. */
-export const IMPORTED_FIELDS = ['at', 'actId', 'action', 'outcome', 'uid', 'reference', 'profileId', 'profileName', 'baseUrl', 'operator', 'appVersion', 'via', 'jobId', 'pastedUid', 'test', 'status', 'requestId', 'errorCode', 'verification', 'batch', 'acknowledgement', 'register'] as const;
+/** The fields an imported entry copies from its local line (what it is about), compared with that line by verify: every audit field but the team's own. */
+const TEAM_FIELDS: readonly string[] = ['desktop', 'dbRole', 'imported', 'importedFrom'];
+export const IMPORTED_FIELDS = AUDIT_FIELDS.filter((field) => !TEAM_FIELDS.includes(field));
 
 /** Where a join does not hold: the line to name and why. */
 export interface JoinBreak {
