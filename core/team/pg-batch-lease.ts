@@ -2,8 +2,9 @@
  * Who runs a team job: its lease row (batch_leases, migrations/batch.ts), the team database's run lock.
  *
  * - Taken by ONE statement (INSERT … ON CONFLICT DO UPDATE … WHERE): it succeeds only when the job has no lease, its
- *   lease has expired (no heartbeat for `leaseMs`), or its holder's process is seen to have ended on this very
- *   computer (a pid means something only there: process-ended.ts). Two desktops taking it at once: the row lock
+ *   lease has expired (no heartbeat for `leaseMs`), its holder's process is seen to have ended on this very computer
+ *   (a pid means something only there: process-ended.ts), or this process let it go and could not remove it (the
+ *   database was out of reach then: its removal is asked again while the lease lasts). Two desktops taking it at once: the row lock
  *   makes one win; the other is told who runs the job (BatchJobHolder), in the words of the data folder's run lock.
  * - Kept alive by a heartbeat every `heartbeatMs`, and renewed by every journal write (`fence`) in the same
  *   transaction as the write: a write commits only while the lease is still this run's. A holder that vanished
@@ -59,6 +60,9 @@ export interface LeaseRow {
   expired: boolean;
 }
 
+/** Leases this process let go of whose row could not be removed yet (the database out of reach): nobody runs their job. */
+const letGo = new Set<string>();
+
 /** The clock of a statement: the test's virtual one when given, else the database's. */
 const CLOCK = (param: number) => `COALESCE($${param}::timestamptz, clock_timestamp())`;
 
@@ -106,7 +110,7 @@ export async function leaseRunner(db: TeamDatabase, jobId: string, timings: Leas
 }
 
 export function runnerOf(db: TeamDatabase, jobId: string, row: LeaseRow | null | undefined): JobRunner {
-  if (!row || row.expired) return { state: 'none' };
+  if (!row || row.expired || letGo.has(row.lease_id)) return { state: 'none' };
   if (endedHere(row)) return { state: 'ended', pid: row.pid };
   return { state: row.stopping ? 'stopping' : row.paused ? 'paused' : 'running', holder: leaseHolder(db, jobId, row) };
 }
@@ -114,7 +118,7 @@ export function runnerOf(db: TeamDatabase, jobId: string, row: LeaseRow | null |
 /** Takes the job's lease, or throws: TEAM_STORE_UNAVAILABLE when the database cannot be reached, the holder's words when another desktop runs it. */
 export async function takeLease(db: TeamDatabase, jobId: string, timings: LeaseTimings): Promise<PgLease> {
   const before = await readLease(db, jobId, timings);
-  const dead = before && !before.expired && endedHere(before) ? before.lease_id : null;
+  const dead = before && !before.expired && (letGo.has(before.lease_id) || endedHere(before)) ? before.lease_id : null;
   let leaseId: string | null;
   try {
     leaseId = await claimLease(db.pool, jobId, timings, dead);
@@ -200,8 +204,17 @@ export function holdLease(db: TeamDatabase, jobId: string, leaseId: string, timi
       released = true;
       clearInterval(heartbeat);
       if (lost.signal.aborted) return; // taken over: the row is another run's now
-      // Not reached: the lease expires by itself after leaseMs.
-      await db.pool.query('DELETE FROM batch_leases WHERE job_id = $1 AND lease_id = $2', [jobId, leaseId]).catch(() => undefined);
+      letGo.add(leaseId);
+      const remove = () => db.pool.query('DELETE FROM batch_leases WHERE job_id = $1 AND lease_id = $2', [jobId, leaseId]).then(() => letGo.delete(leaseId));
+      // Not reached (the database lost): asked again while the lease lasts, so other desktops need not wait for it to expire.
+      await remove().catch(() => {
+        const until = Date.now() + timings.leaseMs;
+        const retry = setInterval(() => {
+          if (Date.now() > until) return clearInterval(retry);
+          remove().then(() => clearInterval(retry), () => undefined);
+        }, timings.heartbeatMs);
+        retry.unref();
+      });
     },
   };
 }

@@ -33,11 +33,11 @@ describe.skipIf(pgSkipReason() !== null)('batch jobs of two desktops in one team
   }, 60_000);
   afterAll(async () => cluster?.destroy());
 
-  /** Desktop one's operator presses Pause as its 10th erasure goes out (the run sends nothing more until resumed). */
-  let pauseOnTenth: (() => void) | null = null;
+  /** What happens as desktop one's 10th erasure goes out (its operator presses Pause, the database server stops…). */
+  let onTenthDelete: (() => Promise<void> | void) | null = null;
   let deletesSent = 0;
-  const watchingFetch: FetchLike = (input, init) => {
-    if (init?.method === 'DELETE' && ++deletesSent === 10) pauseOnTenth?.();
+  const watchingFetch: FetchLike = async (input, init) => {
+    if (init?.method === 'DELETE' && ++deletesSent === 10) await onTenthDelete?.();
     return fetch(input, init);
   };
 
@@ -66,6 +66,7 @@ describe.skipIf(pgSkipReason() !== null)('batch jobs of two desktops in one team
   beforeEach(async () => {
     const url = await cluster.createDatabase(`desks_${++databases}`);
     deletesSent = 0;
+    onTenthDelete = null;
     [one, two] = await Promise.all([desktop(url, 'agent-1', true), desktop(url, 'agent-2')]);
   });
   afterEach(async () => {
@@ -81,7 +82,7 @@ describe.skipIf(pgSkipReason() !== null)('batch jobs of two desktops in one team
     const cancel = new AbortController();
     let pausedWithNothingInFlight!: () => void;
     const paused = new Promise<void>((resolve) => (pausedWithNothingInFlight = resolve));
-    pauseOnTenth = () => pause.pause();
+    onTenthDelete = () => pause.pause();
     const onProgress = (progress: BatchProgress) => {
       if (progress.state === 'paused' && progress.inFlight === 0) pausedWithNothingInFlight();
     };
@@ -120,6 +121,29 @@ describe.skipIf(pgSkipReason() !== null)('batch jobs of two desktops in one team
     expect(file).toBe(join(one.dataDir, 'batches', 'team-results', `${run.batchId}.results.csv`));
     expect(readFileSync(file, 'utf8').trim().split('\r\n')).toHaveLength(31);
     // Every uid was erased once: nothing sent twice, nothing left.
+    for (const uid of uids) expect(sandbox.current.requestLog(uid).filter((request) => request.act === 'delete' && request.status < 300), uid).toHaveLength(1);
+  }, 60_000);
+
+  it('the database lost during a run: the run stops, and once it is back another desktop resumes at once, re-checking what was in flight', async () => {
+    const uids = await seededUids(30);
+    const preview = await one.batch.preview({ source: uids.join('\n'), sourceName: 'leavers.txt' });
+    // As the 10th erasure goes out, the database server stops (every desktop loses it).
+    onTenthDelete = () => cluster.stopServer();
+    const run = await one.batch.start({ draftId: preview.draftId, profileId: 'temporary', action: 'delete', logoutFirst: false, concurrency: 1, confirmation: 'DELETE 30' });
+    try {
+      await expect(run.finished).rejects.toMatchObject({ code: 'TEAM_STORE_UNAVAILABLE', outcome: 'not-sent' });
+    } finally {
+      await cluster.startServer();
+    }
+    // The desktop that lost it let go as soon as it could: the job is unfinished, not run by anyone.
+    const left = (await two.batch.list()).find((job) => job.batchId === run.batchId)!;
+    expect(left).toMatchObject({ state: 'unfinished' });
+    expect(left.counts.unfinished).toBeGreaterThanOrEqual(21);
+    const resumed = await two.batch.resume(run.batchId, { concurrency: 2, confirmation: `DELETE ${left.counts.unfinished}` });
+    const result = await resumed.finished;
+    expect(result).toMatchObject({ state: 'finished', counts: { unfinished: 0, failed: 0, notFound: 0 } });
+    expect(result.counts.done + result.counts.doneBeforeInterruption).toBe(30);
+    // Whatever was in flight when the database went was re-checked, not erased twice.
     for (const uid of uids) expect(sandbox.current.requestLog(uid).filter((request) => request.act === 'delete' && request.status < 300), uid).toHaveLength(1);
   }, 60_000);
 });
