@@ -51,6 +51,12 @@ describe('the audit view on a team trail (team mode)', () => {
     await waitFor(() => expect(screen.getByTestId('integrity').textContent).toMatch(/Verified · 600 entries/));
   });
 
+  it('shows a break that verify found, with where it is', async () => {
+    const { user } = await openTeamAudit({ auditVerdict: { ok: false, entries: 600, kind: 'edited', line: 17, message: 'Entry 17 was edited.', headHash: null } });
+    await user.click(within(screen.getByTestId('integrity')).getByRole('button', { name: 'Verify the chain' }));
+    await waitFor(() => expect(screen.getByTestId('integrity').textContent).toMatch(/Chain broken at line 17/));
+  });
+
   it('asks for older entries page after page, with the cursor the last page gave, until all are shown', async () => {
     const { user, fake } = await openTeamAudit();
     await user.click(screen.getByRole('button', { name: 'Read older entries' }));

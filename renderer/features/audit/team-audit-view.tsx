@@ -1,5 +1,5 @@
 import { keepPreviousData, useInfiniteQuery, useMutation } from '@tanstack/react-query';
-import { useCallback, useDeferredValue, useMemo } from 'react';
+import { useCallback, useDeferredValue, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuditEntryAt, AuditExportFormat } from '../../../shared/audit';
 import type { AuditQueryPage } from '../../../shared/audit-query';
@@ -46,10 +46,11 @@ export function TeamAuditView({ where }: { where: string }) {
   const first = pages.data?.pages[0];
   const entries = useMemo(() => mergedEntries(pages.data?.pages ?? []), [pages.data]);
   const rows = useMemo(() => groupAuditRows(entries, first?.corrupt ?? []), [entries, first]);
+  // Every profile seen in any page read since the view opened: choosing one must not take the others off the list.
+  const seenProfiles = useRef(new Map<string, string>());
   const profiles = useMemo(() => {
-    const byId = new Map<string, string>();
-    for (const entry of entries) if (entry.profileId) byId.set(entry.profileId, entry.profileName);
-    return [...byId].map(([id, name]) => ({ id, name }));
+    for (const entry of entries) if (entry.profileId) seenProfiles.current.set(entry.profileId, entry.profileName);
+    return [...seenProfiles.current].map(([id, name]) => ({ id, name }));
   }, [entries]);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = pages;
   const nextPage = useCallback(() => {
@@ -63,6 +64,9 @@ export function TeamAuditView({ where }: { where: string }) {
     },
   });
   const actRows = rows.filter((row) => row.kind === 'act').length;
+  // A pass holds for the chain it read: once the trail has grown past it (a refresh shows more), it is asked again.
+  // A break stays on screen whatever was written since.
+  const verdict = verify.data && (!verify.data.ok || verify.data.entries === first?.head.entries) ? verify.data : undefined;
 
   return (
     <ViewSection
@@ -84,8 +88,8 @@ export function TeamAuditView({ where }: { where: string }) {
           <p className="muted small" data-testid="audit-where">
             {t('teamAudit.where', { where })}
           </p>
-          {verify.data ? (
-            <IntegrityBadge verdict={verify.data} onVerify={() => verify.mutate()} verifying={verify.isPending} />
+          {verdict ? (
+            <IntegrityBadge verdict={verdict} onVerify={() => verify.mutate()} verifying={verify.isPending} />
           ) : (
             <NotVerified head={first.head} onVerify={() => verify.mutate()} verifying={verify.isPending} />
           )}
@@ -109,7 +113,7 @@ export function TeamAuditView({ where }: { where: string }) {
           {rows.length === 0 ? (
             <p className="empty-inline">{first.head.entries === 0 ? t('audit.empty') : t('audit.noMatch')}</p>
           ) : (
-            <AuditTable rows={rows} verdict={verify.data} renderActions={receiptFor} onNearEnd={nextPage} />
+            <AuditTable rows={rows} verdict={verdict} renderActions={receiptFor} onNearEnd={nextPage} />
           )}
           {pages.isFetchNextPageError && <ErrorPanel title={t('teamAudit.pageFailed')} error={pages.error} onRetry={nextPage} retrying={isFetchingNextPage} />}
           <p className="muted small" role="status" data-testid="audit-paging">
