@@ -698,8 +698,6 @@ export const en = {
       expired: 'expired',
       'missing-sub': 'missing sub',
       'wrong-aud': 'wrong audience',
-    },
-    filters: {
       'other-alg': 'another algorithm',
       'sid-only': 'sid only',
       'no-sub-no-sid': 'no sub nor sid',
@@ -713,6 +711,8 @@ export const en = {
       replay: 'replay',
       oversized: 'oversized token',
       'unknown-crit': 'unknown critical header',
+    },
+    filters: {
       label: 'Filter the audit trail',
       from: 'From',
       to: 'To',

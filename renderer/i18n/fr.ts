@@ -682,8 +682,6 @@ export const fr: Messages = {
       expired: 'expiré',
       'missing-sub': 'sub manquant',
       'wrong-aud': 'mauvaise audience',
-    },
-    filters: {
       'other-alg': 'autre algorithme',
       'sid-only': 'sid seul',
       'no-sub-no-sid': 'ni sub ni sid',
@@ -697,6 +695,8 @@ export const fr: Messages = {
       replay: 'rejeu',
       oversized: 'jeton trop grand',
       'unknown-crit': 'en-tête critique inconnu',
+    },
+    filters: {
       label: 'Filtrer le journal d’audit',
       from: 'Du',
       to: 'Au',
