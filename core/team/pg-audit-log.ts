@@ -1,4 +1,5 @@
 import type { AuditEntry } from '../../shared/audit';
+import { isPrivacyDeskError } from '../../shared/errors';
 import { parseAuditText } from '../audit-reader';
 import type { AuditStore } from '../audit-store';
 import { pgAuditFeed } from './pg-audit-feed';
@@ -55,7 +56,8 @@ export function openPgAuditLog(db: TeamDatabase, options: PgAuditLogOptions = {}
         pending.splice(0, flushing);
       } catch (error) {
         pending.push(...keep);
-        throw teamAuditWriteError(db.where, error);
+        // The caller's own refusal (an entry built from the last line may refuse) as it is, as on a file.
+        throw isPrivacyDeskError(error) && error.code !== 'TEAM_STORE_UNAVAILABLE' ? error : teamAuditWriteError(db.where, error);
       }
     });
     turn = write.catch(() => undefined);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../shared/audit';
+import { invalidInput } from '../../shared/errors';
 import type { AuditStore } from '../../core/audit-store';
 import { createErasureFeed } from '../../core/erasure-feed';
 
@@ -79,6 +80,13 @@ export function auditStoreSuite(kinds: readonly AuditStoreKind[]): void {
       await store.appendAfterLast((last) => auditEntry('x', 'attempted', { reference: after(last) }));
       await store.appendAfterLast((last) => auditEntry('x', 'done', { reference: after(last) }));
       expect((await store.read()).entries.map((e) => e.reference)).toEqual(['first', 'after 1']);
+      // An entry the caller refuses to build after that line: its own refusal, nothing written.
+      await expect(
+        store.appendAfterLast(() => {
+          throw invalidInput('the register changed meanwhile');
+        }),
+      ).rejects.toMatchObject({ code: 'INVALID_INPUT', message: 'the register changed meanwhile' });
+      expect((await store.read()).entries).toHaveLength(2);
     });
 
     test('verify holds a head hash written down earlier, and says when no entry has it any more', async ({ store }) => {
