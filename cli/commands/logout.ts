@@ -11,6 +11,7 @@ import { parseClaim, parseWholeNumber } from '../parse';
 import { logoutConformanceCommand } from './logout-conformance';
 
 interface LogoutFlags extends ConnectionOptions {
+  uid?: string;
   aud?: string;
   alg: LogoutAlgorithm;
   exp?: string;
@@ -26,7 +27,8 @@ export function logoutCommand(context: CliContext): Command {
   const { io, out } = context;
   const command = addConnectionOptions(
     new Command('logout')
-      .argument('<uid>', 'the user whose sessions end')
+      .argument('[uid]', 'the user whose sessions end (or --uid, for a uid spelled like a subcommand: conformance)')
+      .option('--uid <uid>', 'the user whose sessions end, given as an option')
       .description('send a back-channel logout (a JWT signed with the secret key) that ends every session of the user')
       .option('--aud <audience>', 'aud claim (default: the application name)')
       .addOption(new Option('--alg <alg>', 'signing algorithm').choices(LOGOUT_ALGORITHMS).default('HS256'))
@@ -40,7 +42,10 @@ export function logoutCommand(context: CliContext): Command {
   );
   // `logout conformance …` is a subcommand: its options are its own (positional), and no implicit `help` hides a uid.
   command.enablePositionalOptions().helpCommand(false).addCommand(logoutConformanceCommand(context));
-  return markIrreversible(command).action(async (uid: string, opts: LogoutFlags) => {
+  return markIrreversible(command).action(async (positional: string | undefined, opts: LogoutFlags) => {
+    // Exactly one of the two: a uid named twice, or not at all, is a usage error before anything is sent.
+    if ((positional === undefined) === (opts.uid === undefined)) command.error(positional === undefined ? "error: missing the user's uid (logout UID, or logout --uid UID)" : 'error: the uid is given twice (as an argument and with --uid): give it once');
+    const uid = (opts.uid ?? positional) as string;
     const options: LogoutOptions = { algorithm: opts.alg, includeEvents: opts.events === true, extraClaims: Object.fromEntries(opts.claim.map(parseClaim)) };
     if (opts.aud !== undefined) options.audience = opts.aud;
     if (opts.exp !== undefined) options.expiresInSeconds = parseWholeNumber(opts.exp, '--exp');

@@ -28,3 +28,30 @@ describe('privacy-desk logout refuses oversized options before anything is sent'
     });
   }
 });
+
+// `logout conformance` is a subcommand, so a user whose uid is spelled "conformance" is named with --uid.
+describe('privacy-desk logout names its user once, as an argument or with --uid', () => {
+  let f: CliFixture;
+  beforeAll(async () => {
+    f = await startCliFixture(5);
+  });
+  afterAll(() => f.close());
+
+  it('logs out a uid spelled like the subcommand when given with --uid', async () => {
+    const { code, stderr } = await f.cli(['logout', '--uid', 'conformance']);
+    expect(stderr).not.toMatch(/required option|--uid <uid>' not specified/);
+    expect(code).not.toBe(2);
+    expect(f.auditLines().filter((entry) => entry.action === 'logout' && entry.uid === 'conformance').map((entry) => entry.outcome)).toContain('attempted');
+  });
+
+  it('refuses no uid, or a uid given twice, before anything is sent', async () => {
+    const before = f.auditLines().length;
+    const none = await f.cli(['logout']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/missing the user's uid/);
+    const twice = await f.cli(['logout', 'alice@example.org', '--uid', 'bob@example.org']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/the uid is given twice/);
+    expect(f.auditLines()).toHaveLength(before);
+  });
+});
