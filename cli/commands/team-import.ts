@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { PrivacyDeskError, invalidInput } from '../../shared/errors';
+import { wordInEnglish } from '../../shared/messages';
 import { importLocalIntoTeam, type TeamAdminOptions } from '../../core/team/team-admin';
 import type { CliContext } from '../context';
 import { promptLine } from '../batch-prompt';
@@ -33,6 +34,7 @@ export function addTeamImportCommand(team: Command, context: CliContext, admin: 
       out.line(`Imported into ${imported.where}: ${imported.auditEntries} audit entries, ${imported.jobs} batch jobs, ${imported.requests} requests (${imported.registerEvents} register events).`);
       for (const left of imported.jobsNotImported) out.note(`Batch job ${left.jobId} was not imported: ${left.why}`);
       if (imported.requestersUnreadable > 0) out.note(`${imported.requestersUnreadable} requesters could not be read with this computer's keychain: they stay unreadable in the team register.`);
+      if (imported.trailAlreadyThere) out.note(`${wordInEnglish(imported.trailAlreadyThere)} (an earlier import stopped after the trail: this one moved the rest.)`);
       if (imported.localHeadHash) out.line(`The local chain's head ${imported.localHeadHash} is recorded in the team chain's first imported entry; privacy-desk audit verify checks the join.`);
     });
 }

@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AUDIT_FILE_NAME } from '../audit-log';
 import type { AuditStore } from '../audit-store';
+import { isPrivacyDeskError } from '../../shared/errors';
+import type { MessageText } from '../../shared/message-text';
 import type { BatchJobStore } from '../batch/batch-job-store';
 import type { RequestStore } from '../requests/request-store';
 import type { AuditQuery } from '../../shared/audit-query';
@@ -83,6 +85,8 @@ export interface TeamImport {
   firstSeq: number | null;
   localHeadHash: string | null;
   jobs: number;
+  /** The trail was imported by an earlier run cut short: what says so (the rest was imported by this one). */
+  trailAlreadyThere?: MessageText;
   /** Jobs left out, and why (run by a process now, damaged files): nothing of them was written. */
   jobsNotImported: Array<{ jobId: string; why: string }>;
   requests: number;
@@ -111,12 +115,18 @@ export async function importLocalData(address: TeamDatabaseAddress, password: st
   const db = await openTeamDatabase(address, { password, maxConnections: 2 });
   try {
     await checkRegisterImportable(db, dataDir);
-    const trail = await importLocalTrail(db, await localText(join(dataDir, AUDIT_FILE_NAME)));
+    const trail = await importLocalTrail(db, await localText(join(dataDir, AUDIT_FILE_NAME))).catch((error: unknown) => {
+      // An import cut short after its trail (the database lost before the jobs or the register): the trail is there
+      // already, whole (one transaction), so this run goes on with the rest instead of stopping for good.
+      if (isPrivacyDeskError(error) && error.text?.id === 'team.import.again') return { imported: 0, firstSeq: null, localHeadHash: null, alreadyThere: error.text };
+      throw error;
+    });
     const jobs = await importLocalBatchJobs(dataDir, db, { operator: options.operator });
     const register = await importLocalRegister({ dataDir, keyStore: options.keyStore, db, audit: openPgAuditLog(db), operator: options.operator, via: options.via, appVersion: options.appVersion });
     return {
       where: db.where,
       auditEntries: trail.imported,
+      ...('alreadyThere' in trail ? { trailAlreadyThere: trail.alreadyThere } : {}),
       firstSeq: trail.firstSeq,
       localHeadHash: trail.localHeadHash,
       jobs: jobs.imported.length,

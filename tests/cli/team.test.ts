@@ -1,6 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { importLocalTrail } from '../../core/team/pg-audit-import';
+import { openTeamDatabase } from '../../core/team/team-database';
+import { parseTeamDatabaseUrl } from '../../core/team/team-url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assertSecretNowhereUnder, startCliFixture, type CliFixture, type CliRunOptions } from './cli-harness';
 import { pgSkipReason, startPgCluster, type PgCluster } from '../support/pg-cluster';
@@ -168,5 +171,26 @@ describe.skipIf(skip !== null)('team mode from the CLI, on a real PostgreSQL ser
     const again = await team(['import', '--yes', 'IMPORT']);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/A second import is refused/);
+  });
+
+  it('an import cut short after its trail goes on with the rest when run again', async () => {
+    const u8 = await uid(8);
+    expect((await cli(['users', 'delete', u8, '--confirm', u8])).code).toBe(0);
+    const request = await cli(['requests', 'add', '--received', '2026-11-21T10:00:00+01:00', '--action', 'delete', '--uid', u8, '--json'], { connection: false });
+    expect(request.code, request.stderr).toBe(0);
+    expect((await team(['connect', '--database-url', url])).code).toBe(0);
+    // What a first run had done when the database went away: the trail, in its own transaction, and nothing else.
+    const db = await openTeamDatabase(parseTeamDatabaseUrl(url), { password: cluster.password });
+    try {
+      await importLocalTrail(db, readFileSync(join(f.dataDir, 'audit.jsonl'), 'utf8'));
+    } finally {
+      await db.close();
+    }
+    const resumed = await team(['import', '--yes', 'IMPORT', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ auditEntries: 0, trailAlreadyThere: { id: 'team.import.again' }, requests: 1 });
+    const verified = await cli(['audit', 'verify'], { connection: false });
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    expect((await team(['import', '--yes', 'IMPORT'])).stderr).toMatch(/A second import is refused/);
   });
 });
