@@ -45,7 +45,7 @@ export function teamCommand(context: CliContext): Command {
 
   team
     .command('status')
-    .description('local or team mode; in team mode the database, whether it answers (and why not), the role, the schema step and what it holds')
+    .description('local or team mode; in team mode the database, whether it answers (and why not: exit 1), the role, the schema step and what it holds')
     .option('--json', 'print JSON on stdout')
     .action(async (opts: { json?: boolean }) => {
       const status = await teamStatus(await admin());
