@@ -81,6 +81,10 @@ export const FIGURES = {
   team1MDeepPageMs: figure('team', 'a page 999,000 entries deep (keyset cursor)', 'ms', atMost(100), { optional: true }),
   team1MScrollPageMs: figure('team', 'each of 50 pages read one after another, as the console scrolls', 'ms', atMost(100), { optional: true }),
   team1MPagingRssGrowthMb: figure('team', 'resident memory grown by reading those pages (nothing loaded whole)', 'MB', undefined, { optional: true }),
+  team1MConsoleOpenMs: figure('team', 'Chromium: the audit view on that team trail drawn after the click (web host in team mode)', 'ms', undefined, { optional: true }),
+  team1MConsoleNextPageMs: figure('team', 'Chromium: the next page drawn after a scroll to the last rows read', 'ms', undefined, { optional: true }),
+  team1MConsoleFilterMs: figure('team', 'Chromium: a uid typed until its entries are drawn', 'ms', undefined, { optional: true }),
+  team1MConsoleLongestTaskMs: figure('team', 'Chromium: longest task over those three', 'ms', atMost(100), { optional: true }),
 };
 
 /** 'met', 'missed', or undefined for a figure without a goal. */

@@ -31,6 +31,10 @@ export const teamPart = {
       team1MDeepPageMs: paging.deepMs,
       team1MScrollPageMs: paging.scrollMs,
       team1MPagingRssGrowthMb: paging.rssGrowthMb,
+      team1MConsoleOpenMs: paging.consoleOpenMs,
+      team1MConsoleNextPageMs: paging.consoleNextPageMs,
+      team1MConsoleFilterMs: paging.consoleFilterMs,
+      team1MConsoleLongestTaskMs: paging.consoleLongestTaskMs,
     };
   },
   async teardown({ probe }) {

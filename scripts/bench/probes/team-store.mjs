@@ -3,7 +3,8 @@
 // - writers: N processes (scripts/bench/probes/team-writer.mjs) appending M acts each into one chain at once; the
 //   chain verified afterwards (core/team/pg-audit-log.ts verify), its gaps and forks counted in SQL;
 // - paging: a trail of E entries made by the server (tests/support/audit-fill.ts: well-formed lines, NOT chained), read
-//   as the console reads it (core/team/pg-audit-query.ts): first page, a uid, a reference, a day, a deep page.
+//   as the console reads it (core/team/pg-audit-query.ts): first page, a uid, a reference, a day, a deep page; then
+//   the console itself in Chromium on that trail (scripts/bench/probes/team-console.mjs).
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { createPgAuditQuery } from '../../../core/team/pg-audit-query.ts';
@@ -14,6 +15,7 @@ import { fillAuditTrail } from '../../../tests/support/audit-fill.ts';
 import { pgClusterUnavailable, startPgCluster } from '../../../tests/support/pg-cluster.ts';
 import { median } from '../median.mjs';
 import { serveProbe } from '../probe-process.mjs';
+import { measureTeamConsole } from './team-console.mjs';
 
 const PAGE = 100;
 const TIMES = 5;
@@ -86,7 +88,7 @@ serveProbe({
   },
 
   async paging({ entries }) {
-    const { db } = await openDatabase('paging');
+    const { url, db } = await openDatabase('paging');
     try {
       const filling = performance.now();
       await fillAuditTrail(db.pool, entries);
@@ -109,7 +111,12 @@ serveProbe({
       const scrollMs = (performance.now() - scrolling) / 50;
       const empty = Object.entries({ uid, reference, day }).filter(([, measured]) => measured.answer.matched === 0).map(([name]) => name);
       if (first.answer.count?.value !== entries || deep.answer.matched !== PAGE || empty.length > 0) throw new Error(`a page did not hold what it should (${empty.join(', ') || 'first or deep'})`);
+      const inConsole = await measureTeamConsole({ databaseUrl: url, password: cluster.password, uid: full ? 'user-4242' : 'user-42' });
       return {
+        consoleOpenMs: inConsole.openMs,
+        consoleNextPageMs: inConsole.nextPageMs,
+        consoleFilterMs: inConsole.filterMs,
+        consoleLongestTaskMs: inConsole.longestTaskMs,
         fillS,
         firstMs: first.ms,
         uidMs: uid.ms,
