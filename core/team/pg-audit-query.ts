@@ -152,12 +152,12 @@ async function readPage(client: pg.PoolClient, where: string, input: AuditQueryI
       matched += 1;
     }
   }
-  const acts = [...new Set([...entries.values()].flatMap((entry) => (entry.actId ? [entry.actId] : [])))];
-  if (acts.length > 0) {
-    const companions = await client.query<Row>('SELECT seq, line FROM audit_entries WHERE audit_act_id(line) = ANY($1::text[]) ORDER BY seq LIMIT $2', [acts, acts.length * COMPANIONS_PER_ENTRY]);
+  const acts = new Set([...entries.values()].flatMap((entry) => (entry.actId ? [entry.actId] : [])));
+  if (acts.size > 0) {
+    const companions = await client.query<Row>('SELECT seq, line FROM audit_entries WHERE audit_act_id(line) = ANY($1::text[]) ORDER BY seq LIMIT $2', [[...acts], acts.size * COMPANIONS_PER_ENTRY]);
     for (const row of companions.rows) {
       const read = readRow(row);
-      if ('entry' in read && !entries.has(read.entry.line) && read.entry.actId && acts.includes(read.entry.actId)) entries.set(read.entry.line, read.entry);
+      if ('entry' in read && !entries.has(read.entry.line) && read.entry.actId && acts.has(read.entry.actId)) entries.set(read.entry.line, read.entry);
     }
   }
   const head = (await client.query<{ seq: string; hash: string | null }>('SELECT seq, hash FROM audit_head')).rows[0];
