@@ -115,8 +115,9 @@ export function openPgJournal(db: TeamDatabase, plan: StoredPlan, lease: PgLease
       return buffered.length >= flushEvery ? serial(flushBuffer) : Promise.resolve();
     },
     flush: () => serial(flushBuffer),
-    setPaused: (paused) => lease.setPaused(paused),
-    setStopping: () => lease.setStopping(),
+    // In the order of the writes: once a later flush() resolves, every desktop reads the run paused (or stopping).
+    setPaused: (paused) => void serial(() => lease.setPaused(paused)),
+    setStopping: () => void serial(() => lease.setStopping()),
     close: async () => {
       clearInterval(timer);
       try {

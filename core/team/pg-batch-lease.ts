@@ -44,8 +44,9 @@ export interface PgLease {
   readonly signal: AbortSignal;
   /** In the transaction of a journal write: renews the lease, or throws (and aborts `signal`) when it is no longer this run's. */
   fence(client: pg.PoolClient): Promise<void>;
-  setPaused(paused: boolean): void;
-  setStopping(): void;
+  /** Recorded where every desktop reads it; resolves once recorded (or not: the database out of reach, the run goes on). */
+  setPaused(paused: boolean): Promise<void>;
+  setStopping(): Promise<void>;
   release(): Promise<void>;
 }
 
@@ -177,10 +178,10 @@ export function holdLease(db: TeamDatabase, jobId: string, leaseId: string, timi
   }, timings.heartbeatMs);
   heartbeat.unref();
   lost.signal.addEventListener('abort', () => clearInterval(heartbeat), { once: true });
-  const flags = (set: string) => {
+  const flags = async (set: string) => {
     if (released || lost.signal.aborted) return;
     // Not recorded (the database out of reach): this run still pauses or stops; other desktops read it as running.
-    db.pool.query(`UPDATE batch_leases SET ${set}, since = ${CLOCK(3)} WHERE job_id = $1 AND lease_id = $2`, [jobId, leaseId, clockParam(timings)]).catch(() => undefined);
+    await db.pool.query(`UPDATE batch_leases SET ${set}, since = ${CLOCK(3)} WHERE job_id = $1 AND lease_id = $2`, [jobId, leaseId, clockParam(timings)]).catch(() => undefined);
   };
   return {
     leaseId,
@@ -189,15 +190,15 @@ export function holdLease(db: TeamDatabase, jobId: string, leaseId: string, timi
       lost.signal.throwIfAborted();
       await renew(client);
     },
-    setPaused(value) {
+    async setPaused(value) {
       if (stopping || paused === value) return;
       paused = value;
-      flags(`paused = ${value ? 'true' : 'false'}`);
+      await flags(`paused = ${value ? 'true' : 'false'}`);
     },
-    setStopping() {
+    async setStopping() {
       if (stopping) return;
       stopping = true;
-      flags('stopping = true');
+      await flags('stopping = true');
     },
     async release() {
       if (released) return;
