@@ -1,13 +1,12 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { AUDIT_FILE_NAME } from '../audit-log';
+import { openAuditLog } from '../audit-log';
 import type { AuditStore } from '../audit-store';
 import { isPrivacyDeskError } from '../../shared/errors';
 import type { MessageText } from '../../shared/message-text';
 import type { BatchJobStore } from '../batch/batch-job-store';
 import type { RequestStore } from '../requests/request-store';
 import type { AuditQuery } from '../../shared/audit-query';
-import { importLocalTrail } from './pg-audit-import';
+import { importLocalAuditLog } from './pg-audit-import';
+import { anchorInCredentialStore } from '../audit-anchor';
 import { importLocalBatchJobs } from './pg-batch-import';
 import { checkRegisterImportable, importLocalRegister } from './pg-register-import';
 import type { CredentialStore } from '../credential-store';
@@ -115,7 +114,9 @@ export async function importLocalData(address: TeamDatabaseAddress, password: st
   const db = await openTeamDatabase(address, { password, maxConnections: 2 });
   try {
     await checkRegisterImportable(db, dataDir);
-    const trail = await importLocalTrail(db, await localText(join(dataDir, AUDIT_FILE_NAME))).catch((error: unknown) => {
+    // Read through the folder's own log, so a torn last line left by a crash is set aside first, as it always is.
+    const local = openAuditLog(dataDir, { anchor: anchorInCredentialStore(await options.keyStore(), dataDir) });
+    const trail = await importLocalAuditLog(db, local).catch((error: unknown) => {
       // An import cut short after its trail (the database lost before the jobs or the register): the trail is there
       // already, whole (one transaction), so this run goes on with the rest instead of stopping for good.
       if (isPrivacyDeskError(error) && error.text?.id === 'team.import.again') return { imported: 0, firstSeq: null, localHeadHash: null, alreadyThere: error.text };
@@ -137,14 +138,5 @@ export async function importLocalData(address: TeamDatabaseAddress, password: st
     };
   } finally {
     await db.close().catch(() => undefined);
-  }
-}
-
-async function localText(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw error;
   }
 }
