@@ -133,7 +133,8 @@ function unknownCounts(total: number): BatchCounts {
 
 async function resultsFileOrWarning(context: CliContext, options: FollowOptions, batchId: string): Promise<string | null> {
   try {
-    return await writeResultsFile(options.dataDir, batchId, 'csv');
+    // The desk's batch knows where the job is kept (the data folder, or the team database: then the file goes beside it here).
+    return await (options.batch.writeResultsFile ? options.batch.writeResultsFile(batchId, 'csv') : writeResultsFile(options.dataDir, batchId, 'csv'));
   } catch (error) {
     const info = toErrorInfo(error);
     context.out.note(`Warning: the results file could not be written (${info.code}: ${info.message}); "privacy-desk batch results ${batchId}" prints them.`);

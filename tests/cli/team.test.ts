@@ -4,6 +4,7 @@ import pg from 'pg';
 import { importLocalTrail } from '../../core/team/pg-audit-import';
 import { openTeamDatabase } from '../../core/team/team-database';
 import { parseTeamDatabaseUrl } from '../../core/team/team-url';
+import { uidFile } from './batch-harness';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assertSecretNowhereUnder, startCliFixture, type CliFixture, type CliRunOptions } from './cli-harness';
 import { pgSkipReason, startPgCluster, type PgCluster } from '../support/pg-cluster';
@@ -123,6 +124,20 @@ describe.skipIf(skip !== null)('team mode from the CLI, on a real PostgreSQL ser
     expect(JSON.parse((await team(['status', '--json'])).stdout)).toEqual({ mode: 'local' });
     const local = await cli(['audit', 'list', '--json'], { connection: false });
     expect(JSON.parse(local.stdout).entries).toEqual([]);
+  });
+
+  it('a batch on the team store: its job in the database, its results file written here, every desktop listing it', async () => {
+    expect((await team(['connect', '--database-url', url])).code).toBe(0);
+    const two = [await uid(1), await uid(2)];
+    const run = await cli(['batch', 'delete', uidFile(two), '--yes', 'DELETE 2', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/results file could not be written/);
+    const summary = JSON.parse(run.stdout) as { batchId: string; resultsFile: string; counts: { done: number } };
+    expect(summary.counts.done).toBe(2);
+    expect(readFileSync(summary.resultsFile, 'utf8')).toContain(two[0]!);
+    expect(await query('SELECT job_id FROM batch_jobs')).toEqual([{ job_id: summary.batchId }]);
+    const listed = await cli(['batch', 'list', '--json'], { connection: false });
+    expect(listed.stdout).toContain(summary.batchId);
   });
 
   it('a database away before an act: the act is not sent, in words; status says why', async () => {
