@@ -1,10 +1,13 @@
-import { writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import { wordInEnglish } from '../../shared/messages';
 import { conformanceJson, conformanceJunit, conformanceReport, type ConformanceReport } from '../../shared/logout-conformance-report';
 import type { ConformanceOrder } from '../../core/service/erasure-gate';
 import { isLocalBaseUrl } from '../../shared/profile';
-import { invalidInput } from '../../shared/errors';
+import { PrivacyDeskError } from '../../shared/errors';
+import { diskProblem } from '../../core/disk-error';
 import { promptLine } from '../batch-prompt';
 import { addConnectionOptions, resolveConnection, type ConnectionOptions } from '../connection';
 import { markIrreversible, type CliContext } from '../context';
@@ -55,15 +58,18 @@ export function logoutConformanceCommand(context: CliContext): Command {
       const { desk, profileId } = await resolveConnection(opts, io.env);
       const profile = await desk.getProfile(profileId);
       noteLiveData(out, profile.baseUrl);
+      // A report that cannot be written is said before any token is sent, not after sessions were ended.
+      for (const path of [opts.junit, opts.report]) if (path !== undefined) await assertReportWritable(path);
       const order: ConformanceOrder = { uid: opts.uid };
       if (opts.reference !== undefined) order.reference = opts.reference;
       if (!isLocalBaseUrl(profile.baseUrl)) order.confirmUid = opts.confirm ?? (await askConfirmation(opts.uid, context));
       const run = await desk.runLogoutConformance(profileId, order);
       const report = conformanceReport(run, wordInEnglish);
-      if (opts.junit !== undefined) await writeReport(opts.junit, conformanceJunit(report));
-      if (opts.report !== undefined) await writeReport(opts.report, conformanceJson(report));
+      // The result first: a file the disk refuses now still leaves the run's verdicts on stdout.
       if (opts.json) out.json(report);
       else printReport(report, context);
+      if (opts.junit !== undefined) await writeReport(opts.junit, conformanceJunit(report));
+      if (opts.report !== undefined) await writeReport(opts.report, conformanceJson(report));
       if (run.overall === 'not-conformant') context.exitCode = EXIT_FAILED;
       else if (run.overall === 'inconclusive') context.exitCode = EXIT_OUTCOME_UNKNOWN;
     });
@@ -75,11 +81,37 @@ async function askConfirmation(uid: string, { io }: CliContext): Promise<string 
   return promptLine(`This sends real logout tokens: valid ones end the real sessions of ${visibleUid(uid)}. Type the uid to confirm: `, io);
 }
 
+function whyNotWritten(error: unknown): string {
+  const { why, systemCode } = diskProblem(error);
+  return `${wordInEnglish(why)}${systemCode ? ` (${systemCode})` : ''}`;
+}
+
+/** The file can be created (its folder exists and is writable) or replaced; else a usage error, before anything is sent. */
+async function assertReportWritable(path: string): Promise<void> {
+  try {
+    const existing = await stat(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (existing?.isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
+    await access(existing ? path : dirname(resolve(path)), constants.W_OK);
+  } catch (error) {
+    const missingFolder = (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+    const why = missingFolder ? 'its folder does not exist' : whyNotWritten(error);
+    throw new PrivacyDeskError({ code: 'INVALID_INPUT', message: `The report cannot be written to ${visibleText(path)}: ${why}. Nothing was sent; give another path.` });
+  }
+}
+
+/** After the run (its result already printed): the tokens were sent and audited, so the outcome is "done", never "nothing reached the service". */
 async function writeReport(path: string, text: string): Promise<void> {
   try {
     await writeFile(path, text, 'utf8');
   } catch (error) {
-    throw invalidInput(`The report could not be written to ${visibleText(path)}: ${(error as Error).message}. The run was done and audited; run it again with another path.`);
+    throw new PrivacyDeskError({
+      code: 'FILE_WRITE_FAILED',
+      outcome: 'done',
+      message: `The report could not be written to ${visibleText(path)}: ${whyNotWritten(error)}. The run was done and audited, and its result is printed above; free the disk or give another path before running it again.`,
+    });
   }
 }
 

@@ -29,6 +29,12 @@ function parseJunit(text: string): XmlRoot['testsuites'] {
   return (parser.parse(text) as XmlRoot).testsuites;
 }
 
+/** How many logout requests the sandbox has received (its own count, GET /sandbox/stats). */
+async function logoutRequests(f: CliFixture): Promise<number> {
+  const stats = (await (await fetch(`${f.sandbox.url}/sandbox/stats`)).json()) as { logoutRequests: number };
+  return stats.logoutRequests;
+}
+
 describe('privacy-desk logout conformance (in-process CLI against the sandbox)', () => {
   let f: CliFixture;
   let reports: string;
@@ -114,6 +120,23 @@ describe('privacy-desk logout conformance (in-process CLI against the sandbox)',
     const wrong = await f.cli(['logout', 'conformance', '--uid', UID, '--confirm', 'alice', ...live], { connection: false });
     expect(wrong.code).toBe(2);
     expect(f.auditLines()).toHaveLength(before);
+  });
+
+  it('a report file that cannot be written is said before anything is sent (exit 2, nothing audited, no logout on the service)', async () => {
+    const before = f.auditLines().length;
+    const logoutsBefore = await logoutRequests(f);
+    for (const flag of ['--junit', '--report']) {
+      const { code, stdout, stderr } = await f.cli(['logout', 'conformance', '--uid', UID, '--json', flag, join(reports, 'no-such-folder', 'out.xml')]);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/^INVALID_INPUT: The report cannot be written to .*no-such-folder.*: its folder does not exist\. Nothing was sent; give another path\.$/m);
+      expect(stderr).toMatch(/^Outcome: not sent/m);
+      expect((JSON.parse(stdout) as { error: { code: string } }).error.code).toBe('INVALID_INPUT');
+    }
+    const folder = await f.cli(['logout', 'conformance', '--uid', UID, '--junit', reports]);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toMatch(/^INVALID_INPUT: The report cannot be written to /m);
+    expect(f.auditLines()).toHaveLength(before);
+    expect(await logoutRequests(f)).toBe(logoutsBefore);
   });
 
   it('logout UID still logs a user out; --uid is required for the conformance run', async () => {
