@@ -115,6 +115,14 @@ async function writeReport(path: string, text: string): Promise<void> {
   }
 }
 
+/** Why no session was counted: on a sandbox, no active user has the uid; elsewhere, sessions cannot be read. */
+function sessionsNotCheckedLine(report: ConformanceReport): string {
+  const noUser = report.cases.some((one) => one.sends.some((send) => send.sessions === 'no-session'));
+  return noUser
+    ? `No session could be opened for ${visibleUid(report.uid)}: the sandbox has no active user with this uid, so an acceptance cannot show sessions ending. Run it for a uid the sandbox lists.`
+    : 'Sessions were not checked on this service: an acceptance is inconclusive about whether sessions ended.';
+}
+
 function printReport(report: ConformanceReport, { out }: CliContext): void {
   out.line(`Logout conformance of ${report.profile} for ${visibleUid(report.uid)}`);
   out.line(
@@ -129,7 +137,9 @@ function printReport(report: ConformanceReport, { out }: CliContext): void {
   for (const one of report.cases.filter((c) => c.verdict === 'not-conformant')) {
     out.line(`${one.source === 'service-docs' ? 'DEFECT' : 'Note'} (${one.id}): ${one.rule} Actual: ${one.actual}. Source: ${one.reference}.`);
   }
-  if (!report.sessionsChecked) out.line('Sessions were not checked on this service: an acceptance is inconclusive about whether sessions ended.');
+  // The table cuts long texts: what left a case undecided is said whole.
+  for (const one of report.cases.filter((c) => c.verdict === 'inconclusive')) out.line(`Inconclusive (${one.id}): ${one.actual}.`);
+  if (!report.sessionsChecked) out.line(sessionsNotCheckedLine(report));
   const { conformant, inconclusive } = report.counts;
   out.line(`Conformant: ${conformant}  Not conformant: ${report.counts['not-conformant']}  Inconclusive: ${inconclusive}`);
   const overall = { conformant: 'every rule of the service’s docs is met', 'not-conformant': 'a rule of the service’s docs is NOT met', inconclusive: 'a rule of the service’s docs could not be judged' }[report.overall];

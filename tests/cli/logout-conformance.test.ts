@@ -110,6 +110,14 @@ describe('privacy-desk logout conformance (in-process CLI against the sandbox)',
     expect(json.cases[0]?.actual).toMatch(/^answered 5\d\d \(SERVER_ERROR\), which does not judge the token; the sessions stayed open$/);
   });
 
+  it('a uid the sandbox has no active user for: inconclusive (exit 3), each undecided case said whole, and the reason named', async () => {
+    const { code, stdout } = await f.cli(['logout', 'conformance', '--uid', 'nobody-on-the-sandbox']);
+    expect(code).toBe(3);
+    expect(stdout).toMatch(/^Inconclusive \(valid\): accepted \(200\); no session could be opened for nobody-on-the-sandbox on the sandbox, so none could end\.$/m);
+    expect(stdout).toMatch(/^No session could be opened for nobody-on-the-sandbox: the sandbox has no active user with this uid/m);
+    expect(stdout).not.toMatch(/Sessions were not checked on this service/);
+  });
+
   it('a live service needs --confirm with the uid: without it, exit 2 and nothing is sent or audited', async () => {
     const before = f.auditLines().length;
     const live = ['--base-url', 'https://debate.invalid', '--app', 'app'];
