@@ -15,6 +15,9 @@ export const conformanceEn = {
     inconclusive: 'No rule of the service’s docs failed, but one could not be judged.',
   },
   sessionsNotChecked: 'Sessions were not checked on this service.',
+  sessionsNoUser: 'No session could be opened for {{uid}}: the sandbox has no active user with this uid, so an acceptance cannot show sessions ending.',
+  ranFor: 'These results are for {{uid}} on {{host}}, {{when}}.',
+  otherUid: 'The uid above has changed since: these results are for {{uid}}. Run the checks again for the uid above.',
   columns: { case: 'Rule', source: 'Source', expected: 'Expected', actual: 'What the service did', verdict: 'Verdict' },
   sources: { 'service-docs': 'Service’s docs', 'oidc-spec': 'OIDC specification', 'good-practice': 'Good practice' },
   sourceHints: {

@@ -17,6 +17,9 @@ export const conformanceFr: Messages['conformance'] = {
     inconclusive: 'Aucune règle de la documentation du service n’a échoué, mais l’une d’elles n’a pas pu être jugée.',
   },
   sessionsNotChecked: 'Les sessions n’ont pas été vérifiées sur ce service.',
+  sessionsNoUser: 'Aucune session n’a pu être ouverte pour {{uid}}\u00a0: le bac à sable n’a aucun utilisateur actif avec cet uid, si bien qu’une acceptation ne peut pas montrer la fermeture des sessions.',
+  ranFor: 'Ces résultats concernent {{uid}} sur {{host}}, {{when}}.',
+  otherUid: 'L’uid ci-dessus a changé depuis\u00a0: ces résultats concernent {{uid}}. Relancez les vérifications pour l’uid ci-dessus.',
   columns: { case: 'Règle', source: 'Source', expected: 'Attendu', actual: 'Ce qu’a fait le service', verdict: 'Verdict' },
   sources: { 'service-docs': 'Documentation du service', 'oidc-spec': 'Spécification OIDC', 'good-practice': 'Bonne pratique' },
   sourceHints: {

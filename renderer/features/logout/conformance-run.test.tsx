@@ -34,6 +34,17 @@ describe('the logout tester’s conformance run', () => {
     expect(within(section).getByText('No case matches these filters.')).toBeTruthy();
   });
 
+  it('names the uid and service its results are for, and says so when the uid above has changed since', async () => {
+    const { user, section } = await openConformance({ profiles: [LOCAL_PROFILE] });
+    await user.click(within(section).getByRole('button', { name: 'Run the conformance checks' }));
+    await within(section).findAllByTestId('conformance-row');
+    expect(within(section).getByTestId('conformance-ran-for').textContent).toMatch(/^These results are for carol on /);
+    expect(within(section).queryByTestId('conformance-other-uid')).toBeNull();
+    await user.type(screen.getByLabelText('User uid'), 'ine');
+    expect(within(section).getByTestId('conformance-other-uid').textContent).toBe('The uid above has changed since: these results are for carol. Run the checks again for the uid above.');
+    expect(within(section).getAllByTestId('conformance-row')).toHaveLength(CONFORMANCE_CASE_IDS.length);
+  });
+
   it('exports the run as JUnit XML, CSV and JSON in the window’s words', async () => {
     const save = vi.spyOn(saving, 'saveFile').mockImplementation(() => undefined);
     const { user, section } = await openConformance({ profiles: [LOCAL_PROFILE] });

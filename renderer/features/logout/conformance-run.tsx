@@ -2,17 +2,20 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../shared/contract';
+import type { ConformanceRun } from '../../../shared/logout-conformance';
+import { visibleUidText } from '../../../shared/invisible-characters';
 import { uidProblem } from '../../../shared/uid';
 import { useBridge } from '../../bridge/bridge-context';
 import { CardSection } from '../../components/card-section';
 import { ErrorPanel } from '../../components/error-panel';
+import { formatDateTime } from '../../i18n/format';
 import { hostOf } from '../../state/use-profiles';
 import { ConformanceConfirm } from './conformance-confirm';
 import { ConformanceTable } from './conformance-table';
 
 /** The logout tester's conformance run for the uid above: a confirmation first on live data, then the table of verdicts. */
 export function ConformanceRunSection({ profile, uid }: { profile: ProfileView; uid: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const bridge = useBridge();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
@@ -40,8 +43,17 @@ export function ConformanceRunSection({ profile, uid }: { profile: ProfileView; 
           <p className={`conformance__overall conformance__overall--${result.overall}`} role="status" data-overall={result.overall}>
             <strong>{t(`conformance.overall.${result.overall}`)}</strong>{' '}
             {t('conformance.summary', { conformant: result.counts.conformant, notConformant: result.counts['not-conformant'], inconclusive: result.counts.inconclusive })}
-            {!result.sessionsChecked ? ` ${t('conformance.sessionsNotChecked')}` : ''}
+            {!result.sessionsChecked ? ` ${noSessionUser(result) ? t('conformance.sessionsNoUser', { uid: visibleUidText(result.uid) }) : t('conformance.sessionsNotChecked')}` : ''}
           </p>
+          {/* The results name their uid and service: the field above may have changed since. */}
+          <p className="muted small" data-testid="conformance-ran-for">
+            {t('conformance.ranFor', { uid: visibleUidText(result.uid), host: hostOf(result.baseUrl), when: formatDateTime(result.finishedAt, i18n.language) })}
+          </p>
+          {result.uid !== uid ? (
+            <p className="callout" role="note" data-testid="conformance-other-uid">
+              {t('conformance.otherUid', { uid: visibleUidText(result.uid) })}
+            </p>
+          ) : null}
           <ConformanceTable run={result} />
         </>
       ) : null}
@@ -58,4 +70,9 @@ export function ConformanceRunSection({ profile, uid }: { profile: ProfileView; 
       ) : null}
     </CardSection>
   );
+}
+
+/** On a sandbox, sessions go uncounted when no active user has the uid: none could be opened before a token. */
+function noSessionUser(run: ConformanceRun): boolean {
+  return run.cases.some((one) => one.sends.some((send) => send.sessions === 'no-session'));
 }
