@@ -128,6 +128,16 @@ export const conformanceInputSchema = z.object({
 });
 export type ConformanceInput = z.infer<typeof conformanceInputSchema>;
 
+/**
+ * The sub of the other-sub case: the uid in other letter case (another user for a service that compares uids exactly),
+ * or with a suffix when it has no letters. Its token is valid, so on live data a user with that uid loses their
+ * sessions too: the confirmation names it.
+ */
+export function anotherUsersUid(uid: string): string {
+  const swapped = [...uid].map((char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase())).join('');
+  return swapped !== uid ? swapped : `${uid}-other`;
+}
+
 export function caseDefinition(id: ConformanceCaseId): (typeof CONFORMANCE_CASES)[number] {
   return CONFORMANCE_CASES.find((one) => one.id === id) as (typeof CONFORMANCE_CASES)[number];
 }

@@ -3,6 +3,7 @@ import { access, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import { wordInEnglish } from '../../shared/messages';
+import { anotherUsersUid } from '../../shared/logout-conformance';
 import { conformanceJson, conformanceJunit, conformanceReport, type ConformanceReport } from '../../shared/logout-conformance-report';
 import type { ConformanceOrder } from '../../core/service/erasure-gate';
 import { isLocalBaseUrl } from '../../shared/profile';
@@ -46,7 +47,7 @@ export function logoutConformanceCommand(context: CliContext): Command {
     new Command('conformance')
       .description('check how the service validates logout tokens: one crafted token per rule (OIDC Back-Channel Logout 1.0 §2.6), each audited; valid ones end the user’s sessions')
       .requiredOption('--uid <uid>', 'the user the tokens name (its sessions end on each accepted token)')
-      .option('--confirm <uid>', 'for a service off this computer: repeat the uid, to confirm that real sessions end')
+      .option('--confirm <uid>', 'for a service off this computer: repeat the uid, to confirm that real sessions end (its own, and those of a user whose uid is the same in other letter case, if there is one)')
       .option('--reference <ref>', 'ticket or request number, kept in the audit trail')
       .option('--json', 'print the result as JSON on stdout: { cases: [{ id, rule, source, expected, actual, verdict }] }')
       .option('--junit <file>', 'also write a JUnit XML report (one test suite per source of rules)')
@@ -78,7 +79,11 @@ export function logoutConformanceCommand(context: CliContext): Command {
 /** On a terminal, the uid typed again; elsewhere the gate refuses the run (nothing sent) and says to give --confirm. */
 async function askConfirmation(uid: string, { io }: CliContext): Promise<string | undefined> {
   if (io.stdin.isTTY !== true) return undefined;
-  return promptLine(`This sends real logout tokens: valid ones end the real sessions of ${visibleUid(uid)}. Type the uid to confirm: `, io);
+  const other = visibleUid(anotherUsersUid(uid));
+  return promptLine(
+    `This sends real logout tokens: valid ones end the real sessions of ${visibleUid(uid)}, and one names ${other} (the other-sub case): a user with that uid, if there is one, loses their sessions too. Type the uid to confirm: `,
+    io,
+  );
 }
 
 function whyNotWritten(error: unknown): string {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { base64url, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
-import type { ConformanceCaseId } from '../../shared/logout-conformance';
+import { anotherUsersUid, type ConformanceCaseId } from '../../shared/logout-conformance';
 import { BACKCHANNEL_LOGOUT_EVENT, type LogoutTokenContext } from './logout-token';
 
 /** What a conformance case sends: the token, and whose sub it names (none for the no-sub cases). */
@@ -17,12 +17,6 @@ const OVERSIZED_PADDING = 64 * 1024;
 /** An extension no receiver knows, marked critical in the unknown-crit case. */
 const UNKNOWN_CRITICAL = 'urn:privacy-desk:conformance:unknown';
 const encoder = new TextEncoder();
-
-/** The uid in other letter case (another user for a service that compares uids exactly), or with a suffix when it has no letters. */
-export function anotherUsersUid(uid: string): string {
-  const swapped = [...uid].map((char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase())).join('');
-  return swapped !== uid ? swapped : `${uid}-other`;
-}
 
 /** The claims of a valid logout token for this uid (OIDC Back-Channel Logout 1.0 §2.4), iss and aud the application name. */
 function validClaims(uid: string, context: LogoutTokenContext): JWTPayload {

@@ -32,7 +32,8 @@ export const conformanceEn = {
   export: { label: 'Export', json: 'JSON', junit: 'JUnit XML', csv: 'CSV' },
   confirm: {
     title: 'Run the conformance checks on live data?',
-    body: 'This sends about twenty logout tokens for {{uid}} to {{host}}. The valid ones end the real sessions of {{uid}}, and that cannot be undone. Type the uid to confirm.',
+    body: 'This sends about twenty logout tokens for {{uid}} to {{host}}. The valid ones end the real sessions of {{uid}}, and that cannot be undone.',
+    otherSub: 'One token names {{other}} (the same uid in other letter case, to check that the service tells them apart): a user with that uid, if there is one, loses their sessions too.',
     field: 'Type the uid to confirm',
     go: 'Run on live data',
   },

@@ -34,7 +34,8 @@ export const conformanceFr: Messages['conformance'] = {
   export: { label: 'Exporter', json: 'JSON', junit: 'JUnit XML', csv: 'CSV' },
   confirm: {
     title: 'Lancer les vérifications de conformité sur des données réelles\u00a0?',
-    body: 'Cette série envoie une vingtaine de jetons de déconnexion pour {{uid}} à {{host}}. Les jetons valides ferment les vraies sessions de {{uid}}, sans retour possible. Tapez l’uid pour confirmer.',
+    body: 'Cette série envoie une vingtaine de jetons de déconnexion pour {{uid}} à {{host}}. Les jetons valides ferment les vraies sessions de {{uid}}, sans retour possible.',
+    otherSub: 'Un jeton nomme {{other}} (le même uid dans une autre casse, pour vérifier que le service les distingue)\u00a0: un utilisateur ayant cet uid, s’il existe, perd aussi ses sessions.',
     field: 'Tapez l’uid pour confirmer',
     go: 'Lancer sur les données réelles',
   },

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { visibleUidText } from '../../../shared/invisible-characters';
+import { anotherUsersUid } from '../../../shared/logout-conformance';
 import { DialogShell } from '../../components/dialog-shell';
 import { Field } from '../../components/field';
 
@@ -25,7 +26,7 @@ export function ConformanceConfirm({ uid, host, onConfirm, onCancel }: Conforman
       >
         <p className="live-confirm__body">
           <span aria-hidden="true">▲ </span>
-          {t('conformance.confirm.body', { uid: visibleUidText(uid), host })}
+          {t('conformance.confirm.body', { uid: visibleUidText(uid), host })} {t('conformance.confirm.otherSub', { other: visibleUidText(anotherUsersUid(uid)) })}
         </p>
         <Field label={t('conformance.confirm.field')} value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" spellCheck={false} className="field--mono conformance-confirm__field" />
         <div className="dialog__actions">

@@ -68,6 +68,8 @@ describe('the logout tester’s conformance run', () => {
     await user.click(within(section).getByRole('button', { name: 'Run the conformance checks' }));
     const dialog = await screen.findByRole('dialog', { name: 'Run the conformance checks on live data?' });
     expect(dialog.textContent).toContain('The valid ones end the real sessions of carol');
+    // The other-sub case's token is valid too: on live data it would end the sessions of a user named CAROL.
+    expect(dialog.textContent).toContain('One token names CAROL (the same uid in other letter case');
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
     const go = within(dialog).getByRole('button', { name: 'Run on live data' });
     await user.type(within(dialog).getByLabelText('Type the uid to confirm'), 'caro');
