@@ -58,6 +58,7 @@ export const reconcileEn = {
   exportJson: 'Export JSON',
   toBatch_one: 'Send {{count}} orphan to a batch',
   toBatch_other: 'Send {{count}} orphans to a batch',
-  toBatchFiltered: 'Send the orphans the filter keeps to a batch',
+  toBatchFiltered_one: 'Send the {{count}} orphan the filter keeps to a batch',
+  toBatchFiltered_other: 'Send the {{count}} orphans the filter keeps to a batch',
   toBatchHint: 'The Batch tab opens with them and the reference {{reference}}: its preview, the typed count and Start, as for any batch.',
 } as const;

@@ -60,6 +60,7 @@ export const reconcileFr: Messages['reconcile'] = {
   exportJson: 'Exporter en JSON',
   toBatch_one: 'Envoyer {{count}} orphelin vers un lot',
   toBatch_other: 'Envoyer {{count}} orphelins vers un lot',
-  toBatchFiltered: 'Envoyer vers un lot les orphelins que garde le filtre',
+  toBatchFiltered_one: 'Envoyer vers un lot l’orphelin que garde le filtre ({{count}})',
+  toBatchFiltered_other: 'Envoyer vers un lot les {{count}} orphelins que garde le filtre',
   toBatchHint: 'L’onglet Par lot s’ouvre avec eux et la référence {{reference}} : son aperçu, le nombre à taper et Lancer, comme pour tout lot.',
 };

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RECONCILE_SETS, type ReconcileSummary } from '../../../shared/reconcile';
@@ -9,18 +10,25 @@ import { useUiStore } from '../../state/ui-store';
 import { useBatchDraft } from '../batch/batch-draft-store';
 import { PASTED_LIST } from '../batch/batch-preview-panel';
 import { useReconcile } from './reconcile-store';
-import { ReconcileTable } from './reconcile-table';
+import { RECONCILE_PAGE, ReconcileTable } from './reconcile-table';
 
 /** The three sets and the near matches: counts that choose the table, a filter, exports, and the orphans to a batch. */
 export function ReconcileResults({ summary }: { summary: ReconcileSummary }) {
   const { t, i18n } = useTranslation();
   const bridge = useBridge();
-  const setView = useUiStore((s) => s.setView);
-  const { shownSet, filter } = useReconcile();
-  const setStore = useReconcile((s) => s.set);
-  const [problem, setProblem] = useState<{ title: string; error: unknown } | null>(null);
   const n = (value: number) => formatNumber(value, i18n.language);
   const { counts } = summary;
+  const setView = useUiStore((s) => s.setView);
+  const { shownSet, filter, offset } = useReconcile();
+  // How many orphans the filter keeps (the table's own query, shared): the button says the number it sends.
+  const filtered = useQuery({
+    queryKey: ['reconcile-rows', summary.reconcileId, 'orphans', filter, offset],
+    queryFn: () => bridge['reconcile.rows']({ reconcileId: summary.reconcileId, set: 'orphans', filter, offset, limit: RECONCILE_PAGE }),
+    enabled: shownSet === 'orphans' && filter !== '',
+  });
+  const kept = filter === '' ? counts.orphans : filtered.data?.matching;
+  const setStore = useReconcile((s) => s.set);
+  const [problem, setProblem] = useState<{ title: string; error: unknown } | null>(null);
 
   const exportAs = async (format: 'csv' | 'json') => {
     setProblem(null);
@@ -85,10 +93,10 @@ export function ReconcileResults({ summary }: { summary: ReconcileSummary }) {
       </div>
       <ReconcileTable reconcileId={summary.reconcileId} set={shownSet} />
       {problem ? <ErrorPanel title={problem.title} error={problem.error} /> : null}
-      {shownSet === 'orphans' && counts.orphans > 0 ? (
+      {shownSet === 'orphans' && counts.orphans > 0 && kept !== 0 ? (
         <div className="reconcile-to-batch">
-          <button type="button" className="button button--danger" onClick={() => void toBatch()}>
-            {filter === '' ? t('reconcile.toBatch', { count: counts.orphans }) : t('reconcile.toBatchFiltered')}
+          <button type="button" className="button button--danger" disabled={kept === undefined} onClick={() => void toBatch()}>
+            {filter === '' ? t('reconcile.toBatch', { count: counts.orphans }) : t('reconcile.toBatchFiltered', { count: kept ?? 0 })}
           </button>
           <p className="muted small">{t('reconcile.toBatchHint', { reference: summary.reference })}</p>
         </div>

@@ -64,6 +64,21 @@ describe('the Reconcile tab', () => {
     expect(draft.file?.text).toBe('uid\nzoë/räksmörgås?#%\ndave smith\nuser-30\n');
   });
 
+  it('with a filter, the button says how many orphans it sends, and sends just those', async () => {
+    await reconcileList();
+    fireEvent.change(screen.getByLabelText('Filter'), { target: { value: 'USER' } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Send the 1 orphan the filter keeps to a batch' }));
+    await waitFor(() => expect(useUiStore.getState().view).toBe('batch'));
+    expect(useBatchDraft.getState().file?.text).toBe('uid\nuser-30\n');
+  });
+
+  it('a filter that keeps no orphan offers nothing to send', async () => {
+    await reconcileList();
+    fireEvent.change(screen.getByLabelText('Filter'), { target: { value: 'nobody-matches' } });
+    await screen.findByText('No uid of this set matches the filter.');
+    expect(screen.queryByRole('button', { name: /to a batch/ })).toBeNull();
+  });
+
   it('reports each page read, and Cancel stops the walk: nothing is shown, the operator is told to start again', async () => {
     const app = renderApp();
     await screen.findByRole('tablist', { name: 'Main' });
