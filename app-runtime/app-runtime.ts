@@ -128,6 +128,7 @@ export async function startAppRuntime(options: AppRuntimeOptions): Promise<AppRu
     dataDir,
     keychain: credentials.store,
     env,
+    appVersion: options.version,
     async switchStores() {
       const old = desk;
       await windDown(old);

@@ -1,12 +1,15 @@
 import { userInfo } from 'node:os';
 import type { CredentialStore } from '../core/credential-store';
-import { connectTeam, disconnectTeam, teamStatus, type TeamAdminOptions } from '../core/team/team-admin';
+import { connectTeam, disconnectTeam, importLocalIntoTeam, teamStatus, type TeamAdminOptions } from '../core/team/team-admin';
+import { previewLocalImport } from '../core/team/team-import-preview';
 import type { TeamControl } from '../handlers/team-handlers';
 
 export interface TeamControlOptions {
   dataDir: string;
   keychain: CredentialStore;
   env: NodeJS.ProcessEnv;
+  /** Written into the entries the register's import may add. */
+  appVersion?: string;
   /** Builds the Desk again on the stores the setting now names (the runtime's: it stops what runs on the old one first). */
   switchStores(): Promise<void>;
 }
@@ -29,6 +32,9 @@ export function createTeamControl(options: TeamControlOptions): TeamControl {
       await options.switchStores();
       return { where };
     },
+    importPreview: () => previewLocalImport(options.dataDir),
+    // The Desk already works on the team stores: the import adds to them through its own connection, nothing to switch.
+    importLocal: () => importLocalIntoTeam({ ...admin(), via: 'app', ...(options.appVersion ? { appVersion: options.appVersion } : {}) }),
   };
 }
 

@@ -64,6 +64,8 @@ export const BRIDGE_METHOD_NAMES = [
   'team.status',
   'team.connect',
   'team.disconnect',
+  'team.importPreview',
+  'team.import',
 ] as const;
 
 export type BridgeMethodName = (typeof BRIDGE_METHOD_NAMES)[number];

@@ -15,7 +15,7 @@ import { newRequestSchema, registerSettingsSchema, requestChangeSchema, requestF
 import type { RequestActsLine } from './request-acts';
 import type { AnswerPackFiles } from './request-pack-files';
 import { reconcileExportInputSchema, reconcileOrphanListInputSchema, reconcileRowsInputSchema, reconcileStartInputSchema, type ReconcileExportFile, type ReconcileOrphanList, type ReconcileRows } from './reconcile';
-import { teamConnectInputSchema, type TeamStatus } from './team-mode';
+import { teamConnectInputSchema, teamImportInputSchema, type TeamImportPreview, type TeamImportResult, type TeamStatus } from './team-mode';
 import { batchCheckInputSchema, batchDiscardInputSchema, batchJobIdInput, batchPreviewInputSchema, batchResultsInputSchema, batchResumeInputSchema, batchStartInputSchema, type BatchJobDamage, type BatchJobSummary, type BatchPreview, type BatchResultsFile } from './batch';
 
 /**
@@ -237,6 +237,10 @@ export const bridgeContract = {
   'team.connect': { input: teamConnectInputSchema, output: {} as TeamStatus },
   /** Back to the data folder's files; the password is removed from the keychain; the team's data stays in the database. */
   'team.disconnect': { input: z.object({}), output: {} as { where: string | null } },
+  /** What `team import` would move from this data folder (its trail, jobs and register), read from the folder only. */
+  'team.importPreview': { input: z.object({}), output: {} as TeamImportPreview },
+  /** `team import` from the console: the folder's trail, jobs and register moved into the team database, once; `confirmation` must be IMPORT. */
+  'team.import': { input: teamImportInputSchema, output: {} as TeamImportResult },
 } as const;
 
 export type BridgeContract = typeof bridgeContract;

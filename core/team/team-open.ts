@@ -87,7 +87,7 @@ export interface TeamImport {
   /** The trail was imported by an earlier run cut short: what says so (the rest was imported by this one). */
   trailAlreadyThere?: MessageText;
   /** Jobs left out, and why (run by a process now, damaged files): nothing of them was written. */
-  jobsNotImported: Array<{ jobId: string; why: string }>;
+  jobsNotImported: Array<{ jobId: string; why: string; /** The same in words (the console says it in its language). */ text?: MessageText }>;
   requests: number;
   registerEvents: number;
   /** Requesters this computer's keychain could not open: they stay unreadable in the team register. */
@@ -131,7 +131,7 @@ export async function importLocalData(address: TeamDatabaseAddress, password: st
       firstSeq: trail.firstSeq,
       localHeadHash: trail.localHeadHash,
       jobs: jobs.imported.length,
-      jobsNotImported: jobs.notImported.map(({ jobId, error }) => ({ jobId, why: error.message })),
+      jobsNotImported: jobs.notImported.map(({ jobId, error }) => ({ jobId, why: error.message, ...(error.text ? { text: error.text } : {}) })),
       requests: register.requests,
       registerEvents: register.events,
       requestersUnreadable: register.keysUnreadable,

@@ -68,6 +68,7 @@ export const messagesFr: MessageWordings = {
   'teamMode.importUnavailable': 'Cette version ne sait pas encore importer {{what}} dans la base de l’équipe. Rien n’a été importé.',
   'teamMode.notEmptyForImport': 'La base de l’équipe {{where}} contient déjà {{count}} entrées d’audit d’autres postes ; le journal local est joint après elles, le hachage de sa tête inscrit dans la première entrée importée.',
   'teamMode.keychainSession': 'Le trousseau du système n’est pas utilisé : le mot de passe n’est gardé que pour cette session. Définissez PRIVACY_DESK_DATABASE_PASSWORD pour les commandes suivantes.',
+  'teamMode.importNotConfirmed': 'L’import n’a pas été confirmé : tapez {{phrase}} pour déplacer le journal, les lots et le registre de cet ordinateur dans la base de l’équipe. Rien n’a été importé.',
   'code.FILE_WRITE_FAILED': 'Un fichier que Privacy Desk écrit sur cet ordinateur n’a pas pu être écrit (le disque est plein, ou le dossier n’est pas accessible en écriture). Libérez de l’espace disque ou rendez le dossier accessible en écriture, puis réessayez.',
   'code.BUSY': 'Privacy Desk est occupé par le même genre de travail et n’a rien pris de cette demande. Réessayez quand l’autre travail sera terminé.',
 

@@ -16,4 +16,5 @@ export const TEAM_MODE_MESSAGES = {
   'teamMode.importUnavailable': message('This version cannot import {{what}} into the team database yet. Nothing was imported.', { what: param.text }),
   'teamMode.notEmptyForImport': message('The team database {{where}} already holds {{count}} audit entries from other desktops; the local trail is joined after them, its head hash recorded in the first imported entry.', { where: param.text, count: param.count }),
   'teamMode.keychainSession': message('The OS keychain is not in use, so the password is kept for this session only: set PRIVACY_DESK_DATABASE_PASSWORD for the commands that follow.'),
+  'teamMode.importNotConfirmed': message('The import was not confirmed: type {{phrase}} to move this computer’s trail, jobs and register into the team database. Nothing was imported.', { phrase: param.text }),
 } as const;

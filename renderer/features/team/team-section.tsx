@@ -5,6 +5,7 @@ import type { TeamStatus } from '../../../shared/team-mode';
 import { useBridge } from '../../bridge/bridge-context';
 import { ErrorPanel } from '../../components/error-panel';
 import { formatDateTime, formatNumber } from '../../i18n/format';
+import { TeamImportAction } from './team-import';
 import './team.css';
 
 export const teamKeys = { status: ['team-status'] as const };
@@ -91,6 +92,7 @@ function TeamOn({ status, onCheck, checking }: { status: TeamStatus; onCheck: ()
       </div>
       <p className="field__hint">{t('teamMode.disconnectHint')}</p>
       {disconnect.isError ? <ErrorPanel title={t('teamMode.disconnectFailed')} error={disconnect.error} /> : null}
+      <TeamImportAction status={status} />
     </div>
   );
 }
