@@ -61,13 +61,23 @@ export function withUsersReconcile(users: Command, { io, out }: CliContext): Com
     if (opts.orphansTo !== undefined) await writeOrphans(opts.orphansTo, result);
     if (opts.json) {
       out.json({ ...reconcileJson(result), ...(opts.orphansTo !== undefined ? { orphansFile: opts.orphansTo } : {}) });
+      if (nothingInBoth(result)) out.note(NOTHING_IN_BOTH);
       if (opts.orphansTo !== undefined) out.note(batchHint(opts.orphansTo, result));
       return;
     }
     printReconciliation(out, result, profile.name);
+    if (nothingInBoth(result)) out.line(NOTHING_IN_BOTH);
     if (opts.orphansTo !== undefined) out.line(batchHint(opts.orphansTo, result));
   });
   return users;
+}
+
+/** Every user of the service an orphan: far more often the wrong column, file or profile than an application with no user left. */
+const NOTHING_IN_BOTH =
+  'WARNING: no uid of the list is on the service, so every user of the service is an orphan. Check that the list holds the application’s uids (the right column, the right file) and that this is the right service before erasing any of them.';
+
+function nothingInBoth({ summary: { counts } }: Reconciliation): boolean {
+  return counts.inBoth === 0 && counts.nearMatches === 0 && counts.orphans > 0;
 }
 
 async function writeOrphans(path: string, result: Reconciliation): Promise<void> {

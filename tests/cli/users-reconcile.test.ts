@@ -92,6 +92,18 @@ describe('privacy-desk users reconcile: the application’s uids against every u
     expect(after.counts.withoutUid).toBe(5);
   });
 
+  it('warns when no uid of the list is on the service (most likely the wrong column or service), and only then', async () => {
+    const names = uidFile(['Ada Lovelace', 'Grace Hopper']);
+    const text = await f.cli(['users', 'reconcile', names, '--separator', 'none']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^WARNING: no uid of the list is on the service, so every user of the service is an orphan\. Check that the list holds the application’s uids/m);
+    const json = await f.cli(['users', 'reconcile', names, '--separator', 'none', '--json']);
+    expect((JSON.parse(json.stdout) as ReconcileJson).counts.inBoth).toBe(0);
+    expect(json.stderr).toMatch(/^WARNING: no uid of the list is on the service/m);
+    const usual = await f.cli(['users', 'reconcile', applicationList, '--separator', 'none']);
+    expect(usual.stdout).not.toContain('WARNING');
+  });
+
   it('refuses a list with no valid uid before reading the service', async () => {
     const empty = uidFile(['uid']);
     const { code, stderr } = await f.cli(['users', 'reconcile', empty]);

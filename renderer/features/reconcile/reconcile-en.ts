@@ -45,6 +45,7 @@ export const reconcileEn = {
   },
   withoutUid_one: '{{count}} anonymised user on the service has no uid: in no set.',
   withoutUid_other: '{{count}} anonymised users on the service have no uid: in no set.',
+  nothingInBoth: 'No uid of the list is on the service, so every user of the service is an orphan. Check that the list holds the application’s uids (the right column, the right file) and that this is the right profile before sending any of them to a batch.',
   filter: 'Filter',
   filterHint: 'Part of a uid, capitals aside',
   columns: { uid: 'uid', service: 'On the service', application: 'In the application', differences: 'What differs' },

@@ -47,6 +47,7 @@ export const reconcileFr: Messages['reconcile'] = {
   },
   withoutUid_one: '{{count}} utilisateur anonymisé du service n’a pas d’uid : il n’est dans aucun ensemble.',
   withoutUid_other: '{{count}} utilisateurs anonymisés du service n’ont pas d’uid : ils ne sont dans aucun ensemble.',
+  nothingInBoth: 'Aucun uid de la liste n’est sur le service, si bien que chaque utilisateur du service est un orphelin. Vérifiez que la liste contient les uid de l’application (la bonne colonne, le bon fichier) et que c’est le bon profil avant d’en envoyer un seul vers un lot.',
   filter: 'Filtrer',
   filterHint: 'Partie d’un uid',
   columns: { uid: 'uid', service: 'Sur le service', application: 'Dans l’application', differences: 'Ce qui diffère' },

@@ -75,6 +75,12 @@ export function ReconcileResults({ summary }: { summary: ReconcileSummary }) {
           </button>
         ))}
       </div>
+      {counts.inBoth === 0 && counts.nearMatches === 0 && counts.orphans > 0 ? (
+        // Every user an orphan: far more often the wrong column, file or profile than an application with no user left.
+        <p className="callout callout--warning" role="note" data-testid="reconcile-nothing-in-both">
+          {t('reconcile.nothingInBoth')}
+        </p>
+      ) : null}
       <p className="reconcile-set-hint">{t(`reconcile.setHints.${shownSet}`)}</p>
       {counts.withoutUid > 0 ? <p className="muted small">{t('reconcile.withoutUid', { count: counts.withoutUid })}</p> : null}
       <div className="reconcile-tools">

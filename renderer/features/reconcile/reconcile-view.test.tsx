@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/render-app';
 import { useUiStore } from '../../state/ui-store';
@@ -12,15 +12,15 @@ beforeEach(() => {
   useBatchDraft.getState().clear();
 });
 
-async function reconcileList() {
+async function reconcileList(application: string[] = APPLICATION) {
   const app = renderApp();
   await screen.findByRole('tablist', { name: 'Main' });
   act(() => useUiStore.getState().setView('reconcile'));
   await screen.findByRole('heading', { name: 'Reconcile with the client application', level: 2 });
   const box = screen.getByLabelText('Current uids of the application');
   fireEvent.paste(box);
-  fireEvent.change(box, { target: { value: APPLICATION.join('\n') } });
-  expect((await screen.findByTestId('reconcile-list-summary')).textContent).toBe('27 distinct uids read');
+  fireEvent.change(box, { target: { value: application.join('\n') } });
+  expect((await screen.findByTestId('reconcile-list-summary')).textContent).toBe(`${application.length} distinct uids read`);
   fireEvent.click(screen.getByRole('button', { name: 'Reconcile' }));
   await waitFor(() => expect(app.fake.callsOf('reconcile.start')).toHaveLength(1));
   expect(app.fake.callsOf('reconcile.start')[0]).toMatchObject({ profileId: 'sandbox', kind: 'list', hasHeader: false, sourceName: 'pasted list' });
@@ -45,6 +45,15 @@ describe('the Reconcile tab', () => {
     expect(within(table).getByText('spaces at an end')).toBeTruthy();
     expect(within(table).getByText('capitals')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /to a batch/ })).toBeNull();
+  });
+
+  it('warns when no uid of the list is on the service (every user an orphan), and only then', async () => {
+    await reconcileList();
+    expect(screen.queryByTestId('reconcile-nothing-in-both')).toBeNull();
+    cleanup();
+    await reconcileList(['Ada Lovelace', 'Grace Hopper']);
+    expect(screen.getByTestId('reconcile-count-inBoth').textContent).toBe('0In both');
+    expect(screen.getByTestId('reconcile-nothing-in-both').textContent).toMatch(/^No uid of the list is on the service, so every user of the service is an orphan\./);
   });
 
   it('filters the table, capitals aside', async () => {
