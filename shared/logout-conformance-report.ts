@@ -122,15 +122,19 @@ export function conformanceJunit(report: ConformanceReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** A cell a spreadsheet would read as a formula starts with a quote instead; every cell is quoted. */
+/**
+ * A cell a spreadsheet would read as a formula gets an apostrophe in front, as in every export of Privacy Desk (one
+ * that starts with an apostrophe too, so the rule can be undone); every cell is quoted.
+ */
 function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const safe = /^[=+\-@\t\r']/.test(value) ? `'${value}` : value;
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
 export function conformanceCsv(report: ConformanceReport): string {
-  const header = ['id', 'source', 'reference', 'rule', 'expected', 'actual', 'verdict'];
-  const rows = report.cases.map((one) => [one.id, one.source, one.reference, one.rule, one.expected, one.actual, one.verdict]);
+  // The run's uid and service on every row (columns only ever added at the end): a CSV passed on still says what it tested.
+  const header = ['id', 'source', 'reference', 'rule', 'expected', 'actual', 'verdict', 'uid', 'service', 'started_at'];
+  const rows = report.cases.map((one) => [one.id, one.source, one.reference, one.rule, one.expected, one.actual, one.verdict, report.uid, report.baseUrl, report.startedAt]);
   return `${[header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`;
 }
 

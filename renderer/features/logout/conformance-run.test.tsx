@@ -57,7 +57,7 @@ describe('the logout tester’s conformance run', () => {
     const [junit, csv, json] = save.mock.calls.map(([file]) => file);
     expect(junit).toMatchObject({ mimeType: 'application/xml', fileName: expect.stringMatching(/\.xml$/) });
     expect(String(junit?.content)).toContain('<failure type="oidc-spec"');
-    expect(String(csv?.content).split('\r\n')[0]).toBe('"id","source","reference","rule","expected","actual","verdict"');
+    expect(String(csv?.content).split('\r\n')[0]).toBe('"id","source","reference","rule","expected","actual","verdict","uid","service","started_at"');
     const parsed = JSON.parse(String(json?.content)) as { cases: Array<{ id: string; rule: string; verdict: string }> };
     expect(parsed.cases.find((one) => one.id === 'nonce')).toMatchObject({ rule: 'A token carrying a nonce is refused.', verdict: 'conformant' });
   });
