@@ -11,7 +11,7 @@ import type { CliContext } from '../context';
 import { addReceiptCommand } from './audit-receipt';
 import { EXIT_FAILED } from '../exit-codes';
 import type { CliOutput } from '../output';
-import { formatTable } from '../table';
+import { formatTable, type Column } from '../table';
 import { visibleUid } from '../visible-text';
 
 interface FilterOptions {
@@ -127,6 +127,14 @@ function printEntries(out: CliOutput, entries: AuditEntryAt[], missing: Set<numb
     out.line('No audit entries match.');
     return;
   }
+  // Team mode: who wrote each entry from where, with which database role; the columns only when some entry says so.
+  const team = entries.some((e) => e.desktop !== undefined || e.dbRole !== undefined);
+  const teamColumns: Array<Column<AuditEntryAt>> = team
+    ? [
+        { title: 'DESKTOP', value: (e) => e.desktop ?? '', maxWidth: 24 },
+        { title: 'DB ROLE', value: (e) => e.dbRole ?? '', maxWidth: 20 },
+      ]
+    : [];
   out.line(
     formatTable(entries, [
       { title: 'LINE', value: (e) => String(e.line), align: 'right' },
@@ -139,6 +147,7 @@ function printEntries(out: CliOutput, entries: AuditEntryAt[], missing: Set<numb
       { title: 'STATUS', value: (e) => (e.status !== undefined ? String(e.status) : ''), align: 'right' },
       { title: 'VIA', value: (e) => e.via },
       { title: 'OPERATOR', value: (e) => e.operator ?? '' },
+      ...teamColumns,
     ]),
   );
   out.line(`${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`);

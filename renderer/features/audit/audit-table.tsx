@@ -6,7 +6,7 @@ import { MiddleClippedText } from '../../components/middle-clipped-text';
 import { focusableWhileItScrolls } from '../../components/scroll-box';
 import { VisibleUid } from '../../components/visible-uid';
 import { visibleUidText } from '../../../shared/invisible-characters';
-import { actVouching, lineVouching, type ChainVerdict, type LineVouching } from '../../../shared/audit';
+import { actVouching, lineVouching, type AuditEntry, type ChainVerdict, type LineVouching } from '../../../shared/audit';
 import { visibleReferenceText } from '../../../shared/reference';
 import { formatDate, formatDateTime, formatTime } from '../../i18n/format';
 
@@ -188,11 +188,25 @@ function ActCells({ row, actions, unvouched }: { row: AuditActRow; actions: Reac
       <div role="cell" className="audit-grid__cell audit-grid__cell--via">
         {t(`audit.vias.${entry.via}`, { defaultValue: entry.via })}
         {entry.operator && <span className="muted small block">{entry.operator}</span>}
+        <TeamWriter entry={entry} />
       </div>
       <div role="cell" className="audit-grid__cell audit-grid__cell--actions">
         {actions}
       </div>
     </>
+  );
+}
+
+/** Team mode: the desktop and the database role the entry was written from, beside its operator; nothing when absent. */
+function TeamWriter({ entry }: { entry: AuditEntry }) {
+  const { t } = useTranslation();
+  if (entry.desktop === undefined && entry.dbRole === undefined) return null;
+  const title = t('teamAudit.whoLabel', { operator: entry.operator ?? '?', desktop: entry.desktop ?? '?', role: entry.dbRole ?? '?' });
+  return (
+    <span className="audit-grid__writer muted small block" data-testid="audit-team-writer" title={title} style={{ overflowWrap: 'anywhere' }}>
+      {entry.desktop !== undefined && <span className="block">{t('teamAudit.onDesktop', { desktop: entry.desktop })}</span>}
+      {entry.dbRole !== undefined && <span className="block">{t('teamAudit.dbRole', { role: entry.dbRole })}</span>}
+    </span>
   );
 }
 

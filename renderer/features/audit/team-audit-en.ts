@@ -18,4 +18,8 @@ export const teamAuditEn = {
   notVerifiedDetail_other: 'The team trail holds {{count}} entries. Checking its chain reads every entry from the database: press Verify when you need the verdict.',
   verify: 'Verify the chain',
   pageFailed: 'These entries could not be read from the team database',
+  /** Beside the operator in an entry written in team mode: from which desktop, with which database role. */
+  onDesktop: 'on {{desktop}}',
+  dbRole: 'database role {{role}}',
+  whoLabel: 'Written by {{operator}} on {{desktop}} with the database role {{role}}',
 };

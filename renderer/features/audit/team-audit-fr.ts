@@ -20,4 +20,7 @@ export const teamAuditFr: Record<keyof typeof teamAuditEn, string> = {
   notVerifiedDetail_other: 'Le journal de l’équipe contient {{count}} entrées. Vérifier sa chaîne lit chaque entrée dans la base : appuyez sur Vérifier quand il vous faut le verdict.',
   verify: 'Vérifier la chaîne',
   pageFailed: 'Ces entrées n’ont pas pu être lues dans la base de l’équipe',
+  onDesktop: 'sur {{desktop}}',
+  dbRole: 'rôle de base {{role}}',
+  whoLabel: 'Écrit par {{operator}} sur {{desktop}} avec le rôle de base {{role}}',
 };
