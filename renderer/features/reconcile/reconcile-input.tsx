@@ -9,6 +9,7 @@ import { formatNumber } from '../../i18n/format';
 import type { InputSeparator } from '../batch/batch-draft-store';
 import { PASTED_LIST } from '../batch/batch-preview-panel';
 import { numberedColumn, useBatchPreview } from '../batch/use-batch-preview';
+import { ReconcileInvalidLines } from './reconcile-invalid-lines';
 import { useReconcile } from './reconcile-store';
 
 const ACCEPTED_FILES = '.csv,.tsv,.txt,.tab,text/csv,text/tab-separated-values,text/plain';
@@ -186,9 +187,12 @@ function ListSummary({ preview }: { preview: BatchPreview }) {
   if (preview.duplicates > 0) parts.push(t('reconcile.input.duplicates', { count: preview.duplicates }));
   if (preview.edgeSpaces.count > 0) parts.push(t('reconcile.input.edgeSpaces', { count: preview.edgeSpaces.count }));
   return (
-    <p className="reconcile-input__summary" role="status" data-testid="reconcile-list-summary">
-      {parts.join(' · ')}
-    </p>
+    <>
+      <p className="reconcile-input__summary" role="status" data-testid="reconcile-list-summary">
+        {parts.join(' · ')}
+      </p>
+      {preview.invalidCount > 0 ? <ReconcileInvalidLines preview={preview} /> : null}
+    </>
   );
 }
 

@@ -56,6 +56,19 @@ describe('the Reconcile tab', () => {
     expect(screen.getByTestId('reconcile-nothing-in-both').textContent).toMatch(/^No uid of the list is on the service, so every user of the service is an orphan\./);
   });
 
+  it('lists the invalid lines of the application’s list with their numbers and why, as a batch’s preview does', async () => {
+    renderApp();
+    await screen.findByRole('tablist', { name: 'Main' });
+    act(() => useUiStore.getState().setView('reconcile'));
+    const box = await screen.findByLabelText('Current uids of the application');
+    fireEvent.paste(box);
+    fireEvent.change(box, { target: { value: 'alice@example.com\nbad\u0007uid\nzed' } });
+    expect((await screen.findByTestId('reconcile-list-summary')).textContent).toBe('2 distinct uids read · 1 invalid line left out');
+    const invalid = screen.getByTestId('reconcile-invalid-lines');
+    expect(within(invalid).getByText('Line 2')).toBeTruthy();
+    expect(invalid.textContent).toContain('control character');
+  });
+
   it('filters the table, capitals aside', async () => {
     await reconcileList();
     fireEvent.change(screen.getByLabelText('Filter'), { target: { value: 'USER' } });
