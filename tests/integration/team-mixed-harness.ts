@@ -83,9 +83,9 @@ function collect(child: ChildProcess): Promise<Ended> {
   });
 }
 
-/** A file of uids, one a line, outside any data folder. */
-export function uidList(uids: readonly string[]): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'team-mixed-input-')), 'uids.txt');
+/** A file of uids, one a line, in a folder of its own under `dir` (outside any data folder). */
+export function uidList(dir: string, uids: readonly string[]): string {
+  const path = join(mkdtempSync(join(dir, 'input-')), 'uids.txt');
   writeFileSync(path, `${uids.join('\n')}\n`);
   return path;
 }

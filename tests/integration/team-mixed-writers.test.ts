@@ -72,7 +72,7 @@ describe.skipIf(skip !== null)('CLI batches and the app runtime appending to one
   };
   const service = () => ['--base-url', gate.url, '--app', sandbox.credentials.applicationName];
   const batch = (on: Desktop, uids: readonly string[], concurrency = 4): Running => {
-    const run = startBin(on, ['batch', 'delete', uidList(uids), '--yes', `DELETE ${uids.length}`, '--json', '--no-logout-first', '--concurrency', String(concurrency), '--timeout', '120', ...service()]);
+    const run = startBin(on, ['batch', 'delete', uidList(workDir, uids), '--yes', `DELETE ${uids.length}`, '--json', '--no-logout-first', '--concurrency', String(concurrency), '--timeout', '120', ...service()]);
     cleanup.push(() => (run.child.exitCode === null && run.child.signalCode === null ? run.child.kill('SIGKILL') : undefined));
     return run;
   };
@@ -138,7 +138,7 @@ describe.skipIf(skip !== null)('CLI batches and the app runtime appending to one
     // The console reads the team chain the same way.
     expect(await app.host.call('audit.verify', {})).toMatchObject({ ok: true, value: { ok: true, entries: rows.length } });
     // Before any erasure was answered, each process had committed its 'attempted' entry: the chain interleaves them.
-    const firstDone = rows.findIndex((row) => row.entry?.outcome === 'done');
+    const firstDone = rows.findIndex((row) => row.entry?.action === 'delete' && row.entry.outcome === 'done');
     const attemptedBefore = new Set(rows.slice(0, firstDone).flatMap((row) => (row.entry?.outcome === 'attempted' ? [groupOf(row.entry.uid)] : [])));
     expect([...attemptedBefore].sort()).toEqual(['app', ...groups].sort());
     // Who wrote each entry: this computer, its OS user, the database role.
