@@ -586,6 +586,21 @@ test('the Team mode settings, on, at both sizes, in both languages and themes: a
             problems.push((error as Error).message);
           }
         }
+        // The import dialog: what this folder would move, what stays, IMPORT typed (not sent: the folder stays as it is).
+        await app.getByRole('button', { name: say('teamMode.importOpen') }).click();
+        const dialog = app.getByRole('dialog', { name: say('teamMode.importDialog.title') });
+        await expect(dialog.getByTestId('team-import-preview')).toBeVisible();
+        await dialog.getByLabel(say('teamMode.importDialog.typeLabel', { phrase: 'IMPORT' })).fill('IMPORT');
+        for (const theme of THEMES) {
+          await useTheme(app, theme);
+          await saveScreenshot(app, testInfo, `team-import${suffix}`, theme, { fullPage: false });
+          try {
+            await expectNoSeriousAxeViolations(app, testInfo, `team-import${suffix} (${theme})`, theme === THEMES[0] ? 'all' : 'colours');
+          } catch (error) {
+            problems.push((error as Error).message);
+          }
+        }
+        await closeDialog(say)(app);
       }
     }
     expect(problems, problems.join('\n\n')).toEqual([]);

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,5 +120,70 @@ test('two desktops on one team database: an erasure and a request made on one ap
     await expect(stat(join(desktop.dataDir, 'audit.jsonl'))).rejects.toThrow();
   }
   await firstPage.close();
+  await secondPage.close();
+});
+
+/** The built CLI on a desktop's data folder, in a process of its own (as an operator runs it), the password from the environment. */
+function privacyDesk(desktop: Desktop, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...process.env, PRIVACY_DESK_DATA_DIR: desktop.dataDir, PRIVACY_DESK_DATABASE_PASSWORD: cluster.password, PRIVACY_DESK_CREDENTIAL_STORE: 'session', NO_COLOR: '1' };
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['bin/privacy-desk.js', ...args], { env, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+test('a desktop that worked alone moves its trail into the team from its settings: the other desktop sees its erasure, and audit verify passes', async ({ browser }, testInfo) => {
+  const second = desktops[1]!;
+  // A third desktop erases someone on its own files, then joins the team.
+  const third = await startDesktop();
+  desktops.push(third);
+  const listed = await third.bridge('users.list', { profileId: third.profileId, page: 1, perPage: 10 });
+  if (!listed.ok) throw new Error(listed.error.message);
+  const uid = listed.value.users[7]!.uid!;
+  const erased = await third.bridge('users.erase', { profileId: third.profileId, action: 'delete', uid, confirmUid: uid, logoutFirst: false, reference: 'BEFORE-TEAM-1' });
+  expect(erased.ok, erased.ok ? '' : erased.error.message).toBe(true);
+  const localLines = (await readFile(join(third.dataDir, 'audit.jsonl'), 'utf8')).split('\n').filter((line) => line.trim()).length;
+  expect(localLines).toBeGreaterThan(0);
+  const connected = await third.bridge('team.connect', { databaseUrl, password: cluster.password });
+  expect(connected.ok, connected.ok ? '' : connected.error.message).toBe(true);
+
+  // From its settings: what would move is read first, and the move asks for IMPORT.
+  const page = await openConsole(browser, third);
+  await page.getByRole('tab', { name: /^Profiles/ }).click();
+  await page.getByTestId('team-mode').getByRole('button', { name: 'Move this computer’s trail, jobs and register into the team database' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByTestId('team-import-preview')).toContainText(`${localLines} audit entries`);
+  await expect(dialog.getByTestId('team-import-preview')).toContainText('0 batch jobs');
+  const confirm = dialog.getByRole('button', { name: 'Move into the team database' });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel('Type IMPORT to confirm').fill('IMPORT');
+  await saveScreenshot(page, testInfo, 'team-import-dialog', 'light');
+  await confirm.click();
+  const result = dialog.getByTestId('team-import-result');
+  await expect(result).toContainText(`${localLines} audit entries, 0 batch jobs, 0 requests`);
+  await expect(result).toContainText('The local chain’s head');
+  await saveScreenshot(page, testInfo, 'team-import-done', 'light');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByTestId('team-imported-at')).toBeVisible();
+
+  // A second import is refused, with nothing written.
+  const again = await third.bridge('team.import', { confirmation: 'IMPORT' });
+  expect(again.ok).toBe(false);
+  if (!again.ok) expect(again.error.message).toContain('A second import is refused');
+
+  // The other desktop's audit view shows the erasure made before the third joined.
+  const secondPage = await openConsole(browser, second);
+  const table = await openAudit(secondPage);
+  await expect(table.getByText('BEFORE-TEAM-1').first()).toBeVisible();
+  await expect(table.getByText(uid, { exact: true }).first()).toBeVisible();
+
+  // The team chain, the imported lines joined into it, verifies from either desktop's CLI.
+  for (const desktop of [second, third]) {
+    const verify = await privacyDesk(desktop, ['audit', 'verify']);
+    expect(verify.code, verify.stdout + verify.stderr).toBe(0);
+    expect(verify.stdout).toMatch(/^Verified/m);
+  }
+  await page.close();
   await secondPage.close();
 });

@@ -74,7 +74,6 @@ function TeamImportDialog({ onClose }: { onClose: () => void }) {
               label={t('teamMode.importDialog.typeLabel', { phrase: TEAM_IMPORT_PHRASE })}
               hint={typed === TEAM_IMPORT_PHRASE ? t('teamMode.importDialog.typeMatches') : t('teamMode.importDialog.typeHint', { phrase: TEAM_IMPORT_PHRASE })}
               liveHint
-              className="mono"
               value={typed}
               onChange={(event) => setTyped(event.target.value)}
               autoComplete="off"
