@@ -1,4 +1,6 @@
-import { writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { reconcile, type Reconciliation } from '../../core/reconcile/reconcile';
 import { COMPARISON_RULE, reconcileJson } from '../../core/reconcile/reconcile-export';
@@ -28,6 +30,14 @@ const DIFFERENCE_WORDS: Record<NearMatchDifference, string> = {
   case: 'capitals',
 };
 
+const RECONCILE_EXIT_HELP = `
+Exit codes of users reconcile:
+  0  compared, whatever the sets hold (nothing is changed on the service)
+  1  the service's users could not all be read: nothing is compared
+  2  usage error: no valid uid in the list, an unknown column, a file that
+     cannot be read, or an --orphans-to file that cannot be written (said
+     before the service is read)`;
+
 /** `users reconcile FILE`: the application's current uids against every user of the service. Read-only. */
 export function withUsersReconcile(users: Command, { io, out }: CliContext): Command {
   addConnectionOptions(
@@ -38,12 +48,13 @@ export function withUsersReconcile(users: Command, { io, out }: CliContext): Com
       .option('--column <name|n>', 'the uid column: a header name, or a 0-based index when all digits')
       .option('--orphans-to <file>', 'write the orphans to this file as a list that `batch anonymize|delete FILE --separator none` reads')
       .option('--json', 'print JSON on stdout: the uid arrays orphans, missing, inBoth and nearMatches, with their counts')
-      .addHelpText('after', `\nHow uids are compared: ${COMPARISON_RULE}.`),
+      .addHelpText('after', `\nHow uids are compared: ${COMPARISON_RULE}.\n${RECONCILE_EXIT_HELP}`),
   ).action(async (file: string, opts: ReconcileFlags) => {
     const format = parseSeparator(opts.separator);
     const uidColumn = parseColumn(opts.column, '--column');
     const { desk, profileId } = await resolveConnection(opts, io.env);
     const profile = await desk.getProfile(profileId);
+    if (opts.orphansTo !== undefined) await assertWritable(opts.orphansTo);
     const input = await openBatchInput(file, io);
     const timeoutMs = parseTimeoutMs(opts.timeout);
     const progress = io.stderr.isTTY === true;
@@ -78,6 +89,21 @@ const NOTHING_IN_BOTH =
 
 function nothingInBoth({ summary: { counts } }: Reconciliation): boolean {
   return counts.inBoth === 0 && counts.nearMatches === 0 && counts.orphans > 0;
+}
+
+/** Before the walk (minutes on a large service): the orphans file's folder exists and is writable, and it is no folder. */
+async function assertWritable(path: string): Promise<void> {
+  try {
+    const existing = await stat(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (existing?.isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
+    await access(existing ? path : dirname(resolve(path)), constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException | undefined)?.code ?? 'it cannot be written';
+    throw invalidInput(`Cannot write the orphans to "${visibleText(path)}" (${code === 'ENOENT' ? 'its folder does not exist' : code}). Nothing was read from the service; give another path.`);
+  }
 }
 
 async function writeOrphans(path: string, result: Reconciliation): Promise<void> {

@@ -104,6 +104,15 @@ describe('privacy-desk users reconcile: the application’s uids against every u
     expect(usual.stdout).not.toContain('WARNING');
   });
 
+  it('an --orphans-to file that cannot be written is refused before the service is read (exit 2)', async () => {
+    const before = ((await (await fetch(`${f.sandbox.url}/sandbox/stats`)).json()) as { apiRequests: number }).apiRequests;
+    const { code, stderr } = await f.cli(['users', 'reconcile', applicationList, '--separator', 'none', '--orphans-to', join(dirname(applicationList), 'no-such-folder', 'orphans.txt')]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^INVALID_INPUT: Cannot write the orphans to ".*no-such-folder.*" \(its folder does not exist\)\. Nothing was read from the service/m);
+    const after = ((await (await fetch(`${f.sandbox.url}/sandbox/stats`)).json()) as { apiRequests: number }).apiRequests;
+    expect(after).toBe(before);
+  });
+
   it('refuses a list with no valid uid before reading the service', async () => {
     const empty = uidFile(['uid']);
     const { code, stderr } = await f.cli(['users', 'reconcile', empty]);
