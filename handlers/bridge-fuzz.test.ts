@@ -97,6 +97,8 @@ function templates(): Partial<Record<BridgeMethod, Record<string, unknown>>> {
     'team.status': {},
     'team.connect': { databaseUrl: 'postgres://fuzz@127.0.0.1:1/none', password: 'fuzz-password' },
     'team.disconnect': {},
+    'team.importPreview': {},
+    'team.import': { confirmation: 'not-the-word' },
   };
 }
 
