@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ErrorCode } from './errors';
+import { visibleUidText } from './invisible-characters';
 import { logoutAnswer, type LogoutAnswer, type LogoutReply } from './logout';
 import type { MessageText } from './message-text';
 import { msg } from './messages';
@@ -177,7 +178,8 @@ function sessionsPhrase(sessions: SessionEvidence, uid: string): MessageText {
     case 'not-checked':
       return msg('conformance.sessions.notChecked');
     case 'no-session':
-      return msg('conformance.sessions.noSession', { uid });
+      // Prose shown as it is (window, CLI, exports): the uid drawn visibly, so a bidi override cannot reverse the sentence.
+      return msg('conformance.sessions.noSession', { uid: visibleUidText(uid) });
   }
 }
 

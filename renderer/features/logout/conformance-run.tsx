@@ -46,11 +46,11 @@ export function ConformanceRunSection({ profile, uid }: { profile: ProfileView; 
             {!result.sessionsChecked ? ` ${noSessionUser(result) ? t('conformance.sessionsNoUser', { uid: visibleUidText(result.uid) }) : t('conformance.sessionsNotChecked')}` : ''}
           </p>
           {/* The results name their uid and service: the field above may have changed since. */}
-          <p className="muted small" data-testid="conformance-ran-for">
+          <p className="muted small conformance__ran-for" data-testid="conformance-ran-for">
             {t('conformance.ranFor', { uid: visibleUidText(result.uid), host: hostOf(result.baseUrl), when: formatDateTime(result.finishedAt, i18n.language) })}
           </p>
           {result.uid !== uid ? (
-            <p className="callout" role="note" data-testid="conformance-other-uid">
+            <p className="callout conformance__other-uid" role="note" data-testid="conformance-other-uid">
               {t('conformance.otherUid', { uid: visibleUidText(result.uid) })}
             </p>
           ) : null}
