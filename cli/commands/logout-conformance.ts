@@ -33,7 +33,8 @@ Exit codes of logout conformance:
   1  a rule of the service's docs is NOT met (a defect to report)
   2  usage or validation error, or a live profile not confirmed: nothing was sent
   3  no rule of the service's docs failed, but one could not be judged
-     (inconclusive: no answer, a 5xx, a 429, no session to end, or an
+     (inconclusive: no answer, a 5xx, a 429 still there after three waits
+     for its Retry-After, no session to end, or an
      acceptance whose session end could not be checked on a live service)
   4  the audit trail could not record a send's outcome (the run stopped)`;
 

@@ -14,6 +14,10 @@ import { msg } from '../../shared/messages';
 import type { ConformanceReply, ConformanceSender } from './logout-conformance-send';
 import { craftConformanceToken, craftReplayToken, type CraftedToken } from './logout-conformance-tokens';
 
+/** How often one token is sent again after a 429, and the longest wait for each: well within the token's 120 s. */
+const RATE_LIMIT_RETRIES = 3;
+const RATE_LIMIT_WAIT_MAX_S = 20;
+
 /** One crafted token handed to the gate, which audits it before and after it is sent. */
 export type AuditedSend = (caseId: ConformanceCaseId, crafted: CraftedToken, expectRefusal: boolean) => Promise<ConformanceReply>;
 
@@ -44,7 +48,12 @@ export async function runConformanceCases(uid: string, sender: ConformanceSender
   };
   const sendOnce = async (caseId: ConformanceCaseId, crafted: CraftedToken, expectRefusal: boolean): Promise<ConformanceSend> => {
     const before = await openSession();
-    const reply = await send(caseId, crafted, expectRefusal);
+    let reply = await send(caseId, crafted, expectRefusal);
+    // A 429 judges nothing: the same token is sent again (each send audited) once the service's wait is over.
+    for (let waits = 0; reply.status === 429 && waits < RATE_LIMIT_RETRIES; waits += 1) {
+      await sender.pause(Math.min(reply.retryAfterSeconds ?? 1, RATE_LIMIT_WAIT_MAX_S) * 1000);
+      reply = await send(caseId, crafted, expectRefusal);
+    }
     const result: ConformanceSend = { answer: sendAnswer(reply), sessions: await sessionsAfter(before) };
     if (reply.status !== undefined) result.status = reply.status;
     if (reply.errorCode !== undefined) result.errorCode = reply.errorCode;

@@ -17,6 +17,8 @@ export interface ConformanceReply {
   body?: unknown;
   requestId?: string;
   serviceSaid?: string;
+  /** A 429's Retry-After, in seconds, when it gave one. */
+  retryAfterSeconds?: number;
 }
 
 /** The sessions of a uid on a sandbox: opened before a case, counted after it. */
@@ -36,6 +38,8 @@ export interface ConformanceSender {
   /** Only for a profile on this computer: sandbox routes are never called on live data. */
   sessions?: SandboxSessions;
   send(uid: string, token: string): Promise<ConformanceReply>;
+  /** How the run waits out a 429 before sending the token again (tests move a virtual clock instead). */
+  pause(ms: number): Promise<void>;
 }
 
 export function createConformanceSender(options: ServiceClientOptions): ConformanceSender {
@@ -79,6 +83,7 @@ export function createConformanceSender(options: ServiceClientOptions): Conforma
       body,
       ...(response.requestId !== undefined ? { requestId: response.requestId } : {}),
       ...(said !== undefined ? { serviceSaid: said } : {}),
+      ...(refusal?.retryAfterSeconds !== undefined ? { retryAfterSeconds: refusal.retryAfterSeconds } : {}),
     };
   }
 
@@ -99,5 +104,6 @@ export function createConformanceSender(options: ServiceClientOptions): Conforma
       }
     : undefined;
 
-  return { context, send, ...(sessions ? { sessions } : {}) };
+  const pause = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  return { context, send, pause, ...(sessions ? { sessions } : {}) };
 }

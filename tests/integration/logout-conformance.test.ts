@@ -98,6 +98,27 @@ describe('logout conformance run against the sandbox', () => {
     expect(outcome.cases[0]?.sends[0]).toMatchObject({ answer: 'answered', sessions: 'kept' });
   });
 
+  it('a rate-limited service: each 429 is waited out for its Retry-After and the same token sent again, each send audited; the verdicts are those without a limit', async () => {
+    sandbox.current.setVariants({ logoutLapses: [] });
+    sandbox.current.setFaults({ rateLimit: 2 });
+    const waits: number[] = [];
+    // The sandbox's rate-limit window runs on its own clock: the run's pause moves it instead of waiting.
+    const connection = gateFor(sandbox.current, {
+      sleep: async (ms) => {
+        waits.push(ms);
+        sandbox.current.advanceClock(ms / 1000);
+      },
+    });
+    const outcome = await connection.gate.logoutConformance({ uid: UID });
+    expect(verdicts(outcome)).toEqual(allConformant);
+    expect(waits.length).toBeGreaterThan(0);
+    expect(waits.every((ms) => ms >= 1000 && ms <= 20_000)).toBe(true);
+    const judged = outcome.cases.reduce((total, one) => total + one.sends.length, 0);
+    const attempts = connection.auditEntries.filter((entry) => entry.outcome === 'attempted');
+    expect(attempts).toHaveLength(judged + waits.length);
+    expect(connection.auditEntries.filter((entry) => entry.status === 429)).toHaveLength(waits.length);
+  });
+
   it('a uid the sandbox has no session for makes the cases that must end sessions inconclusive', async () => {
     sandbox.current.setVariants({ logoutLapses: [] });
     const connection = gateFor(sandbox.current);
