@@ -64,7 +64,7 @@ export function logoutConformanceCommand(context: CliContext): Command {
       for (const path of [opts.junit, opts.report]) if (path !== undefined) await assertReportWritable(path);
       const order: ConformanceOrder = { uid: opts.uid };
       if (opts.reference !== undefined) order.reference = opts.reference;
-      if (!isLocalBaseUrl(profile.baseUrl)) order.confirmUid = opts.confirm ?? (await askConfirmation(opts.uid, context));
+      if (!isLocalBaseUrl(profile.baseUrl)) order.confirmUid = opts.confirm ?? (await askConfirmation(opts.uid, profile.baseUrl, context));
       const run = await desk.runLogoutConformance(profileId, order);
       const report = conformanceReport(run, wordInEnglish);
       // The result first: a file the disk refuses now still leaves the run's verdicts on stdout.
@@ -77,9 +77,14 @@ export function logoutConformanceCommand(context: CliContext): Command {
     });
 }
 
-/** On a terminal, the uid typed again; elsewhere the gate refuses the run (nothing sent) and says to give --confirm. */
-async function askConfirmation(uid: string, { io }: CliContext): Promise<string | undefined> {
-  if (io.stdin.isTTY !== true) return undefined;
+/** On a terminal, the uid typed again; elsewhere the run is refused (nothing sent), saying to give --confirm. */
+async function askConfirmation(uid: string, baseUrl: string, { io }: CliContext): Promise<string | undefined> {
+  if (io.stdin.isTTY !== true) {
+    throw new PrivacyDeskError({
+      code: 'CONFIRMATION_MISMATCH',
+      message: `This run sends real logout tokens to ${visibleText(new URL(baseUrl).host)}: valid ones end the real sessions of ${visibleUid(uid)}. There is no terminal to ask on: give --confirm with the uid again to run it. Nothing was sent.`,
+    });
+  }
   const other = visibleUid(anotherUsersUid(uid));
   return promptLine(
     `This sends real logout tokens: valid ones end the real sessions of ${visibleUid(uid)}, and one names ${other} (the other-sub case): a user with that uid, if there is one, loses their sessions too. Type the uid to confirm: `,

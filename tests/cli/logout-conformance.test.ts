@@ -125,6 +125,7 @@ describe('privacy-desk logout conformance (in-process CLI against the sandbox)',
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^LIVE DATA: debate\.invalid$/m);
     expect(missing.stderr).toMatch(/^CONFIRMATION_MISMATCH: This run sends real logout tokens to debate\.invalid/m);
+    expect(missing.stderr).toMatch(/There is no terminal to ask on: give --confirm with the uid again to run it\. Nothing was sent\.$/m);
     const wrong = await f.cli(['logout', 'conformance', '--uid', UID, '--confirm', 'alice', ...live], { connection: false });
     expect(wrong.code).toBe(2);
     expect(f.auditLines()).toHaveLength(before);
