@@ -126,7 +126,9 @@ function batchHint(path: string, result: Reconciliation): string {
 function printReconciliation(out: CliOutput, result: Reconciliation, profileName: string): void {
   const { summary, sets } = result;
   const { counts, input } = summary;
-  out.line(`Reconciled ${visibleText(input.sourceName)} (${counts.applicationUids} distinct uids) with the users of ${visibleText(profileName)}: ${counts.serviceUsers} users, ${summary.pages} page${summary.pages === 1 ? '' : 's'} read.`);
+  // Which column held the uids: a CSV or TSV file read from the wrong one makes every user an orphan.
+  const column = input.uidColumn ? `, from column ${input.uidColumn.name !== undefined ? `“${visibleText(input.uidColumn.name)}” (number ${input.uidColumn.index})` : `number ${input.uidColumn.index}`}` : '';
+  out.line(`Reconciled ${visibleText(input.sourceName)} (${counts.applicationUids} distinct uids${column}) with the users of ${visibleText(profileName)}: ${counts.serviceUsers} users, ${summary.pages} page${summary.pages === 1 ? '' : 's'} read.`);
   out.line(`How uids are compared: ${COMPARISON_RULE}.`);
   const notes = [
     input.invalidCount > 0 ? `${input.invalidCount} invalid line${input.invalidCount === 1 ? '' : 's'} left out` : '',

@@ -67,6 +67,9 @@ describe('privacy-desk users reconcile: the application’s uids against every u
     const result = JSON.parse(stdout) as ReconcileJson;
     expect([...result.orphans].sort()).toEqual([...ORPHANS].sort());
     expect(result.counts.nearMatches).toBe(3);
+    // The text names the column the uids were read from (0-based, as --column takes it).
+    const text = await f.cli(['users', 'reconcile', csv, '--column', 'login']);
+    expect(text.stdout).toMatch(/^Reconciled \S*app\.csv \(\d+ distinct uids, from column “login” \(number 1\)\) with the users of /m);
   });
 
   it('text output names the sets and the rule; --orphans-to writes a list that batch anonymize erases, after which they are gone', async () => {
