@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conformanceCsv, type ConformanceReport } from './logout-conformance-report';
+import { conformanceCsv, conformanceJunit, type ConformanceReport } from './logout-conformance-report';
 
 function report(uid: string): ConformanceReport {
   return {
@@ -15,7 +15,7 @@ function report(uid: string): ConformanceReport {
   };
 }
 
-describe('the conformance run as CSV', () => {
+describe('the conformance run as CSV and JUnit files', () => {
   it('names on every row the uid and service the run tested, in columns after the first seven', () => {
     const [header, row] = conformanceCsv(report('alice@example.org')).split('\r\n');
     expect(header).toBe('"id","source","reference","rule","expected","actual","verdict","uid","service","started_at"');
@@ -26,5 +26,10 @@ describe('the conformance run as CSV', () => {
     expect(conformanceCsv(report('=HYPERLINK("http://x")')).split('\r\n')[1]).toContain(',"\'=HYPERLINK(""http://x"")",');
     expect(conformanceCsv(report("'=1+1")).split('\r\n')[1]).toContain(",\"''=1+1\",");
     expect(conformanceCsv(report('-1')).split('\r\n')[1]).toContain(',"\'-1",');
+  });
+
+  it('gives JUnit a timestamp its schema accepts: to the second, no zone', () => {
+    const xml = conformanceJunit({ ...report('alice'), startedAt: '2026-11-24T10:00:00.123+01:00' });
+    expect(xml).toContain('timestamp="2026-11-24T10:00:00"');
   });
 });

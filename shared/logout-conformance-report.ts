@@ -84,6 +84,11 @@ const SUITE_NAMES: Record<ConformanceSource, string> = {
   'good-practice': 'logout conformance: good practice',
 };
 
+/** JUnit's timestamp is a date and time to the second with no zone (its XML schema's pattern): the run's own clock reading, cut there. */
+function junitTimestamp(at: string): string {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.exec(at)?.[0] ?? at;
+}
+
 /** JUnit XML: a not-conformant case is a failure (its type the source), an inconclusive one skipped with why. */
 export function conformanceJunit(report: ConformanceReport): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
@@ -96,7 +101,7 @@ export function conformanceJunit(report: ConformanceReport): string {
     const suiteFailures = cases.filter((one) => one.verdict === 'not-conformant').length;
     const suiteSkipped = cases.filter((one) => one.verdict === 'inconclusive').length;
     lines.push(
-      `  <testsuite name="${xmlText(SUITE_NAMES[source])}" tests="${cases.length}" failures="${suiteFailures}" skipped="${suiteSkipped}" errors="0" timestamp="${xmlText(report.startedAt)}">`,
+      `  <testsuite name="${xmlText(SUITE_NAMES[source])}" tests="${cases.length}" failures="${suiteFailures}" skipped="${suiteSkipped}" errors="0" timestamp="${xmlText(junitTimestamp(report.startedAt))}">`,
     );
     lines.push('    <properties>');
     lines.push(`      <property name="uid" value="${xmlText(report.uid)}"/>`);
