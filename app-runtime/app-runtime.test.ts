@@ -47,7 +47,8 @@ function erasureGate() {
 
 async function startRuntime(gate: ReturnType<typeof erasureGate>, batchStopGraceMs?: number) {
   const dataDir = await mkdtemp(join(tmpdir(), 'privacy-desk-runtime-'));
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  // The last test lets held requests go after close: their outcomes may still be landing in the folder as it is removed.
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true, maxRetries: 10 }));
   const runtime = await startAppRuntime({
     dataDir,
     sandboxPort: 0,
