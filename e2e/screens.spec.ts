@@ -557,18 +557,38 @@ for (const size of SIZES) {
 // Team mode on: the settings section with the team database reached, and the header's mark. A temporary PostgreSQL
 // cluster of its own (skipped, with the reason, where none can be started).
 const teamSkip = pgSkipReason();
-test('the Team mode settings, on, at both sizes, in both languages and themes: accessible and photographed', async ({ app, bridge }, testInfo) => {
+test('the Team mode settings, on, at both sizes, in both languages and themes: accessible and photographed', async ({ app, bridge, profile }, testInfo) => {
   test.skip(teamSkip !== null, `team mode needs a PostgreSQL server: ${teamSkip ?? ''}`);
   test.setTimeout(180_000);
   const cluster = await startPgCluster({ fsync: false });
   try {
     const connected = await bridge('team.connect', { databaseUrl: cluster.url, password: cluster.password });
     expect(connected.ok, connected.ok ? '' : connected.error.message).toBe(true);
+    // Acts on the team trail, so its audit view (read a page at a time from the database) shows real rows.
+    await bridge('logout.send', { profileId: profile.id, uid: 'alice@example.org', options: {} });
+    await finishedBatch(bridge, profile.id, 'REQ-2026-118', fivePlainUidsFrom31st);
     await app.reload();
     const problems: string[] = [];
     for (const language of LANGUAGES) {
       const say = wordsOf(language);
       await chooseLanguage(app, language);
+      await app.getByRole('tab', { name: say('nav.audit') }).click();
+      await expect(app.getByTestId('audit-where')).toBeVisible();
+      for (const size of SIZES) {
+        await app.setViewportSize(size);
+        const suffix = `${language === 'fr' ? '-fr' : ''}-${size.width}x${size.height}`;
+        for (const theme of THEMES) {
+          await useTheme(app, theme);
+          await scrollView(app, 'top');
+          await photographWholeView(app, testInfo, `team-audit${suffix}`, theme);
+          if (size !== SIZES[1]) continue;
+          try {
+            await expectNoSeriousAxeViolations(app, testInfo, `team-audit${suffix} (${theme})`, theme === THEMES[0] ? 'all' : 'colours');
+          } catch (error) {
+            problems.push((error as Error).message);
+          }
+        }
+      }
       await app.getByRole('tab', { name: say('nav.profiles') }).click();
       await expect(app.getByTestId('team-reachable')).toBeVisible();
       await expect(app.getByTestId('team-badge')).toHaveText(say('teamMode.header', { where: cluster.url.replace('postgres://', '') }));
