@@ -4,8 +4,8 @@ import { auditQueryHandlers } from './audit-query-handlers';
 import { batchHandlers } from './batch-handlers';
 import { jobHandlers } from './job-handlers';
 import { logoutHandlers } from './logout-handlers';
-import { profileHandlers } from './profile-handlers';
 import { conformanceHandlers } from './conformance-handlers';
+import { profileHandlers } from './profile-handlers';
 import { reconcileHandlers } from './reconcile-handlers';
 import { requestHandlers } from './request-handlers';
 import { teamHandlers } from './team-handlers';
@@ -19,9 +19,9 @@ export function createBridgeHandlers(ctx: HandlerContext): BridgeHandlers {
     ...profileHandlers(ctx),
     ...userHandlers(ctx),
     ...logoutHandlers(ctx),
+    ...conformanceHandlers(ctx),
     ...auditHandlers(ctx),
     ...auditQueryHandlers(ctx),
-    ...conformanceHandlers(ctx),
     ...jobHandlers(ctx),
     ...batchHandlers(ctx),
     ...requestHandlers(ctx),

@@ -15,8 +15,8 @@ import { newRequestSchema, registerSettingsSchema, requestChangeSchema, requestF
 import type { RequestActsLine } from './request-acts';
 import type { AnswerPackFiles } from './request-pack-files';
 import { reconcileExportInputSchema, reconcileOrphanListInputSchema, reconcileRowsInputSchema, reconcileStartInputSchema, type ReconcileExportFile, type ReconcileOrphanList, type ReconcileRows } from './reconcile';
-import { teamConnectInputSchema, teamImportInputSchema, type TeamImportPreview, type TeamImportResult, type TeamStatus } from './team-mode';
 import { batchCheckInputSchema, batchDiscardInputSchema, batchJobIdInput, batchPreviewInputSchema, batchResultsInputSchema, batchResumeInputSchema, batchStartInputSchema, type BatchJobDamage, type BatchJobSummary, type BatchPreview, type BatchResultsFile } from './batch';
+import { teamConnectInputSchema, teamImportInputSchema, type TeamImportPreview, type TeamImportResult, type TeamStatus } from './team-mode';
 
 /**
  * The bridge contract: every method the renderer may call, with a zod schema
@@ -133,9 +133,9 @@ export const bridgeContract = {
   'logout.preview': { input: z.object({ profileId: profileIdSchema, uid: uidInput, options: logoutOptionsSchema }), output: {} as BuiltLogoutToken },
   'logout.send': { input: z.object({ profileId: profileIdSchema, uid: uidInput, options: logoutOptionsSchema }), output: {} as LogoutResult },
   'logout.verify': { input: z.object({ profileId: profileIdSchema, token: z.string() }), output: {} as TokenVerification },
-  'sandbox.userState': { input: z.object({ profileId: profileIdSchema, uid: uidInput }), output: {} as SandboxUserState | null },
   /** The logout conformance run (shared/logout-conformance.ts): every send audited; a live profile needs confirmUid = uid. */
   'logout.conformance': { input: conformanceInputSchema.extend({ profileId: profileIdSchema }), output: {} as ConformanceRun },
+  'sandbox.userState': { input: z.object({ profileId: profileIdSchema, uid: uidInput }), output: {} as SandboxUserState | null },
   /** Opens one session for the uid on a loopback sandbox (the logout tester's "Simulate a login"); refused for a live profile, nothing sent. */
   'sandbox.simulateLogin': { input: z.object({ profileId: profileIdSchema, uid: uidInput }), output: {} as { sessionCount: number } },
   'audit.list': { input: z.object({ limit: z.number().int().min(1).max(1000).default(200) }), output: {} as { entries: AuditEntry[] } },

@@ -6,8 +6,8 @@
 import { requestsEn } from './requests-en';
 import { conformanceEn } from './conformance-en';
 import { reconcileEn } from '../features/reconcile/reconcile-en';
-import { teamAuditEn } from '../features/audit/team-audit-en';
 import { teamModeEn } from '../features/team/team-en';
+import { teamAuditEn } from '../features/audit/team-audit-en';
 
 export const en = {
   app: {
@@ -1032,8 +1032,8 @@ export const en = {
     views: { users: 'The users list', logout: 'The logout tester', audit: 'The audit trail', profiles: 'The profiles', erasure: 'The erasure dialog', batch: 'The batch screen', requests: 'The requests', reconcile: 'The reconciliation' },
   },
   requests: requestsEn,
-  reconcile: reconcileEn,
   conformance: conformanceEn,
+  reconcile: reconcileEn,
   teamMode: teamModeEn,
   teamAudit: teamAuditEn,
 } as const;

@@ -2,8 +2,8 @@ import type { Messages } from './en';
 import { requestsFr } from './requests-fr';
 import { conformanceFr } from './conformance-fr';
 import { reconcileFr } from '../features/reconcile/reconcile-fr';
-import { teamAuditFr } from '../features/audit/team-audit-fr';
 import { teamModeFr } from '../features/team/team-fr';
+import { teamAuditFr } from '../features/audit/team-audit-fr';
 
 /** French strings: exactly the keys of en.ts (the type and i18n-keys.test.ts both check). */
 export const fr: Messages = {
@@ -1011,8 +1011,8 @@ export const fr: Messages = {
     views: { users: 'La liste des utilisateurs', logout: 'Le testeur de déconnexion', audit: 'Le journal d’audit', profiles: 'Les profils', erasure: 'La fenêtre d’effacement', batch: 'L’écran des lots', requests: 'Les demandes', reconcile: 'Le rapprochement' },
   },
   requests: requestsFr,
-  teamAudit: teamAuditFr,
-  reconcile: reconcileFr,
   conformance: conformanceFr,
+  reconcile: reconcileFr,
   teamMode: teamModeFr,
+  teamAudit: teamAuditFr,
 };

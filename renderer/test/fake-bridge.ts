@@ -86,13 +86,13 @@ export interface FakeBridgeOptions {
   auditStore?: AuditStoreKind;
   /** Where the team store stops counting (AUDIT_COUNT_CAP unless given): a first page's count above it is "more than". */
   auditCountCap?: number;
+  /** Team mode as team.status first reports it (default local); team.connect takes FAKE_TEAM_PASSWORD (fake-team.ts). */
+  team?: TeamStatus;
   /** Batch jobs already in the data folder (batch.list), newest or not: the fake sorts them. */
   batchJobs?: BatchJobSummary[];
   /** Requests already in the register (makeRequest in fake-requests.ts), and the requesters' contacts by request id. */
   requests?: RequestView[];
   requesterContacts?: Record<string, { name?: string; contact?: string }>;
-  /** Team mode as team.status first reports it (default local); team.connect takes FAKE_TEAM_PASSWORD (fake-team.ts). */
-  team?: TeamStatus;
 }
 
 type Call = { method: BridgeMethod; input: unknown };
@@ -251,10 +251,10 @@ export function createFakeBridge(options: FakeBridgeOptions = {}) {
         elapsedMs: 12,
       };
     },
+    'logout.conformance': async (input) => fakeConformanceRun(input, profiles),
     'logout.verify': async () => {
       return { valid: false, header: { alg: 'none' }, claims: { sub: 'x' }, problemTexts: [msg('verify.unsigned')], problems: [wordInEnglish(msg('verify.unsigned'))] };
     },
-    'logout.conformance': async (input) => fakeConformanceRun(input, profiles),
     'sandbox.userState': async () => {
       return { exists: true, anonymized: false, sessionCount: 2, messagesCount: 1, votesCount: 1 };
     },
