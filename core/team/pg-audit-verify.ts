@@ -6,7 +6,7 @@ import { outcomesMissing, parseAuditText } from '../audit-reader';
 import { importJoins, type JoinBreak } from './pg-audit-join';
 import { headNow, rowsAfter, type ChainHeadRow } from './pg-audit-rows';
 import { teamReadError } from './pg-audit-write-error';
-import type { TeamDatabase } from './team-database';
+import { onOneConnection, type TeamDatabase } from './team-database';
 
 /**
  * Reading and verifying the team trail: its rows in sequence order are the lines of a trail (line n = the n-th row),
@@ -23,32 +23,9 @@ export const TEAM_PAGE_ROWS = 10_000;
 const asOneLine = (line: string): string => (line.includes('\n') ? line.replace(/\n/g, ' ') : line);
 
 /** `task` on one connection in a read-only snapshot; a failure is the team database's, said as a read. */
-export async function inSnapshot<T>(db: TeamDatabase, task: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  let client: pg.PoolClient;
-  try {
-    client = await db.pool.connect();
-  } catch (error) {
-    throw teamReadError(db.where, error);
-  }
-  let broken = false;
-  // A connection lost while checked out is an 'error' on the client: heard here, or it would end the process.
-  const lost = () => {
-    broken = true;
-  };
-  client.on('error', lost);
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const result = await task(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    broken = true;
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw teamReadError(db.where, error);
-  } finally {
-    client.removeListener('error', lost);
-    client.release(broken);
-  }
+export function inSnapshot<T>(db: TeamDatabase, task: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const asRead = (error: unknown) => teamReadError(db.where, error);
+  return onOneConnection(db.pool, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', task, { notConnected: asRead, failed: asRead });
 }
 
 /** The chain's verdict held against its head row: the last entry (`lastSeq`, the verdict's head hash) must be the one it records. */

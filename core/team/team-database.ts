@@ -88,37 +88,51 @@ export async function openTeamDatabase(address: TeamDatabaseAddress, options: Op
     where,
     role,
     desktop,
-    async transaction(task) {
-      let client: pg.PoolClient;
-      try {
-        client = await pool.connect();
-      } catch (error) {
-        throw teamStoreError(where, error, 'connect');
-      }
-      let broken = false;
-      // A connection lost while checked out (a cut network) is an 'error' on the client, which nothing else listens
-      // to then: unheard, it would end the process. The query under way fails on its own; the client is not reused.
-      const lost = () => {
-        broken = true;
-      };
-      client.on('error', lost);
-      try {
-        await client.query('BEGIN');
-        const result = await task(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        broken = true;
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error instanceof PrivacyDeskError ? error : teamStoreError(where, error);
-      } finally {
-        // A connection that failed mid-transaction may be half-dead (a cut network): do not hand it out again.
-        client.removeListener('error', lost);
-        client.release(broken);
-      }
-    },
+    transaction: (task) =>
+      onOneConnection(pool, 'BEGIN', task, {
+        notConnected: (error) => teamStoreError(where, error, 'connect'),
+        failed: (error) => (error instanceof PrivacyDeskError ? error : teamStoreError(where, error)),
+      }),
     close: () => pool.end(),
   };
+}
+
+/**
+ * `task` in one transaction (`begin` opens it) on one connection of the pool: COMMIT when it resolves, ROLLBACK when it
+ * throws, each failure said as the caller words it. A connection lost while checked out (a cut network) is an 'error'
+ * on the client, which nothing else listens to then: unheard, it would end the process; it is heard here, and a
+ * connection that failed mid-transaction (perhaps half-dead) is never handed out again.
+ */
+export async function onOneConnection<T>(
+  pool: pg.Pool,
+  begin: string,
+  task: (client: pg.PoolClient) => Promise<T>,
+  say: { notConnected: (error: unknown) => Error; failed: (error: unknown) => Error },
+): Promise<T> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw say.notConnected(error);
+  }
+  let broken = false;
+  const lost = () => {
+    broken = true;
+  };
+  client.on('error', lost);
+  try {
+    await client.query(begin);
+    const result = await task(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    broken = true;
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw say.failed(error);
+  } finally {
+    client.removeListener('error', lost);
+    client.release(broken);
+  }
 }
 
 function safeHostname(): string {
