@@ -8,7 +8,9 @@ import { emitProgress, progressOf, renderBatch, seededJob, startBatch, uidsOf } 
  * job says so, since when and what to do; when contact comes back, the screens read the jobs again.
  */
 
-const LOST_AT = new Date(2026, 10, 24, 14, 32);
+// Today (whatever day the test runs on): a loss of contact today is said by its time alone, as an operator sees it.
+const TODAY = new Date();
+const LOST_AT = new Date(TODAY.getFullYear(), TODAY.getMonth(), TODAY.getDate(), 14, 32);
 const lostTime = new Intl.DateTimeFormat('en', { timeStyle: 'short' }).format(LOST_AT);
 const jobRow = async (batchId: string) => within(await screen.findByRole('table', { name: 'Batches on this computer' })).getAllByRole('row').find((row) => row.textContent?.includes(batchId))!;
 const figureLabels = (panel: HTMLElement) => within(panel).queryAllByRole('term').map((term) => term.textContent);
